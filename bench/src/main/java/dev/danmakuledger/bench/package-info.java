@@ -1,0 +1,2 @@
+/** Benchmarks and the fault-injection harness. */
+package dev.danmakuledger.bench;

@@ -1,0 +1,2 @@
+/** The JavaFX operator console. */
+package dev.danmakuledger.ui;
