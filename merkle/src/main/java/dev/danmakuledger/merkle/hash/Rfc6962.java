@@ -1,0 +1,72 @@
+package dev.danmakuledger.merkle.hash;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * The Merkle tree hash functions of RFC 6962 §2.1 / RFC 9162 §2.1.1 with SHA-256: leaf hash {@code
+ * SHA-256(0x00 || d)}, interior node hash {@code SHA-256(0x01 || left || right)}, and the empty
+ * tree hash {@code SHA-256("")}. The distinct prefixes give second-preimage resistance between
+ * leaves and interior nodes.
+ */
+public final class Rfc6962 {
+  /** Size in bytes of every hash produced here. */
+  public static final int HASH_SIZE = 32;
+
+  private static final byte LEAF_PREFIX = 0x00;
+  private static final byte NODE_PREFIX = 0x01;
+  private static final byte[] EMPTY_ROOT = sha256().digest();
+
+  private Rfc6962() {}
+
+  /** Returns {@code SHA-256(0x00 || data)}; {@code data} may be empty. */
+  public static byte[] leafHash(byte[] data) {
+    MessageDigest md = sha256();
+    md.update(LEAF_PREFIX);
+    md.update(data);
+    return md.digest();
+  }
+
+  /**
+   * Returns {@code SHA-256(0x01 || left || right)}.
+   *
+   * @throws IllegalArgumentException if either child is not {@link #HASH_SIZE} bytes
+   */
+  public static byte[] nodeHash(byte[] left, byte[] right) {
+    checkHash("left", left);
+    checkHash("right", right);
+    MessageDigest md = sha256();
+    md.update(NODE_PREFIX);
+    md.update(left);
+    md.update(right);
+    return md.digest();
+  }
+
+  /** Returns the root of the empty tree, {@code SHA-256("")}. */
+  public static byte[] emptyRoot() {
+    return EMPTY_ROOT.clone();
+  }
+
+  /**
+   * Throws unless {@code hash} is non-null and {@link #HASH_SIZE} bytes long.
+   *
+   * @param what names the value in the exception message
+   */
+  public static void checkHash(String what, byte[] hash) {
+    if (hash == null) {
+      throw new IllegalArgumentException(what + ": got null, want " + HASH_SIZE + " bytes");
+    }
+    if (hash.length != HASH_SIZE) {
+      throw new IllegalArgumentException(
+          what + ": got " + hash.length + " bytes, want " + HASH_SIZE);
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+  }
+}
