@@ -251,7 +251,7 @@ public final class CompactRange {
     if (begin != 0) {
       high = bitLength(end ^ (begin - 1));
     }
-    high = Math.min(high, bitLength(end ^ (newEnd - 1)));
+    high = Math.min(high, bitLength((end - 1) ^ newEnd));
     high -= 1;
     if (high < low) {
       high = low;
