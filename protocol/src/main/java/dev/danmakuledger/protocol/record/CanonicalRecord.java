@@ -1,0 +1,217 @@
+package dev.danmakuledger.protocol.record;
+
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.key.MalformedKeyException;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The canonical byte encoding of a {@link DanmakuRecord}, format version 1, specified byte by byte
+ * in docs/canonical-record.md. These bytes are the leaf data of the device log (RFC 9162 §2.1.1),
+ * so the encoding is deterministic and bijective: every valid record has exactly one encoding, and
+ * {@link #decode} accepts nothing else.
+ */
+public final class CanonicalRecord {
+  /** The format version byte that starts every encoding. */
+  public static final byte VERSION_1 = 0x01;
+
+  /** Longest possible encoding of a valid record. */
+  public static final int MAX_ENCODED_LENGTH =
+      1 + (4 + 208) + 3 * (4 + 64) + (4 + 4 * TextRules.MAX_CODE_POINTS) + 9 + 1 + 4 + 1 + 8 + 8;
+
+  static final int MAX_TEXT_BYTES = 4 * TextRules.MAX_CODE_POINTS;
+
+  private CanonicalRecord() {}
+
+  /** Returns the version 1 encoding of {@code record}. */
+  public static byte[] encode(DanmakuRecord record) {
+    Writer out = new Writer();
+    out.u8(VERSION_1);
+    out.string(record.key().toString());
+    writeContentFields(out, record);
+    out.i64(record.hlc());
+    out.i64(record.index());
+    return out.toByteArray();
+  }
+
+  /**
+   * Decodes a version 1 encoding, strictly.
+   *
+   * @throws InvalidRecordException if the bytes are not exactly the encoding of a valid record:
+   *     unknown version, truncated, trailing bytes, a length over the field's bound, invalid UTF-8,
+   *     a presence byte other than 0 or 1, or any field rule broken
+   */
+  public static DanmakuRecord decode(byte[] bytes) {
+    if (bytes == null) {
+      throw new InvalidRecordException("encoding", "canonical record: got null, want bytes");
+    }
+    if (bytes.length > MAX_ENCODED_LENGTH) {
+      throw new InvalidRecordException(
+          "encoding",
+          "canonical record: got " + bytes.length + " bytes, want at most " + MAX_ENCODED_LENGTH);
+    }
+    Reader in = new Reader(bytes);
+    int version = in.u8("version");
+    if (version != VERSION_1) {
+      throw new InvalidRecordException(
+          "encoding", String.format("canonical record version: got 0x%02x, want 0x01", version));
+    }
+    String keyString = in.string("key", IdempotencyKey.MAX_LENGTH);
+    String deviceId = in.string("deviceId", 64);
+    String room = in.string("room", DanmakuRecord.MAX_ROOM_LENGTH);
+    String user = in.string("user", 64);
+    String text = in.string("text", MAX_TEXT_BYTES);
+    int presence = in.u8("playbackMs");
+    Long playbackMs;
+    if (presence == 0) {
+      playbackMs = null;
+    } else if (presence == 1) {
+      playbackMs = in.i64("playbackMs");
+    } else {
+      throw new InvalidRecordException(
+          "playbackMs", "playbackMs presence byte: got " + presence + ", want 0 or 1");
+    }
+    int mode = in.u8("mode");
+    int color = in.i32("color");
+    int fontSize = in.u8("fontSize");
+    long hlc = in.i64("hlc");
+    long index = in.i64("index");
+    if (in.remaining() != 0) {
+      throw new InvalidRecordException(
+          "encoding", "canonical record: got " + in.remaining() + " trailing bytes, want none");
+    }
+    IdempotencyKey key;
+    try {
+      key = IdempotencyKey.parse(keyString);
+    } catch (MalformedKeyException e) {
+      throw new InvalidRecordException("key", e.getMessage(), e);
+    }
+    return new DanmakuRecord(
+        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index);
+  }
+
+  /** The content encoding hashed by {@link DanmakuRecord#contentHash()}. */
+  static byte[] encodeContent(DanmakuRecord record) {
+    Writer out = new Writer();
+    out.u8(VERSION_1);
+    writeContentFields(out, record);
+    return out.toByteArray();
+  }
+
+  private static void writeContentFields(Writer out, DanmakuRecord record) {
+    out.string(record.deviceId());
+    out.string(record.room());
+    out.string(record.user());
+    out.string(record.text());
+    if (record.playbackMs() == null) {
+      out.u8(0);
+    } else {
+      out.u8(1);
+      out.i64(record.playbackMs());
+    }
+    out.u8(record.mode());
+    out.i32(record.color());
+    out.u8(record.fontSize());
+  }
+
+  private static final class Writer {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+
+    void u8(int v) {
+      out.write(v);
+    }
+
+    void i32(int v) {
+      out.write(v >>> 24);
+      out.write(v >>> 16);
+      out.write(v >>> 8);
+      out.write(v);
+    }
+
+    void i64(long v) {
+      i32((int) (v >>> 32));
+      i32((int) v);
+    }
+
+    void string(String s) {
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+      i32(utf8.length);
+      out.write(utf8, 0, utf8.length);
+    }
+
+    byte[] toByteArray() {
+      return out.toByteArray();
+    }
+  }
+
+  private static final class Reader {
+    private final ByteBuffer buf;
+
+    Reader(byte[] bytes) {
+      this.buf = ByteBuffer.wrap(bytes);
+    }
+
+    int remaining() {
+      return buf.remaining();
+    }
+
+    int u8(String field) {
+      need(field, 1);
+      return buf.get() & 0xFF;
+    }
+
+    int i32(String field) {
+      need(field, 4);
+      return buf.getInt();
+    }
+
+    long i64(String field) {
+      need(field, 8);
+      return buf.getLong();
+    }
+
+    String string(String field, int maxBytes) {
+      long length = Integer.toUnsignedLong(i32(field));
+      if (length > maxBytes) {
+        throw new InvalidRecordException(
+            "encoding", field + " length: got " + length + " bytes, want at most " + maxBytes);
+      }
+      need(field, (int) length);
+      ByteBuffer slice = buf.slice();
+      slice.limit((int) length);
+      buf.position(buf.position() + (int) length);
+      CharsetDecoder decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      try {
+        CharBuffer chars = decoder.decode(slice);
+        return chars.toString();
+      } catch (CharacterCodingException e) {
+        throw new InvalidRecordException(
+            field,
+            field + ": got invalid UTF-8 (" + e.getMessage() + "), want well-formed UTF-8",
+            e);
+      }
+    }
+
+    private void need(String field, int n) {
+      if (buf.remaining() < n) {
+        throw new InvalidRecordException(
+            "encoding",
+            field
+                + ": got "
+                + buf.remaining()
+                + " bytes left, want "
+                + n
+                + " (truncated canonical record)");
+      }
+    }
+  }
+}

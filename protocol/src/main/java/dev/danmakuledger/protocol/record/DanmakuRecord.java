@@ -1,0 +1,156 @@
+package dev.danmakuledger.protocol.record;
+
+import dev.danmakuledger.protocol.Quote;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * One danmaku as captured by a device and appended to its log (ARCHITECTURE §3). Its leaf in the
+ * device's RFC 6962 tree is {@link #canonicalBytes()}, format in docs/canonical-record.md.
+ *
+ * @param key the idempotency key; its deviceId and userId equal {@code deviceId} and {@code user}
+ * @param deviceId the capturing device, {@code [A-Za-z0-9_-]{1,64}}
+ * @param room the room, {@code [A-Za-z0-9_.-]{1,64}}
+ * @param user the posting user, {@code [A-Za-z0-9_-]{1,64}}
+ * @param text 1..300 code points, see {@link TextRules}
+ * @param playbackMs position in the video in milliseconds, or null for live chat; {@code >= 0}
+ * @param mode Bilibili display mode, 1..8
+ * @param color RGB colour, 0..0xFFFFFF
+ * @param fontSize font size, 1..255
+ * @param hlc the capture hybrid logical clock, packed, {@code >= 0}
+ * @param index the position in the device log, {@code >= 0}
+ */
+public record DanmakuRecord(
+    IdempotencyKey key,
+    String deviceId,
+    String room,
+    String user,
+    String text,
+    Long playbackMs,
+    int mode,
+    int color,
+    int fontSize,
+    long hlc,
+    long index) {
+
+  static final int MAX_ROOM_LENGTH = 64;
+
+  /**
+   * Validates every field.
+   *
+   * @throws InvalidRecordException naming the first bad field
+   */
+  public DanmakuRecord {
+    if (key == null) {
+      throw new InvalidRecordException("key", "key: got null, want an idempotency key");
+    }
+    if (!IdempotencyKey.isValidId(deviceId)) {
+      throw new InvalidRecordException(
+          "deviceId", "deviceId: got " + Quote.of(deviceId) + ", want 1 to 64 of [A-Za-z0-9_-]");
+    }
+    if (!key.deviceId().equals(deviceId)) {
+      throw new InvalidRecordException(
+          "key",
+          "key deviceId: got "
+              + Quote.of(key.deviceId())
+              + ", want the capturing device "
+              + Quote.of(deviceId));
+    }
+    if (!isValidRoom(room)) {
+      throw new InvalidRecordException(
+          "room", "room: got " + Quote.of(room) + ", want 1 to 64 of [A-Za-z0-9_.-]");
+    }
+    if (!IdempotencyKey.isValidId(user)) {
+      throw new InvalidRecordException(
+          "user", "user: got " + Quote.of(user) + ", want 1 to 64 of [A-Za-z0-9_-]");
+    }
+    if (!key.userId().equals(user)) {
+      throw new InvalidRecordException(
+          "key",
+          "key userId: got "
+              + Quote.of(key.userId())
+              + ", want the posting user "
+              + Quote.of(user));
+    }
+    TextRules.check(text);
+    if (playbackMs != null && playbackMs < 0) {
+      throw new InvalidRecordException(
+          "playbackMs", "playbackMs: got " + playbackMs + ", want null or >= 0");
+    }
+    if (mode < 1 || mode > 8) {
+      throw new InvalidRecordException("mode", "mode: got " + mode + ", want 1..8");
+    }
+    if (color < 0 || color > 0xFFFFFF) {
+      throw new InvalidRecordException(
+          "color", "color: got " + color + ", want 0..16777215 (0xFFFFFF)");
+    }
+    if (fontSize < 1 || fontSize > 255) {
+      throw new InvalidRecordException("fontSize", "fontSize: got " + fontSize + ", want 1..255");
+    }
+    if (hlc < 0) {
+      throw new InvalidRecordException("hlc", "hlc: got " + hlc + ", want >= 0");
+    }
+    if (index < 0) {
+      throw new InvalidRecordException("index", "index: got " + index + ", want >= 0");
+    }
+  }
+
+  /** Returns true if {@code room} is a valid room name, {@code [A-Za-z0-9_.-]{1,64}}. */
+  public static boolean isValidRoom(String room) {
+    if (room == null || room.isEmpty() || room.length() > MAX_ROOM_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < room.length(); i++) {
+      char c = room.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '.'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns the canonical bytes, format version 1 (docs/canonical-record.md). */
+  public byte[] canonicalBytes() {
+    return CanonicalRecord.encode(this);
+  }
+
+  /** Returns the RFC 6962 leaf hash of the canonical bytes, SHA-256(0x00 || bytes). */
+  public byte[] leafHash() {
+    MessageDigest sha = sha256();
+    sha.update((byte) 0x00);
+    return sha.digest(canonicalBytes());
+  }
+
+  /**
+   * Returns the lowercase hex SHA-256 of the content encoding (docs/canonical-record.md, "Content
+   * hash"): deviceId, room, user, text, playbackMs, mode, color and fontSize, but not the key, hlc
+   * or index. Two records with the same key and the same content hash are duplicates; with
+   * different content hashes they conflict.
+   */
+  public String contentHash() {
+    return HexFormat.of().formatHex(sha256().digest(CanonicalRecord.encodeContent(this)));
+  }
+
+  /** Returns a copy placed at {@code index} of the device log with capture clock {@code hlc}. */
+  public DanmakuRecord withIndexAndHlc(long index, long hlc) {
+    return new DanmakuRecord(
+        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+  }
+}
