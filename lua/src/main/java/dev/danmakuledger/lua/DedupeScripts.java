@@ -1,0 +1,325 @@
+package dev.danmakuledger.lua;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The server's fast duplicate check and per-room sequencer (ARCHITECTURE.md section 5, check 2),
+ * and the lease of message-id node ids, as calls of the bundled Lua scripts on a standalone Redis
+ * or a Redis Cluster. Every call is one atomic script run in one hash slot, retried under the
+ * {@link RetryPolicy}. Contracts of the scripts: docs/lua-scripts.md. Thread-safe.
+ */
+public final class DedupeScripts implements AutoCloseable {
+  /** Most items one admit call takes. */
+  public static final int MAX_ITEMS = 10_000;
+
+  /** Largest seed floor: Lua numbers are doubles, exact up to 2^53. */
+  public static final long MAX_FLOOR = (1L << 53) - 1;
+
+  /** Lease group used by the two-argument factories. */
+  public static final String DEFAULT_LEASE_GROUP = "default";
+
+  private static final Duration MAX_ADMIT_TTL = Duration.ofSeconds(Integer.MAX_VALUE);
+  private static final Duration MAX_LEASE_TTL = Duration.ofDays(1);
+
+  private final RedisOps redis;
+  private final ScriptCaller caller;
+  private final ScriptRegistry registry;
+  private final String leaseOwnersKey;
+  private final String leaseExpiryKey;
+
+  private DedupeScripts(
+      RedisOps redis, RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
+    this.redis = redis;
+    this.caller = new ScriptCaller(redis, policy);
+    this.registry = registry;
+    this.leaseOwnersKey = RedisKeys.leaseOwners(leaseGroup);
+    this.leaseExpiryKey = RedisKeys.leaseExpiry(leaseGroup);
+  }
+
+  /** Connects to one Redis server, e.g. {@code redis://127.0.0.1:6379/0?timeout=2s}. */
+  public static DedupeScripts standalone(String redisUri, RetryPolicy policy) {
+    return standalone(redisUri, policy, ScriptRegistry.bundled(), DEFAULT_LEASE_GROUP);
+  }
+
+  /**
+   * Connects to one Redis server with an explicit script registry (canary control) and lease group
+   * (servers sharing node ids must use the same group; 1..256 chars).
+   */
+  public static DedupeScripts standalone(
+      String redisUri, RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
+    return open(() -> RedisOps.standalone(redisUri), policy, registry, leaseGroup);
+  }
+
+  /** Connects to a Redis Cluster through any of its nodes, e.g. {@code redis://10.0.0.1:7000}. */
+  public static DedupeScripts cluster(List<String> seedUris, RetryPolicy policy) {
+    return cluster(seedUris, policy, ScriptRegistry.bundled(), DEFAULT_LEASE_GROUP);
+  }
+
+  /** Like {@link #cluster(List, RetryPolicy)} with an explicit registry and lease group. */
+  public static DedupeScripts cluster(
+      List<String> seedUris, RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
+    return open(() -> RedisOps.cluster(seedUris), policy, registry, leaseGroup);
+  }
+
+  private interface Opener {
+    RedisOps open();
+  }
+
+  private static DedupeScripts open(
+      Opener opener, RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(registry, "registry");
+    RedisKeys.escape("lease group", leaseGroup);
+    RedisOps redis;
+    try {
+      redis = opener.open();
+    } catch (io.lettuce.core.RedisException e) {
+      throw ScriptCaller.classify(e).toException(1);
+    }
+    return new DedupeScripts(redis, policy, registry, leaseGroup);
+  }
+
+  /** The script versions in use; change them at run time for a canary or a rollback. */
+  public ScriptRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * Admits {@code items} of {@code room} in one atomic step: each item gets NEW (next room seq, key
+   * stored for {@code ttl}), DUPLICATE or CONFLICT (with the original seq and message id). Answers
+   * are in item order; a key repeated in {@code items} is a DUPLICATE/CONFLICT of its first
+   * occurrence. Safe to call again with the same items after any failure: items the lost call
+   * stored come back as DUPLICATEs for which {@link Admission#isReplayOf} is true — treat those as
+   * NEW.
+   *
+   * @param room 1..256 chars, any content
+   * @param items 0..{@value #MAX_ITEMS} items with pairwise different candidate message ids
+   * @param ttl how long keys are remembered, 1 s .. 2^31-1 s, rounded up to whole seconds
+   * @throws NeedSeedException if the room counter is missing; nothing was assigned
+   * @throws LuaRedisException if Redis failed (see its subtypes)
+   */
+  public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
+      throws NeedSeedException {
+    String counter = RedisKeys.counter(room);
+    Objects.requireNonNull(items, "items");
+    if (items.size() > MAX_ITEMS) {
+      throw new IllegalArgumentException(
+          "items: got " + items.size() + ", want at most " + MAX_ITEMS);
+    }
+    long ttlSeconds = wholeSeconds(ttl);
+    if (items.isEmpty()) {
+      return List.of();
+    }
+    String[] keys = new String[items.size() + 1];
+    String[] args = new String[2 * items.size() + 1];
+    keys[0] = counter;
+    args[0] = Long.toString(ttlSeconds);
+    Set<Long> candidates = new HashSet<>();
+    for (int i = 0; i < items.size(); i++) {
+      AdmitItem item = Objects.requireNonNull(items.get(i), "item");
+      if (!candidates.add(item.candidateMessageId())) {
+        throw new IllegalArgumentException(
+            "candidate message id of item "
+                + i
+                + ": got "
+                + item.candidateMessageId()
+                + " again, want unique per call");
+      }
+      keys[i + 1] = RedisKeys.entry(room, item.idempotencyKey());
+      args[2 * i + 1] = item.contentHash();
+      args[2 * i + 2] = Long.toString(item.candidateMessageId());
+    }
+    LuaScript script = registry.select(ScriptRegistry.ADMIT);
+    List<Object> reply = caller.call(script, keys, args);
+    return AdmitReply.parse(script, reply, items.size(), room);
+  }
+
+  private static long wholeSeconds(Duration ttl) {
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_ADMIT_TTL) > 0) {
+      throw new IllegalArgumentException("ttl: got " + ttl + ", want 1s.." + MAX_ADMIT_TTL);
+    }
+    long seconds = ttl.getSeconds();
+    return ttl.getNano() > 0 ? seconds + 1 : seconds;
+  }
+
+  /**
+   * Raises {@code room}'s counter to {@code floor} if it is missing or lower; never lowers it.
+   *
+   * @param floor the highest seq the database holds for the room (tombstones included), 0..{@value
+   *     #MAX_FLOOR}
+   * @return true if the counter changed
+   */
+  public boolean seed(String room, long floor) {
+    String counter = RedisKeys.counter(room);
+    if (floor < 0 || floor > MAX_FLOOR) {
+      throw new IllegalArgumentException("floor: got " + floor + ", want 0.." + MAX_FLOOR);
+    }
+    LuaScript script = registry.select(ScriptRegistry.SEED);
+    List<Object> reply =
+        caller.call(script, new String[] {counter}, new String[] {Long.toString(floor)});
+    return flag(script, reply);
+  }
+
+  /** The room's current high-water seq, or -1 if its counter is missing. */
+  public long currentSeq(String room) {
+    String counter = RedisKeys.counter(room);
+    String value = caller.withRetry(() -> redis.get(counter));
+    if (value == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new ScriptException(
+          "CORRUPT", "room counter of " + room + ": got '" + value + "', want a decimal", e);
+    }
+  }
+
+  /**
+   * Leases a node id (0..1023) for {@code owner} for {@code ttl}: the owner's live id if it holds
+   * one (renewed), else the lowest free id. Renew before {@code ttl} passes, or another owner may
+   * take the id.
+   *
+   * @param owner 1..256 UTF-8 bytes identifying this server instance
+   * @param ttl 1 ms .. 1 day
+   * @throws ScriptException with code {@code NOFREEID} if all 1024 ids are leased
+   */
+  public int leaseNodeId(String owner, Duration ttl) {
+    LuaScript script = registry.select(ScriptRegistry.LEASE);
+    List<Object> reply =
+        caller.call(
+            script, leaseKeys(), new String[] {"take", checkOwner(owner), leaseMillis(ttl)});
+    long id = number(script, reply, 1);
+    if (id < 0 || id > 1023) {
+      throw new ScriptException("BADREPLY", "lease: got node id " + id + ", want 0..1023", null);
+    }
+    return (int) id;
+  }
+
+  /**
+   * Extends {@code owner}'s lease of {@code nodeId} to now + {@code ttl}.
+   *
+   * @return false if {@code owner} does not hold {@code nodeId} (expired or taken): stop using it
+   */
+  public boolean renewNodeId(int nodeId, String owner, Duration ttl) {
+    return leaseOp("renew", nodeId, owner, ttl);
+  }
+
+  /**
+   * Gives {@code nodeId} back if {@code owner} holds it.
+   *
+   * @return false if {@code owner} did not hold it
+   */
+  public boolean releaseNodeId(int nodeId, String owner) {
+    return leaseOp("release", nodeId, owner, Duration.ofMillis(1));
+  }
+
+  private boolean leaseOp(String op, int nodeId, String owner, Duration ttl) {
+    if (nodeId < 0 || nodeId > 1023) {
+      throw new IllegalArgumentException("node id: got " + nodeId + ", want 0..1023");
+    }
+    LuaScript script = registry.select(ScriptRegistry.LEASE);
+    List<Object> reply =
+        caller.call(
+            script,
+            leaseKeys(),
+            new String[] {op, checkOwner(owner), leaseMillis(ttl), Integer.toString(nodeId)});
+    return flag(script, reply);
+  }
+
+  private String[] leaseKeys() {
+    return new String[] {leaseOwnersKey, leaseExpiryKey};
+  }
+
+  private static String checkOwner(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    int bytes = owner.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes < 1 || bytes > 256) {
+      throw new IllegalArgumentException("owner: got " + bytes + " UTF-8 bytes, want 1..256");
+    }
+    return owner;
+  }
+
+  private static String leaseMillis(Duration ttl) {
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.compareTo(Duration.ofMillis(1)) < 0 || ttl.compareTo(MAX_LEASE_TTL) > 0) {
+      throw new IllegalArgumentException("lease ttl: got " + ttl + ", want 1ms.." + MAX_LEASE_TTL);
+    }
+    return Long.toString(ttl.toMillis());
+  }
+
+  private static boolean flag(LuaScript script, List<Object> reply) {
+    long value = number(script, reply, 1);
+    if (value != 0 && value != 1) {
+      throw new ScriptException(
+          "BADREPLY", "script " + script + ": got flag " + value + ", want 0 or 1", null);
+    }
+    return value == 1;
+  }
+
+  private static long number(LuaScript script, List<Object> reply, int index) {
+    if (reply.size() != index + 1 || !(reply.get(index) instanceof Long value)) {
+      throw new ScriptException(
+          "BADREPLY",
+          "script " + script + ": got reply " + reply + ", want {version, number}",
+          null);
+    }
+    return value;
+  }
+
+  @Override
+  public void close() {
+    redis.close();
+  }
+
+  /** Decodes the admit reply {@code {version, "OK", status, seq, id, ...}}. */
+  static final class AdmitReply {
+    private AdmitReply() {}
+
+    static List<Admission> parse(LuaScript script, List<Object> reply, int n, String room)
+        throws NeedSeedException {
+      if (reply.size() == 2 && "NEED_SEED".equals(reply.get(1))) {
+        throw new NeedSeedException(room);
+      }
+      if (reply.size() != 2 + 3 * n || !"OK".equals(reply.get(1))) {
+        throw new ScriptException(
+            "BADREPLY",
+            "script " + script + ": got " + reply.size() + " reply elements, want " + (2 + 3 * n),
+            null);
+      }
+      List<Admission> out = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        int at = 2 + 3 * i;
+        Admission.Status status;
+        try {
+          status = Admission.Status.valueOf(String.valueOf(reply.get(at)));
+        } catch (IllegalArgumentException e) {
+          throw new ScriptException(
+              "BADREPLY",
+              "script " + script + ": got status " + reply.get(at) + " at item " + i,
+              e);
+        }
+        out.add(new Admission(status, decimal(reply.get(at + 1)), decimal(reply.get(at + 2))));
+      }
+      return out;
+    }
+
+    private static long decimal(Object value) {
+      if (value instanceof Long l) {
+        return l;
+      }
+      try {
+        return Long.parseLong(String.valueOf(value));
+      } catch (NumberFormatException e) {
+        throw new ScriptException("BADREPLY", "got '" + value + "', want a decimal", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package dev.danmakuledger.lua;
+
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisLoadingException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisReadOnlyException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Runs one script call: EVALSHA, and on {@code NOSCRIPT} (restart, failover, SCRIPT FLUSH) sends
+ * the full script once with EVAL, which also caches it; maps Redis errors to the typed exceptions
+ * and retries the transient ones under the {@link RetryPolicy} (docs/lua-scripts.md, "Errors and
+ * retries"). Retrying is sound because every script is safe to re-run: a re-run admit returns the
+ * keys its first run stored as DUPLICATEs of themselves.
+ */
+final class ScriptCaller {
+  private final RedisOps redis;
+  private final RetryPolicy policy;
+
+  ScriptCaller(RedisOps redis, RetryPolicy policy) {
+    this.redis = Objects.requireNonNull(redis, "redis");
+    this.policy = Objects.requireNonNull(policy, "policy");
+  }
+
+  /** Runs {@code script} and checks that the reply starts with the script's version. */
+  List<Object> call(LuaScript script, String[] keys, String[] args) {
+    List<Object> reply = withRetry(() -> evalOnce(script, keys, args));
+    if (reply == null || reply.isEmpty() || !(reply.get(0) instanceof Long version)) {
+      throw new ScriptException(
+          "BADREPLY", "script " + script + ": got reply " + reply + ", want {version, ...}", null);
+    }
+    if (version != script.version()) {
+      throw new ScriptException(
+          "BADVERSION",
+          "script " + script.name() + ": got version " + version + ", want " + script.version(),
+          null);
+    }
+    return reply;
+  }
+
+  private List<Object> evalOnce(LuaScript script, String[] keys, String[] args) {
+    try {
+      return redis.evalsha(script.sha1(), keys, args);
+    } catch (RedisNoScriptException e) {
+      try {
+        return redis.eval(script.source(), keys, args);
+      } catch (RedisNoScriptException again) {
+        throw new NoScriptException(
+            "script " + script + " unknown to Redis even after sending it in full", again);
+      }
+    }
+  }
+
+  /** Runs {@code op}, retrying transient failures; throws the mapped failure of the last try. */
+  <T> T withRetry(Supplier<T> op) {
+    Instant start = policy.now();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return op.get();
+      } catch (NoScriptException e) {
+        throw e;
+      } catch (RedisException e) {
+        Failure failure = classify(e);
+        boolean again =
+            failure.retryable() && attempt < policy.maxAttempts() && policy.withinBudget(start);
+        if (!again) {
+          throw failure.toException(attempt);
+        }
+        Duration delay = policy.delayBefore(attempt);
+        try {
+          policy.sleeper().sleep(delay);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new RedisUnavailableException(
+              RedisUnavailableException.Reason.INTERRUPTED,
+              failure.ambiguous(),
+              attempt,
+              "interrupted while waiting to retry",
+              e);
+        }
+      }
+    }
+  }
+
+  /** What one failed attempt means: which exception, whether another attempt may help. */
+  record Failure(Kind kind, boolean retryable, boolean ambiguous, RedisException cause) {
+    enum Kind {
+      UNAVAILABLE_CONNECTION,
+      UNAVAILABLE_TIMEOUT,
+      UNAVAILABLE_BUSY,
+      UNAVAILABLE_LOADING,
+      UNAVAILABLE_CLUSTER,
+      UNAVAILABLE_INTERRUPTED,
+      READONLY,
+      CROSSSLOT,
+      NOSCRIPT,
+      SCRIPT
+    }
+
+    LuaRedisException toException(int attempts) {
+      String message = String.valueOf(cause.getMessage());
+      return switch (kind) {
+        case UNAVAILABLE_CONNECTION ->
+            unavailable(RedisUnavailableException.Reason.CONNECTION, attempts);
+        case UNAVAILABLE_TIMEOUT -> unavailable(RedisUnavailableException.Reason.TIMEOUT, attempts);
+        case UNAVAILABLE_BUSY -> unavailable(RedisUnavailableException.Reason.BUSY, attempts);
+        case UNAVAILABLE_LOADING -> unavailable(RedisUnavailableException.Reason.LOADING, attempts);
+        case UNAVAILABLE_CLUSTER -> unavailable(RedisUnavailableException.Reason.CLUSTER, attempts);
+        case UNAVAILABLE_INTERRUPTED ->
+            unavailable(RedisUnavailableException.Reason.INTERRUPTED, attempts);
+        case READONLY -> new ReadOnlyException(message, cause);
+        case CROSSSLOT -> new CrossSlotException(message, cause);
+        case NOSCRIPT -> new NoScriptException(message, cause);
+        case SCRIPT -> new ScriptException(code(message), message, cause);
+      };
+    }
+
+    private RedisUnavailableException unavailable(
+        RedisUnavailableException.Reason reason, int attempts) {
+      return new RedisUnavailableException(
+          reason, ambiguous, attempts, String.valueOf(cause.getMessage()), cause);
+    }
+  }
+
+  static Failure classify(RedisException e) {
+    if (e instanceof RedisBusyException) {
+      return new Failure(Failure.Kind.UNAVAILABLE_BUSY, true, false, e);
+    }
+    if (e instanceof RedisLoadingException) {
+      return new Failure(Failure.Kind.UNAVAILABLE_LOADING, true, false, e);
+    }
+    if (e instanceof RedisReadOnlyException) {
+      return new Failure(Failure.Kind.READONLY, true, false, e);
+    }
+    if (e instanceof RedisNoScriptException) {
+      return new Failure(Failure.Kind.NOSCRIPT, false, false, e);
+    }
+    if (e instanceof RedisCommandTimeoutException) {
+      return new Failure(Failure.Kind.UNAVAILABLE_TIMEOUT, true, true, e);
+    }
+    if (e instanceof RedisCommandInterruptedException) {
+      return new Failure(Failure.Kind.UNAVAILABLE_INTERRUPTED, false, true, e);
+    }
+    if (e instanceof RedisConnectionException) {
+      return new Failure(Failure.Kind.UNAVAILABLE_CONNECTION, true, false, e);
+    }
+    if (e instanceof RedisCommandExecutionException) {
+      return switch (code(String.valueOf(e.getMessage()))) {
+        case "BUSY" -> new Failure(Failure.Kind.UNAVAILABLE_BUSY, true, false, e);
+        case "LOADING" -> new Failure(Failure.Kind.UNAVAILABLE_LOADING, true, false, e);
+        case "READONLY" -> new Failure(Failure.Kind.READONLY, true, false, e);
+        case "NOSCRIPT" -> new Failure(Failure.Kind.NOSCRIPT, false, false, e);
+        case "CROSSSLOT" -> new Failure(Failure.Kind.CROSSSLOT, false, false, e);
+        case "CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN" ->
+            new Failure(Failure.Kind.UNAVAILABLE_CLUSTER, true, false, e);
+        default -> new Failure(Failure.Kind.SCRIPT, false, false, e);
+      };
+    }
+    // Connection closed or reset while the command was in flight: it may have run.
+    return new Failure(Failure.Kind.UNAVAILABLE_CONNECTION, true, true, e);
+  }
+
+  /** The error code of a Redis error reply: its first word. */
+  static String code(String message) {
+    String trimmed = message.strip();
+    int space = trimmed.indexOf(' ');
+    return space < 0 ? trimmed : trimmed.substring(0, space);
+  }
+}

@@ -1,0 +1,96 @@
+-- admit: atomic dedupe by idempotency key and next per-room sequence number
+-- (ARCHITECTURE.md section 5, check 2; contract: docs/lua-scripts.md).
+-- version: 1
+--
+-- KEYS[1]          room counter            {r:<room>}:seq
+-- KEYS[1+i]        item i's dedupe entry   {r:<room>}:k:<idempotencyKey>   (i = 1..n, n >= 1)
+-- ARGV[1]          TTL of new entries in seconds, decimal 1..2147483647
+-- ARGV[2i]         item i's content hash, 1..128 characters [0-9A-Za-z]
+-- ARGV[2i+1]       item i's candidate message id, decimal 0..9223372036854775807
+--
+-- Entry value: "<seq>|<messageId>|<contentHash>".
+-- Returns {1, "NEED_SEED"} when the room counter is missing; nothing is written.
+-- Otherwise {1, "OK", status_1, seq_1, messageId_1, ..., status_n, seq_n, messageId_n}:
+--   NEW        entry was absent; seq = INCR counter; entry stored with the candidate id
+--   DUPLICATE  entry exists with the same content hash; the ORIGINAL seq and message id
+--   CONFLICT   entry exists with another content hash; the ORIGINAL seq and message id
+-- seq and messageId are decimal strings. A key repeated within one call is a DUPLICATE
+-- (or CONFLICT) of its first occurrence. Re-running a call that already ran returns
+-- every item as DUPLICATE of itself: same seq, same (own candidate) message id.
+-- Errors (nothing written): "BADARG <what>", "CORRUPT <what>".
+-- Input reaches Redis only as KEYS/ARGV values; no value is ever evaluated as code.
+local VERSION = 1
+
+local n = #KEYS - 1
+if n < 1 or #ARGV ~= 2 * n + 1 then
+  return redis.error_reply("BADARG got " .. #KEYS .. " keys and " .. #ARGV ..
+    " args, want n+1 keys and 2n+1 args with n >= 1")
+end
+
+local ttl = ARGV[1]
+if #ttl > 10 or not string.match(ttl, "^[1-9]%d*$") or tonumber(ttl) > 2147483647 then
+  return redis.error_reply("BADARG ttl: want decimal seconds 1..2147483647")
+end
+for i = 1, n do
+  local hash = ARGV[2 * i]
+  if #hash < 1 or #hash > 128 or not string.match(hash, "^%w+$") then
+    return redis.error_reply("BADARG content hash of item " .. i .. ": want 1..128 of [0-9A-Za-z]")
+  end
+  local id = ARGV[2 * i + 1]
+  if #id < 1 or #id > 19 or not string.match(id, "^%d+$") or
+      (#id == 19 and id > "9223372036854775807") then
+    return redis.error_reply("BADARG message id of item " .. i .. ": want decimal 0..2^63-1")
+  end
+end
+
+local counter = redis.call("GET", KEYS[1])
+if not counter then
+  return { VERSION, "NEED_SEED" }
+end
+if not string.match(counter, "^%d+$") then
+  return redis.error_reply("CORRUPT room counter is not a decimal integer")
+end
+
+-- Read and check every existing entry before the first write, so that an error
+-- reply never leaves a partly admitted batch behind.
+local existing = {}
+for i = 1, n do
+  local key = KEYS[i + 1]
+  if existing[key] == nil then
+    local value = redis.call("GET", key)
+    if value then
+      local seq, id, hash = string.match(value, "^(%d+)|(%d+)|(%w+)$")
+      if not seq then
+        return redis.error_reply("CORRUPT entry of item " .. i .. " is not seq|messageId|contentHash")
+      end
+      existing[key] = { seq, id, hash }
+    else
+      existing[key] = false
+    end
+  end
+end
+
+local out = { VERSION, "OK" }
+for i = 1, n do
+  local key = KEYS[i + 1]
+  local hash = ARGV[2 * i]
+  local entry = existing[key]
+  if entry then
+    if entry[3] == hash then
+      out[#out + 1] = "DUPLICATE"
+    else
+      out[#out + 1] = "CONFLICT"
+    end
+    out[#out + 1] = entry[1]
+    out[#out + 1] = entry[2]
+  else
+    local seq = string.format("%d", redis.call("INCR", KEYS[1]))
+    local id = ARGV[2 * i + 1]
+    redis.call("SET", key, seq .. "|" .. id .. "|" .. hash, "EX", ttl)
+    existing[key] = { seq, id, hash }
+    out[#out + 1] = "NEW"
+    out[#out + 1] = seq
+    out[#out + 1] = id
+  end
+end
+return out
