@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.record;
 
+import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.protocol.Quote;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import java.security.MessageDigest;
@@ -125,9 +126,7 @@ public record DanmakuRecord(
 
   /** Returns the RFC 6962 leaf hash of the canonical bytes, SHA-256(0x00 || bytes). */
   public byte[] leafHash() {
-    MessageDigest sha = sha256();
-    sha.update((byte) 0x00);
-    return sha.digest(canonicalBytes());
+    return Rfc6962.leafHash(canonicalBytes());
   }
 
   /**
