@@ -1,0 +1,53 @@
+package dev.danmakuledger.merkle.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+
+class CheckpointProperties {
+  private static final NoteSigner SIGNER =
+      NoteSigner.fromPrivateKey(CheckpointsTest.resource("golden.key").strip());
+
+  @Property(seed = "4242", tries = 200)
+  void signedCheckpointsRoundTrip(
+      @ForAll("origins") String origin, @ForAll("sizes") long size, @ForAll @Size(32) byte[] root)
+      throws Exception {
+    Checkpoint cp = new Checkpoint(origin, size, root);
+    assertEquals(cp, Checkpoint.parse(cp.body()));
+    assertEquals(cp, Checkpoints.open(Checkpoints.sign(cp, SIGNER), origin, SIGNER.verifier()));
+  }
+
+  @Property(seed = "4243", tries = 500)
+  void arbitraryTextNeverEscapesAsAnythingButNoteVerificationException(@ForAll String junk) {
+    String golden = CheckpointsTest.resource("checkpoint-8.note");
+    for (String note : new String[] {junk, golden + junk, junk + golden}) {
+      try {
+        Checkpoints.open(note, "danmaku-ledger/device/golden-device", SIGNER.verifier());
+        assertEquals(golden, note, "only the untouched golden note may open");
+      } catch (NoteVerificationException expected) {
+        // rejection is the expected outcome for altered notes
+      }
+    }
+  }
+
+  @Provide
+  Arbitrary<String> origins() {
+    return Arbitraries.strings()
+        .withCharRange('!', '~')
+        .withChars('\u00e9', '\u5f3e', ' ')
+        .ofMinLength(1)
+        .ofMaxLength(80)
+        .filter(s -> s.strip().equals(s));
+  }
+
+  @Provide
+  Arbitrary<Long> sizes() {
+    return Arbitraries.oneOf(
+        Arbitraries.longs().between(0, 1000), Arbitraries.longs().between(0, Long.MAX_VALUE));
+  }
+}
