@@ -66,8 +66,9 @@ final class RedisOps implements AutoCloseable {
     RedisClusterClient client = RedisClusterClient.create(seeds);
     client.setOptions(
         ClusterClientOptions.builder()
+            // Node connections open lazily on first use, so commands must wait for them;
+            // the command timeout of the seed URI bounds the wait.
             .autoReconnect(true)
-            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
     try {
       StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);

@@ -1,0 +1,359 @@
+package dev.danmakuledger.lua;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.lua.Admission.Status;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one contract suite of the scripts and their runner (CONVENTIONS.md: "one suite against
+ * embedded Redis, a real Redis server, and a Redis Cluster"); each backend subclasses it. Every
+ * test uses its own rooms and lease group, so backends may be shared with other users.
+ */
+abstract class DedupeScriptsContract {
+  static final Duration TTL = Duration.ofMinutes(10);
+  static final String HASH = "a1b2c3";
+  static final String OTHER_HASH = "ffff0000";
+
+  /** Strings that would break a script built by string concatenation, or a SQL statement. */
+  static final List<String> HOSTILE =
+      List.of(
+          "it's \"quoted\"",
+          "line1\nline2\r\n",
+          "'; DROP TABLE messages; --",
+          "redis.call('FLUSHALL')",
+          "]] redis.call('FLUSHALL') --[[",
+          "end) return {1} --",
+          "{r:other}:seq",
+          "a}b{c}",
+          "%41%7B",
+          "弾幕💬 ünïcödé",
+          "\u0000nul\u0000");
+
+  private final AtomicLong ids = new AtomicLong(1_000_000L);
+  private final List<DedupeScripts> opened = new ArrayList<>();
+  DedupeScripts scripts;
+  String leaseGroup;
+
+  /** Opens a runner on the backend with the given registry and lease group. */
+  abstract DedupeScripts open(RetryPolicy policy, ScriptRegistry registry, String leaseGroup);
+
+  /** A name no other test or user of the backend uses. */
+  abstract String unique(String base);
+
+  /** Raw commands on the backend, for setup and checks behind the runner's back. */
+  abstract RedisClusterCommands<String, String> raw();
+
+  @BeforeEach
+  void openScripts() {
+    leaseGroup = unique("lease");
+    scripts = track(open(RetryPolicy.defaults(), ScriptRegistry.bundled(), leaseGroup));
+  }
+
+  @AfterEach
+  void closeScripts() {
+    opened.forEach(DedupeScripts::close);
+  }
+
+  DedupeScripts track(DedupeScripts s) {
+    opened.add(s);
+    return s;
+  }
+
+  String seededRoom(String base) {
+    String room = unique(base);
+    assertTrue(scripts.seed(room, 0));
+    return room;
+  }
+
+  AdmitItem item(String key) {
+    return new AdmitItem(key, HASH, ids.incrementAndGet());
+  }
+
+  @Test
+  void newKeysGetConsecutiveSeqsAndTheirCandidateIds() throws Exception {
+    String room = seededRoom("room");
+    List<AdmitItem> items = List.of(item("k1"), item("k2"), item("k3"));
+    List<Admission> got = scripts.admit(room, items, TTL);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(new Admission(Status.NEW, i + 1, items.get(i).candidateMessageId()), got.get(i));
+    }
+    assertEquals(3, scripts.currentSeq(room));
+  }
+
+  @Test
+  void missingCounterAnswersNeedSeedAndWritesNothing() throws Exception {
+    String room = unique("unseeded");
+    NeedSeedException e =
+        assertThrows(NeedSeedException.class, () -> scripts.admit(room, List.of(item("k")), TTL));
+    assertEquals(room, e.room());
+    assertEquals(-1, scripts.currentSeq(room));
+    assertEquals(0L, raw().exists(RedisKeys.entry(room, "k")));
+    assertTrue(scripts.seed(room, 41));
+    assertEquals(
+        new Admission(Status.NEW, 42, ids.get() + 1),
+        scripts.admit(room, List.of(item("k")), TTL).get(0));
+  }
+
+  @Test
+  void duplicateReturnsTheOriginalSeqAndMessageId() throws Exception {
+    String room = seededRoom("room");
+    AdmitItem first = item("key");
+    scripts.admit(room, List.of(item("a"), first), TTL);
+    AdmitItem again = item("key");
+    List<Admission> got = scripts.admit(room, List.of(again, item("b")), TTL);
+    assertEquals(new Admission(Status.DUPLICATE, 2, first.candidateMessageId()), got.get(0));
+    assertFalse(got.get(0).isReplayOf(again));
+    assertEquals(new Admission(Status.NEW, 3, ids.get()), got.get(1));
+  }
+
+  @Test
+  void sameKeyWithOtherContentIsAConflictCarryingTheOriginal() throws Exception {
+    String room = seededRoom("room");
+    AdmitItem first = item("key");
+    scripts.admit(room, List.of(first), TTL);
+    AdmitItem changed = new AdmitItem("key", OTHER_HASH, ids.incrementAndGet());
+    assertEquals(
+        new Admission(Status.CONFLICT, 1, first.candidateMessageId()),
+        scripts.admit(room, List.of(changed), TTL).get(0));
+    assertEquals(1, scripts.currentSeq(room));
+  }
+
+  @Test
+  void keyRepeatedWithinOneCallIsADuplicateOfItsFirstOccurrence() throws Exception {
+    String room = seededRoom("room");
+    AdmitItem first = item("twice");
+    AdmitItem second = item("twice");
+    AdmitItem changed = new AdmitItem("twice", OTHER_HASH, ids.incrementAndGet());
+    List<Admission> got = scripts.admit(room, List.of(first, second, changed), TTL);
+    assertEquals(new Admission(Status.NEW, 1, first.candidateMessageId()), got.get(0));
+    assertEquals(new Admission(Status.DUPLICATE, 1, first.candidateMessageId()), got.get(1));
+    assertEquals(new Admission(Status.CONFLICT, 1, first.candidateMessageId()), got.get(2));
+    assertEquals(1, scripts.currentSeq(room));
+  }
+
+  @Test
+  void rerunningAnAdmitAfterALostReplyReturnsTheSameSeqsAsReplays() throws Exception {
+    String room = seededRoom("room");
+    List<AdmitItem> items = List.of(item("x"), item("y"), item("z"));
+    List<Admission> first = scripts.admit(room, items, TTL);
+    List<Admission> rerun = scripts.admit(room, items, TTL);
+    for (int i = 0; i < items.size(); i++) {
+      assertEquals(Status.DUPLICATE, rerun.get(i).status());
+      assertEquals(first.get(i).seq(), rerun.get(i).seq());
+      assertTrue(rerun.get(i).isReplayOf(items.get(i)), "item " + i + " is a replay");
+    }
+    assertEquals(3, scripts.currentSeq(room));
+  }
+
+  @Test
+  void seedRaisesButNeverLowersTheCounter() throws Exception {
+    String room = unique("room");
+    assertTrue(scripts.seed(room, 10));
+    assertFalse(scripts.seed(room, 10));
+    assertFalse(scripts.seed(room, 3));
+    assertEquals(10, scripts.currentSeq(room));
+    assertTrue(scripts.seed(room, 20));
+    assertEquals(21, scripts.admit(room, List.of(item("k")), TTL).get(0).seq());
+    assertFalse(scripts.seed(room, 20));
+    assertEquals(21, scripts.currentSeq(room));
+  }
+
+  @Test
+  void newKeysExpireAfterTheTtlWindow() throws Exception {
+    String room = seededRoom("room");
+    scripts.admit(room, List.of(item("k")), Duration.ofSeconds(90));
+    long ttl = raw().ttl(RedisKeys.entry(room, "k"));
+    assertTrue(ttl > 80 && ttl <= 90, "got TTL " + ttl + ", want 81..90");
+    assertEquals(-1L, raw().ttl(RedisKeys.counter(room)), "the counter never expires");
+  }
+
+  @Test
+  void hostileRoomsAndKeysAreStoredAndReturnedAsData() throws Exception {
+    String sentinelRoom = seededRoom("sentinel");
+    scripts.admit(sentinelRoom, List.of(item("alive")), TTL);
+    Set<String> counters = new HashSet<>();
+    for (String hostile : HOSTILE) {
+      String room = unique("r") + hostile;
+      counters.add(RedisKeys.counter(room));
+      assertTrue(scripts.seed(room, 0), hostile);
+      AdmitItem a = item(hostile);
+      AdmitItem b = item(hostile + "2");
+      List<Admission> got = scripts.admit(room, List.of(a, b, item(hostile)), TTL);
+      assertEquals(new Admission(Status.NEW, 1, a.candidateMessageId()), got.get(0), hostile);
+      assertEquals(new Admission(Status.NEW, 2, b.candidateMessageId()), got.get(1), hostile);
+      assertEquals(new Admission(Status.DUPLICATE, 1, a.candidateMessageId()), got.get(2));
+      String stored = raw().get(RedisKeys.entry(room, hostile));
+      assertEquals("1|" + a.candidateMessageId() + "|" + HASH, stored, hostile);
+      assertEquals(2, scripts.currentSeq(room));
+    }
+    assertEquals(HOSTILE.size(), counters.size(), "every hostile room has its own counter");
+    assertEquals(1, scripts.currentSeq(sentinelRoom), "no script flushed or touched other rooms");
+    assertEquals(
+        Status.DUPLICATE, scripts.admit(sentinelRoom, List.of(item("alive")), TTL).get(0).status());
+  }
+
+  @Test
+  void roomsThatLookAlikeStayApart() throws Exception {
+    String base = unique("look");
+    List<String> rooms = List.of(base, base + "}", base + "}:k:x", base + "%7D", "{" + base);
+    for (String room : rooms) {
+      scripts.seed(room, 0);
+    }
+    for (String room : rooms) {
+      assertEquals(Status.NEW, scripts.admit(room, List.of(item("x")), TTL).get(0).status(), room);
+      assertEquals(1, scripts.currentSeq(room), room);
+    }
+  }
+
+  @Test
+  void corruptEntryFailsTheWholeCallAndWritesNothing() throws Exception {
+    String room = seededRoom("room");
+    raw().set(RedisKeys.entry(room, "bad"), "not a seq");
+    ScriptException e =
+        assertThrows(
+            ScriptException.class,
+            () -> scripts.admit(room, List.of(item("good"), item("bad")), TTL));
+    assertEquals("CORRUPT", e.code());
+    assertEquals(0, scripts.currentSeq(room));
+    assertEquals(0L, raw().exists(RedisKeys.entry(room, "good")));
+  }
+
+  @Test
+  void corruptCounterIsAScriptError() {
+    String room = unique("room");
+    raw().set(RedisKeys.counter(room), "twelve");
+    assertEquals(
+        "CORRUPT",
+        assertThrows(ScriptException.class, () -> scripts.admit(room, List.of(item("k")), TTL))
+            .code());
+    assertEquals(
+        "CORRUPT", assertThrows(ScriptException.class, () -> scripts.seed(room, 5)).code());
+    assertEquals(
+        "CORRUPT", assertThrows(ScriptException.class, () -> scripts.currentSeq(room)).code());
+  }
+
+  @Test
+  void flushedScriptCacheIsReloadedTransparently() throws Exception {
+    String room = seededRoom("room");
+    scripts.admit(room, List.of(item("before")), TTL);
+    raw().scriptFlush();
+    assertEquals(2, scripts.admit(room, List.of(item("after")), TTL).get(0).seq());
+    assertTrue(scripts.seed(room, 5));
+  }
+
+  @Test
+  void largeBatchIsOneAtomicCall() throws Exception {
+    String room = seededRoom("room");
+    List<AdmitItem> items = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      items.add(item("bulk-" + i));
+    }
+    List<Admission> got = scripts.admit(room, items, TTL);
+    for (int i = 0; i < items.size(); i++) {
+      assertEquals(i + 1, got.get(i).seq());
+    }
+  }
+
+  @Test
+  void canaryServesItsShareAndRollsBackWithoutRestart() throws Exception {
+    double[] draws = {0.1, 0.9};
+    int[] next = {0};
+    ScriptRegistry registry = ScriptRegistry.bundled(() -> draws[next[0]++ % 2]);
+    DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
+    String room = seededRoom("room");
+    String v1 = registry.stable(ScriptRegistry.ADMIT).source();
+    String broken =
+        v1.replace("-- version: 1", "-- version: 2")
+            .replace(
+                "local VERSION = 1",
+                "local VERSION = 2\nif true then return redis.error_reply(\"CANARY broken\") end");
+    registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, broken), 0.5);
+
+    ScriptException e =
+        assertThrows(ScriptException.class, () -> s.admit(room, List.of(item("a")), TTL));
+    assertEquals("CANARY", e.code(), "draw 0.1 < share 0.5 runs the canary");
+    assertEquals(Status.NEW, s.admit(room, List.of(item("b")), TTL).get(0).status());
+
+    registry.rollback(ScriptRegistry.ADMIT);
+    assertEquals(Status.NEW, s.admit(room, List.of(item("c")), TTL).get(0).status());
+    assertEquals(Status.NEW, s.admit(room, List.of(item("d")), TTL).get(0).status());
+
+    String good =
+        v1.replace("-- version: 1", "-- version: 2")
+            .replace("local VERSION = 1", "local VERSION = 2");
+    registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, good), 1.0);
+    assertEquals(4, s.admit(room, List.of(item("e")), TTL).get(0).seq());
+    registry.promote(ScriptRegistry.ADMIT);
+    assertEquals(2, registry.stable(ScriptRegistry.ADMIT).version());
+    assertEquals(5, s.admit(room, List.of(item("f")), TTL).get(0).seq());
+  }
+
+  @Test
+  void scriptThatRunsAnotherVersionThanSelectedIsRefused() throws Exception {
+    ScriptRegistry registry = ScriptRegistry.bundled(() -> 0.0);
+    DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
+    String room = seededRoom("room");
+    String v1 = registry.stable(ScriptRegistry.ADMIT).source();
+    String lying =
+        v1.replace("-- version: 1", "-- version: 3")
+            .replace("local VERSION = 1", "local VERSION = 3\nVERSION = 1");
+    registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, lying), 1.0);
+    ScriptException e =
+        assertThrows(ScriptException.class, () -> s.admit(room, List.of(item("a")), TTL));
+    assertEquals("BADVERSION", e.code());
+  }
+
+  @Test
+  void twoOwnersNeverShareANodeId() {
+    int a = scripts.leaseNodeId("server-a", Duration.ofMinutes(1));
+    int b = scripts.leaseNodeId("server-b", Duration.ofMinutes(1));
+    assertNotEquals(a, b);
+    assertEquals(a, scripts.leaseNodeId("server-a", Duration.ofMinutes(1)), "re-lease keeps id");
+    assertTrue(scripts.renewNodeId(a, "server-a", Duration.ofMinutes(1)));
+    assertFalse(scripts.renewNodeId(a, "server-b", Duration.ofMinutes(1)), "non-owner renew");
+    assertFalse(scripts.releaseNodeId(a, "server-b"), "non-owner release");
+    assertTrue(scripts.releaseNodeId(a, "server-a"));
+    assertFalse(scripts.renewNodeId(a, "server-a", Duration.ofMinutes(1)), "released");
+    assertEquals(a, scripts.leaseNodeId("server-c", Duration.ofMinutes(1)), "freed id reused");
+  }
+
+  @Test
+  void hostileOwnersAreData() {
+    Set<Integer> leased = new HashSet<>();
+    for (String owner : HOSTILE) {
+      assertTrue(leased.add(scripts.leaseNodeId(owner, Duration.ofMinutes(1))), owner);
+    }
+    for (String owner : HOSTILE) {
+      int id = scripts.leaseNodeId(owner, Duration.ofMinutes(1));
+      assertTrue(scripts.renewNodeId(id, owner, Duration.ofMinutes(1)), owner);
+    }
+  }
+
+  @Test
+  void expiredLeaseIsFreeForAnotherOwner() {
+    int a = scripts.leaseNodeId("short-lived", Duration.ofMillis(50));
+    Instant deadline = Instant.now().plusSeconds(10);
+    int b = scripts.leaseNodeId("successor", Duration.ofMinutes(1));
+    while (b != a && Instant.now().isBefore(deadline)) {
+      assertTrue(scripts.releaseNodeId(b, "successor"));
+      b = scripts.leaseNodeId("successor", Duration.ofMinutes(1));
+    }
+    assertEquals(a, b, "the expired id went to the successor");
+    assertFalse(scripts.renewNodeId(a, "short-lived", Duration.ofMinutes(1)));
+  }
+}

@@ -1,0 +1,157 @@
+package dev.danmakuledger.lua;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.lua.Admission.Status;
+import dev.danmakuledger.lua.testing.RedisFixture;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Failures that need a Redis this test owns: restarts (lost counters and script cache), a dead
+ * server, and the scripts' own argument checks called directly with EVAL.
+ */
+class EmbeddedRedisFailureIT {
+  private static final Duration TTL = Duration.ofMinutes(5);
+  private RedisFixture redis;
+
+  @BeforeEach
+  void start() {
+    redis = RedisFixture.embedded();
+  }
+
+  @AfterEach
+  void stop() {
+    redis.close();
+  }
+
+  @Test
+  void restartLosesCounterSoAdmitAsksForSeedThenContinuesFromTheFloor() throws Exception {
+    List<Duration> waits = new ArrayList<>();
+    RetryPolicy policy =
+        RetryPolicy.exponential(8, Duration.ofMillis(100), Duration.ofSeconds(1))
+            .withSleeper(
+                d -> {
+                  waits.add(d);
+                  Thread.sleep(Math.min(d.toMillis(), 200));
+                })
+            .withRandom(() -> 0.5);
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), policy)) {
+      scripts.seed("room", 0);
+      scripts.admit(
+          "room", List.of(new AdmitItem("k1", "aa", 1), new AdmitItem("k2", "aa", 2)), TTL);
+      redis.stopServer();
+      redis.startServer();
+      assertThrows(
+          NeedSeedException.class,
+          () -> scripts.admit("room", List.of(new AdmitItem("k3", "aa", 3)), TTL));
+      assertEquals(-1, scripts.currentSeq("room"));
+      assertTrue(scripts.seed("room", 2));
+      Admission got = scripts.admit("room", List.of(new AdmitItem("k3", "aa", 3)), TTL).get(0);
+      assertEquals(new Admission(Status.NEW, 3, 3), got);
+    }
+  }
+
+  @Test
+  void deadServerIsRedisUnavailableAfterBoundedRetries() throws Exception {
+    List<Duration> waits = new ArrayList<>();
+    RetryPolicy policy =
+        RetryPolicy.exponential(4, Duration.ofMillis(10), Duration.ofMillis(40))
+            .withSleeper(waits::add)
+            .withRandom(() -> 0.999);
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), policy)) {
+      scripts.seed("room", 0);
+      redis.stopServer();
+      RedisUnavailableException e =
+          assertThrows(
+              RedisUnavailableException.class,
+              () -> scripts.admit("room", List.of(new AdmitItem("k", "aa", 1)), TTL));
+      assertEquals(RedisUnavailableException.Reason.CONNECTION, e.reason());
+      assertEquals(4, e.attempts());
+      assertEquals(3, waits.size(), "a wait before each retry");
+      assertTrue(waits.get(2).toMillis() <= 40, "capped: " + waits);
+    }
+  }
+
+  @Test
+  void unreachableServerFailsFastOnOpen() {
+    int port = RedisFixture.freePort();
+    assertThrows(
+        RedisUnavailableException.class,
+        () -> DedupeScripts.standalone("redis://127.0.0.1:" + port, RetryPolicy.none()));
+  }
+
+  @Test
+  void scriptsRefuseMalformedArgumentsWithBadarg() {
+    String admit = LuaScript.bundled("admit").source();
+    String seed = LuaScript.bundled("seed").source();
+    String lease = LuaScript.bundled("lease").source();
+    try (RedisFixture.Raw raw = redis.connect()) {
+      RedisCommands<String, String> c = raw.sync();
+      c.set("{r:x}:seq", "0");
+      String[] k = {"{r:x}:seq", "{r:x}:k:a"};
+      assertBadarg(c, admit, k, "60", "aa");
+      assertBadarg(c, admit, k, "0", "aa", "1");
+      assertBadarg(c, admit, k, "-5", "aa", "1");
+      assertBadarg(c, admit, k, "1e3", "aa", "1");
+      assertBadarg(c, admit, k, "99999999999", "aa", "1");
+      assertBadarg(c, admit, k, "60", "", "1");
+      assertBadarg(c, admit, k, "60", "a|b", "1");
+      assertBadarg(c, admit, k, "60", "x".repeat(129), "1");
+      assertBadarg(c, admit, k, "60", "aa", "-1");
+      assertBadarg(c, admit, k, "60", "aa", "9223372036854775808");
+      assertBadarg(c, admit, k, "60", "aa", "12345678901234567890");
+      assertBadarg(c, admit, new String[] {"{r:x}:seq"}, "60");
+      assertEquals(0L, c.exists("{r:x}:k:a"), "no BADARG call wrote anything");
+      assertEquals("0", c.get("{r:x}:seq"));
+
+      String[] s = {"{r:x}:seq"};
+      assertBadarg(c, seed, s, "-1");
+      assertBadarg(c, seed, s, "9007199254740992");
+      assertBadarg(c, seed, s, "1.5");
+      assertBadarg(c, seed, s);
+
+      String[] l = {"{dl:lease:t}:owners", "{dl:lease:t}:expiry"};
+      assertBadarg(c, lease, l, "steal", "o", "1000");
+      assertBadarg(c, lease, l, "take", "", "1000");
+      assertBadarg(c, lease, l, "take", "o", "0");
+      assertBadarg(c, lease, l, "take", "o", "86400001");
+      assertBadarg(c, lease, l, "renew", "o", "1000", "1024");
+      assertBadarg(c, lease, l, "renew", "o", "1000");
+      assertBadarg(c, lease, l, "take", "o", "1000", "5");
+    }
+  }
+
+  private static void assertBadarg(
+      RedisCommands<String, String> c, String source, String[] keys, String... args) {
+    RedisCommandExecutionException e =
+        assertThrows(
+            RedisCommandExecutionException.class,
+            () -> c.eval(source, ScriptOutputType.MULTI, keys, args),
+            () -> "args " + List.of(args));
+    assertTrue(e.getMessage().startsWith("BADARG"), e.getMessage());
+  }
+
+  @Test
+  void allNodeIdsLeasedIsNoFreeId() {
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none())) {
+      for (int i = 0; i < 1024; i++) {
+        assertEquals(i, scripts.leaseNodeId("owner-" + i, Duration.ofMinutes(1)));
+      }
+      ScriptException e =
+          assertThrows(
+              ScriptException.class,
+              () -> scripts.leaseNodeId("one-too-many", Duration.ofMinutes(1)));
+      assertEquals("NOFREEID", e.code());
+    }
+  }
+}

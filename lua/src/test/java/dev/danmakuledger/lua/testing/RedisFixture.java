@@ -1,0 +1,199 @@
+package dev.danmakuledger.lua.testing;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.embedded.RedisServer;
+
+/**
+ * A Redis server for tests (CONVENTIONS.md, "Tests that prove something"): the real Redis named by
+ * {@code DANMAKU_TEST_REDIS_URL} when set, else a redis-server started from the
+ * com.github.codemonstur:embedded-redis jar on a free loopback port. Servers may be shared with
+ * other test runs, so tests take their rooms, keys and lease groups from {@link #namespace}, which
+ * is unique per fixture and call; only an embedded server this fixture started may be flushed or
+ * restarted.
+ */
+public final class RedisFixture implements AutoCloseable {
+  /** Environment variable naming an external Redis, e.g. {@code redis://127.0.0.1:6379}. */
+  public static final String ENV = "DANMAKU_TEST_REDIS_URL";
+
+  private final String uri;
+  private final int port;
+  private final RedisServer server;
+  private final String runId = UUID.randomUUID().toString().substring(0, 8);
+  private final AtomicLong counter = new AtomicLong();
+
+  private RedisFixture(String uri, int port, RedisServer server) {
+    this.uri = uri;
+    this.port = port;
+    this.server = server;
+  }
+
+  /** The external Redis of {@value #ENV} if set, else an embedded one. */
+  public static RedisFixture start() {
+    String external = System.getenv(ENV);
+    if (external != null && !external.isBlank()) {
+      return external(external.strip());
+    }
+    return embedded();
+  }
+
+  /** A Redis that the fixture does not own: never flushed or restarted by it. */
+  public static RedisFixture external(String uri) {
+    return new RedisFixture(uri, -1, null);
+  }
+
+  /** A fresh embedded redis-server on a free loopback port, owned by this fixture. */
+  public static RedisFixture embedded() {
+    int port = freePort();
+    RedisServer server = newServer(port);
+    startServer(server);
+    return new RedisFixture("redis://127.0.0.1:" + port, port, server);
+  }
+
+  private static RedisServer newServer(int port) {
+    try {
+      return RedisServer.newRedisServer()
+          .port(port)
+          .bind("127.0.0.1")
+          .setting("save \"\"")
+          .setting("appendonly no")
+          .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("configuring embedded redis on port " + port, e);
+    }
+  }
+
+  private static void startServer(RedisServer server) {
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("starting embedded redis", e);
+    }
+  }
+
+  /** A loopback TCP port that was free a moment ago. */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("finding a free port", e);
+    }
+  }
+
+  /** The server's URI, e.g. {@code redis://127.0.0.1:34567}. */
+  public String uri() {
+    return uri;
+  }
+
+  /** True if this fixture started the server (so it may flush or restart it). */
+  public boolean owned() {
+    return server != null;
+  }
+
+  /**
+   * A name unique to this fixture and call, starting with {@code base}: use it for rooms, key
+   * prefixes and lease groups so tests sharing one Redis never see each other's keys.
+   */
+  public String namespace(String base) {
+    return base + "-" + runId + "-" + counter.incrementAndGet();
+  }
+
+  /** A raw connection to the server, for setup and assertions. */
+  public static final class Raw implements AutoCloseable {
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+
+    private Raw(String uri) {
+      this.client = RedisClient.create(uri);
+      try {
+        this.connection = client.connect(StringCodec.UTF8);
+      } catch (RuntimeException e) {
+        client.shutdown();
+        throw e;
+      }
+    }
+
+    /** Synchronous commands on this connection. */
+    public RedisCommands<String, String> sync() {
+      return connection.sync();
+    }
+
+    @Override
+    public void close() {
+      connection.close();
+      client.shutdown();
+    }
+  }
+
+  /** A new raw connection for setup and assertions; close it after use. */
+  public Raw connect() {
+    return new Raw(uri);
+  }
+
+  /**
+   * FLUSHALL and SCRIPT FLUSH on the embedded server this fixture owns.
+   *
+   * @throws IllegalStateException if the server is external
+   */
+  public void flushAll() {
+    requireOwned("flushAll");
+    try (Raw raw = connect()) {
+      RedisCommands<String, String> sync = raw.sync();
+      sync.flushall();
+      sync.scriptFlush();
+    }
+  }
+
+  /** Stops the owned embedded server (its data and script cache are lost). */
+  public void stopServer() {
+    requireOwned("stopServer");
+    try {
+      server.stop();
+    } catch (IOException e) {
+      throw new UncheckedIOException("stopping embedded redis", e);
+    }
+  }
+
+  /** Starts the owned embedded server again on the same port, empty. */
+  public void startServer() {
+    requireOwned("startServer");
+    startServer(server);
+  }
+
+  /** The port of the owned embedded server. */
+  public int port() {
+    requireOwned("port");
+    return port;
+  }
+
+  private void requireOwned(String what) {
+    if (server == null) {
+      throw new IllegalStateException(
+          what + ": got external Redis " + uri + ", want an embedded one this fixture owns");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (server != null && server.isActive()) {
+      try {
+        server.stop();
+      } catch (IOException e) {
+        throw new UncheckedIOException("stopping embedded redis", e);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return (owned() ? "embedded " : "external ") + uri;
+  }
+}
