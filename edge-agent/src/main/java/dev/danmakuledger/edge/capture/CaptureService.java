@@ -1,0 +1,574 @@
+package dev.danmakuledger.edge.capture;
+
+import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.bloom.BloomSnapshot;
+import dev.danmakuledger.edge.bloom.RotatingBloom;
+import dev.danmakuledger.edge.keys.DeviceIdentity;
+import dev.danmakuledger.edge.store.AppendBatch;
+import dev.danmakuledger.edge.store.DuplicateKeyException;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.LogStateRow;
+import dev.danmakuledger.edge.store.NewRecord;
+import dev.danmakuledger.edge.store.StoreException;
+import dev.danmakuledger.edge.store.StoreFullException;
+import dev.danmakuledger.edge.store.StoredCheckpoint;
+import dev.danmakuledger.edge.store.StoredRecord;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.protocol.clock.Hlc;
+import dev.danmakuledger.protocol.clock.HybridLogicalClock;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The capture path of the edge agent (ARCHITECTURE §2, §3; issue 4 "Capture path").
+ *
+ * <p>Callers submit requests from any thread; one writer thread drains the queue in batches (group
+ * commit) and, per batch: asks the Bloom filter, confirms every "maybe" by an exact lookup, stamps
+ * the new records with the hybrid logical clock, appends their leaf hashes to a copy of the compact
+ * range, signs a checkpoint for the new size and commits records, checkpoint, compact range and
+ * counters in one SQLite transaction. Futures complete only after that commit, so every ack is
+ * durable and covered by a device signature. If the transaction fails, the in-memory compact range
+ * and Bloom filter stay at the committed state: the copy is dropped and keys enter the filter only
+ * after the commit.
+ *
+ * <p>The Bloom filter forgets keys older than two generations; a repeat of such a key reaches the
+ * store's UNIQUE index, which rolls the transaction back, and the batch is redone with an exact
+ * lookup for every key. A false positive or a forgotten key never drops or duplicates a message.
+ *
+ * <p>Dedupe counters are persisted with the next capture transaction and on close, so a crash may
+ * lose the counts of repeats since the last new record; the log itself loses nothing acknowledged.
+ */
+public final class CaptureService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CaptureService.class);
+
+  /** Most records per transaction. */
+  static final int MAX_BATCH = 1024;
+
+  /** New records between Bloom snapshots (also taken on rotation and on close). */
+  static final long SNAPSHOT_EVERY = 50_000;
+
+  static final String C_CHECKS = "bloom_checks";
+  static final String C_MAYBES = "bloom_maybes";
+  static final String C_DUPLICATES = "duplicates";
+  static final String C_BLOOM_DUPLICATES = "bloom_duplicates";
+  static final String C_FALSE_POSITIVES = "bloom_false_positives";
+  static final String C_BLOOM_MISSES = "bloom_misses";
+  static final String C_CONFLICTS = "conflicts";
+  static final String C_CAPTURES = "captures";
+
+  private static final Pending STOP = new Pending(null, null, null, null);
+
+  private final EdgeStore store;
+  private final DeviceIdentity identity;
+  private final BloomConfig bloomConfig;
+  private final long maxStoreBytes;
+  private final Clock clock;
+  private final HybridLogicalClock hlc;
+  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final Object lifecycle = new Object();
+  private final Thread writer;
+  private boolean closed;
+
+  // Owned by the writer thread (and by the constructor before it starts).
+  private CompactRange range;
+  private long size;
+  private final RotatingBloom bloom;
+  private long sinceSnapshot;
+  private final Map<String, Long> counters;
+  private final Map<String, Long> unpersisted = new HashMap<>();
+
+  private volatile DedupeStats stats;
+  private volatile LogStatus status;
+
+  private CaptureService(
+      EdgeStore store,
+      DeviceIdentity identity,
+      BloomConfig bloomConfig,
+      long maxStoreBytes,
+      Clock clock)
+      throws StoreException {
+    this.store = store;
+    this.identity = identity;
+    this.bloomConfig = bloomConfig;
+    this.maxStoreBytes = maxStoreBytes;
+    this.clock = clock;
+    this.hlc = new HybridLogicalClock(clock);
+    String storedDevice = store.meta("device_id").orElse(null);
+    if (storedDevice == null) {
+      store.putMeta("device_id", identity.deviceId());
+    } else if (!storedDevice.equals(identity.deviceId())) {
+      throw new StoreException(
+          "store "
+              + store.file()
+              + " belongs to device "
+              + storedDevice
+              + ", want "
+              + identity.deviceId());
+    }
+    loadCommittedState();
+    if (size > 0) {
+      DanmakuRecord last = decode(store.records(size - 1, 1).get(0));
+      hlc.update(Hlc.unpack(last.hlc()));
+    }
+    this.bloom = restoreBloom();
+    this.counters = new HashMap<>(store.counters());
+    publish();
+    this.writer = new Thread(this::runWriter, "edge-capture-writer");
+    this.writer.setDaemon(true);
+  }
+
+  /**
+   * Loads the committed log state and starts the writer thread.
+   *
+   * @param maxStoreBytes captures are refused once the store file and its WAL reach this size
+   */
+  public static CaptureService start(
+      EdgeStore store,
+      DeviceIdentity identity,
+      BloomConfig bloomConfig,
+      long maxStoreBytes,
+      Clock clock)
+      throws StoreException {
+    CaptureService service = new CaptureService(store, identity, bloomConfig, maxStoreBytes, clock);
+    service.writer.start();
+    return service;
+  }
+
+  public String deviceId() {
+    return identity.deviceId();
+  }
+
+  /**
+   * Queues a capture. The future completes with the ack after the record is durable, or with the
+   * original ack for a repeat; it fails with {@link IdempotencyConflictException}, {@link
+   * StoreFullException} or {@link StoreException}.
+   *
+   * @throws dev.danmakuledger.protocol.record.InvalidRecordException if a field is invalid or the
+   *     key belongs to another device
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public CompletableFuture<CaptureAck> submit(CaptureRequest request) {
+    DanmakuRecord draft = request.draft(identity.deviceId());
+    Pending p =
+        new Pending(draft, draft.key().toString(), draft.contentHash(), new CompletableFuture<>());
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("capture service is closed");
+      }
+      queue.add(p);
+    }
+    return p.future;
+  }
+
+  /**
+   * Captures one record and waits for its durable ack.
+   *
+   * @throws IdempotencyConflictException if the key was used for different content
+   * @throws StoreFullException at the store size bound
+   */
+  public CaptureAck capture(CaptureRequest request)
+      throws IdempotencyConflictException, StoreException, InterruptedException {
+    return await(submit(request));
+  }
+
+  /** Waits for a future returned by {@link #submit}, unwrapping its failure. */
+  public static CaptureAck await(CompletableFuture<CaptureAck> future)
+      throws IdempotencyConflictException, StoreException, InterruptedException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IdempotencyConflictException c) {
+        throw c;
+      }
+      if (cause instanceof StoreException s) {
+        throw s;
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException("capture failed", cause);
+    }
+  }
+
+  /** The dedupe counters as of the last processed batch. */
+  public DedupeStats stats() {
+    return stats;
+  }
+
+  /** The committed log as of the last processed batch. */
+  public LogStatus logStatus() {
+    return status;
+  }
+
+  /** Requests still queued. */
+  public int queued() {
+    return queue.size();
+  }
+
+  /**
+   * Processes everything already queued, stops the writer, saves the Bloom snapshot and counters.
+   * The store stays open (its owner closes it).
+   */
+  @Override
+  public void close() throws StoreException {
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      queue.add(STOP);
+    }
+    boolean interrupted = false;
+    while (writer.isAlive()) {
+      try {
+        writer.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    store.saveBloom(bloom.snapshot(size));
+    if (!unpersisted.isEmpty()) {
+      store.incrementCounters(unpersisted);
+      unpersisted.clear();
+    }
+  }
+
+  private void runWriter() {
+    List<Pending> batch = new ArrayList<>(MAX_BATCH);
+    boolean stop = false;
+    while (!stop) {
+      batch.clear();
+      try {
+        batch.add(queue.take());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      queue.drainTo(batch, MAX_BATCH - 1);
+      int stopAt = batch.indexOf(STOP);
+      if (stopAt >= 0) {
+        stop = true;
+        batch.subList(stopAt, batch.size()).clear();
+        List<Pending> rest = new ArrayList<>();
+        queue.drainTo(rest);
+        batch.addAll(rest);
+      }
+      if (!batch.isEmpty()) {
+        try {
+          process(batch);
+        } catch (RuntimeException e) {
+          LOG.error("capture batch failed", e);
+          for (Pending p : batch) {
+            p.future.completeExceptionally(e);
+          }
+        }
+      }
+    }
+  }
+
+  private void process(List<Pending> batch) {
+    boolean exactForAll = false;
+    while (true) {
+      Round round = decide(batch, exactForAll);
+      if (round.newRecords.isEmpty()) {
+        merge(unpersisted, round.deltas);
+        mergeCounters(round.deltas);
+        round.complete(null);
+        publish();
+        return;
+      }
+      long newSize = size + round.newRecords.size();
+      try {
+        long onDisk = store.sizeOnDiskBytes();
+        if (onDisk >= maxStoreBytes) {
+          throw new StoreFullException(onDisk, maxStoreBytes);
+        }
+        CompactRange next = range.copy();
+        for (NewRecord r : round.newRecords) {
+          next.append(r.leafHash());
+        }
+        String note =
+            Checkpoints.sign(
+                new Checkpoint(identity.origin(), newSize, next.root()), identity.signer());
+        round.deltas.merge(C_CAPTURES, (long) round.newRecords.size(), Long::sum);
+        Map<String, Long> deltas = new HashMap<>(unpersisted);
+        merge(deltas, round.deltas);
+        store.append(
+            new AppendBatch(size, round.newRecords, next.toBytes(), note, clock.millis(), deltas));
+        unpersisted.clear();
+        mergeCounters(round.deltas);
+        range = next;
+        size = newSize;
+        long rotationsBefore = bloom.rotations();
+        for (NewRecord r : round.newRecords) {
+          bloom.put(r.idempotencyKey());
+        }
+        sinceSnapshot += round.newRecords.size();
+        status = new LogStatus(size, HexFormat.of().formatHex(range.root()), note);
+        publish();
+        round.complete(null);
+        if (sinceSnapshot >= SNAPSHOT_EVERY || bloom.rotations() != rotationsBefore) {
+          snapshotBloom();
+        }
+        return;
+      } catch (DuplicateKeyException e) {
+        if (exactForAll) {
+          round.complete(e);
+          resync();
+          return;
+        }
+        LOG.debug(
+            "key {} was older than the Bloom window; redoing the batch exactly",
+            e.idempotencyKey());
+        exactForAll = true;
+      } catch (StoreException e) {
+        LOG.warn("capture transaction failed: {}", e.getMessage());
+        merge(unpersisted, round.deltas);
+        round.complete(e);
+        resync();
+        publish();
+        return;
+      }
+    }
+  }
+
+  /** Classifies every request of the batch; stamps and encodes the new ones. */
+  private Round decide(List<Pending> batch, boolean exactForAll) {
+    Round round = new Round(batch.size());
+    Map<String, Planned> planned = new HashMap<>();
+    long now = clock.millis();
+    for (Pending p : batch) {
+      Planned inBatch = planned.get(p.key);
+      if (inBatch != null) {
+        boolean same = inBatch.contentHash.equals(p.contentHash);
+        round.deltas.merge(same ? C_DUPLICATES : C_CONFLICTS, 1L, Long::sum);
+        round.results.add(same ? Result.repeatOf(p, inBatch) : Result.conflictWith(p, inBatch));
+        continue;
+      }
+      boolean maybe = bloom.mightContain(p.key);
+      round.deltas.merge(C_CHECKS, 1L, Long::sum);
+      if (maybe) {
+        round.deltas.merge(C_MAYBES, 1L, Long::sum);
+      }
+      if (maybe || exactForAll) {
+        Optional<StoredRecord> existing = lookup(p.key);
+        if (existing.isPresent()) {
+          StoredRecord e = existing.get();
+          boolean same = e.contentHash().equals(p.contentHash);
+          round.deltas.merge(same ? C_DUPLICATES : C_CONFLICTS, 1L, Long::sum);
+          round.deltas.merge(maybe ? C_BLOOM_DUPLICATES : C_BLOOM_MISSES, 1L, Long::sum);
+          round.results.add(same ? Result.repeatOfStored(p, e) : Result.conflictWithStored(p, e));
+          continue;
+        }
+        if (maybe) {
+          round.deltas.merge(C_FALSE_POSITIVES, 1L, Long::sum);
+        }
+      }
+      long index = size + round.newRecords.size();
+      DanmakuRecord stamped = p.draft.withIndexAndHlc(index, hlc.now().pack());
+      byte[] canonical = stamped.canonicalBytes();
+      NewRecord nr =
+          new NewRecord(index, p.key, p.contentHash, canonical, Rfc6962.leafHash(canonical), now);
+      round.newRecords.add(nr);
+      Planned plan = new Planned(nr, p.contentHash);
+      planned.put(p.key, plan);
+      round.results.add(Result.fresh(p, plan));
+    }
+    return round;
+  }
+
+  private Optional<StoredRecord> lookup(String key) {
+    try {
+      return store.findByKey(key);
+    } catch (StoreException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private void loadCommittedState() throws StoreException {
+    LogStateRow row = store.logState();
+    CompactRange loaded =
+        row.size() == 0 ? CompactRange.empty() : CompactRange.fromBytes(row.compactRange());
+    if (loaded.begin() != 0 || loaded.end() != row.size()) {
+      throw new StoreException(
+          "log_state compact range covers ["
+              + loaded.begin()
+              + ", "
+              + loaded.end()
+              + "), want [0, "
+              + row.size()
+              + "); run `edge-agent verify`");
+    }
+    range = loaded;
+    size = row.size();
+    Optional<StoredCheckpoint> cp = store.latestCheckpoint();
+    status =
+        new LogStatus(
+            size,
+            HexFormat.of().formatHex(range.root()),
+            cp.map(StoredCheckpoint::note).orElse(null));
+  }
+
+  private void resync() {
+    try {
+      loadCommittedState();
+    } catch (StoreException | RuntimeException e) {
+      LOG.error("cannot reload the committed log state; keeping the last known one", e);
+    }
+  }
+
+  private RotatingBloom restoreBloom() throws StoreException {
+    Optional<BloomSnapshot> snapshot = store.loadBloom();
+    RotatingBloom restored = null;
+    long replayFrom = Math.max(0, size - bloomConfig.expectedItems());
+    if (snapshot.isPresent() && snapshot.get().coveredSize() <= size) {
+      try {
+        restored = RotatingBloom.restore(bloomConfig, clock, snapshot.get());
+        replayFrom = snapshot.get().coveredSize();
+      } catch (IllegalArgumentException e) {
+        LOG.info("bloom snapshot not usable ({}); rebuilding from the records", e.getMessage());
+      }
+    }
+    if (restored == null) {
+      restored = RotatingBloom.create(bloomConfig, clock);
+    }
+    List<String> keys = store.keysFrom(replayFrom);
+    for (String key : keys) {
+      restored.put(key);
+    }
+    LOG.debug("bloom filter ready: replayed {} keys from index {}", keys.size(), replayFrom);
+    return restored;
+  }
+
+  private void snapshotBloom() {
+    try {
+      store.saveBloom(bloom.snapshot(size));
+      sinceSnapshot = 0;
+    } catch (StoreException e) {
+      LOG.warn("cannot save the bloom snapshot: {}", e.getMessage());
+    }
+  }
+
+  private static DanmakuRecord decode(StoredRecord r) {
+    return CanonicalRecord.decode(r.canonical());
+  }
+
+  private void mergeCounters(Map<String, Long> deltas) {
+    merge(counters, deltas);
+  }
+
+  private static void merge(Map<String, Long> into, Map<String, Long> deltas) {
+    deltas.forEach((k, v) -> into.merge(k, v, Long::sum));
+  }
+
+  private void publish() {
+    stats =
+        new DedupeStats(
+            counters.getOrDefault(C_CHECKS, 0L),
+            counters.getOrDefault(C_MAYBES, 0L),
+            counters.getOrDefault(C_DUPLICATES, 0L),
+            counters.getOrDefault(C_BLOOM_DUPLICATES, 0L),
+            counters.getOrDefault(C_FALSE_POSITIVES, 0L),
+            counters.getOrDefault(C_BLOOM_MISSES, 0L),
+            counters.getOrDefault(C_CONFLICTS, 0L),
+            counters.getOrDefault(C_CAPTURES, 0L),
+            bloomConfig.falsePositiveRate(),
+            bloom.memoryBytes(),
+            bloom.rotations());
+  }
+
+  private record Pending(
+      DanmakuRecord draft, String key, String contentHash, CompletableFuture<CaptureAck> future) {}
+
+  private record Planned(NewRecord record, String contentHash) {
+    CaptureAck ack(boolean repeat) {
+      return new CaptureAck(
+          record.idempotencyKey(), record.index(), record.capturedAt(), repeat, null, null, null);
+    }
+  }
+
+  /** What one request of a batch turned out to be. */
+  private record Result(
+      Pending pending, Planned planned, StoredRecord stored, boolean repeat, boolean conflict) {
+    static Result fresh(Pending p, Planned plan) {
+      return new Result(p, plan, null, false, false);
+    }
+
+    static Result repeatOf(Pending p, Planned plan) {
+      return new Result(p, plan, null, true, false);
+    }
+
+    static Result conflictWith(Pending p, Planned plan) {
+      return new Result(p, plan, null, false, true);
+    }
+
+    static Result repeatOfStored(Pending p, StoredRecord r) {
+      return new Result(p, null, r, true, false);
+    }
+
+    static Result conflictWithStored(Pending p, StoredRecord r) {
+      return new Result(p, null, r, false, true);
+    }
+
+    /** Completes the future; {@code failure} (non-null) fails what depended on the batch. */
+    void complete(Exception failure) {
+      if (stored != null) {
+        CaptureAck original = CaptureAck.of(stored, true);
+        if (conflict) {
+          pending.future.completeExceptionally(
+              new IdempotencyConflictException(
+                  original, stored.contentHash(), pending.contentHash));
+        } else {
+          pending.future.complete(original);
+        }
+        return;
+      }
+      if (failure != null) {
+        pending.future.completeExceptionally(failure);
+      } else if (conflict) {
+        pending.future.completeExceptionally(
+            new IdempotencyConflictException(
+                planned.ack(true), planned.contentHash, pending.contentHash));
+      } else {
+        pending.future.complete(planned.ack(repeat));
+      }
+    }
+  }
+
+  private static final class Round {
+    final List<Result> results;
+    final List<NewRecord> newRecords = new ArrayList<>();
+    final Map<String, Long> deltas = new LinkedHashMap<>();
+
+    Round(int n) {
+      results = new ArrayList<>(n);
+    }
+
+    void complete(Exception failure) {
+      for (Result r : results) {
+        r.complete(failure);
+      }
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package dev.danmakuledger.edge.importer;
+
+import dev.danmakuledger.edge.capture.CaptureAck;
+import dev.danmakuledger.edge.capture.CaptureRequest;
+import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.capture.IdempotencyConflictException;
+import dev.danmakuledger.edge.store.StoreException;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Imports a Bilibili danmaku XML file: each {@code <d p="time,mode,size,color,unixSeconds,pool,
+ * senderHash,rowId">text</d>} becomes a capture in one room, with user = senderHash, playbackMs =
+ * time in milliseconds and key {@code deviceId:senderHash:unixSeconds*1000:nonce}, where nonce is
+ * the first 16 bytes (32 hex digits) of {@code SHA-256("bilibili:" + rowId)}. The key depends only
+ * on the source entry, so importing a file again captures nothing new.
+ *
+ * <p>The XML parser has DTDs and external entities disabled: a document type declaration or an
+ * entity other than the five predefined ones stops the import (no XXE). Malformed entries are
+ * skipped and reported with their line; captures are submitted in groups that the capture service
+ * commits together.
+ */
+public final class BilibiliImporter {
+  /** Entries submitted before waiting for their acks. */
+  static final int GROUP = 1024;
+
+  private final CaptureService capture;
+
+  public BilibiliImporter(CaptureService capture) {
+    this.capture = capture;
+  }
+
+  /** The deterministic nonce of a Bilibili row id. */
+  public static String nonceFor(String rowId) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  /**
+   * Imports {@code file} into {@code room}.
+   *
+   * @throws StoreException if the store fails (the summary so far is lost; the captured records
+   *     stay durable)
+   */
+  public ImportSummary importFile(Path file, String room, ImportProgress progress)
+      throws IOException, InterruptedException {
+    long total = countEntries(file);
+    Tally tally = new Tally();
+    List<Submitted> group = new ArrayList<>(GROUP);
+    String fatal = null;
+    try (InputStream in = Files.newInputStream(file)) {
+      XMLStreamReader xml = factory().createXMLStreamReader(in);
+      try {
+        while (xml.hasNext()) {
+          if (xml.next() != XMLStreamConstants.START_ELEMENT || !xml.getLocalName().equals("d")) {
+            continue;
+          }
+          long line = xml.getLocation().getLineNumber();
+          String p = xml.getAttributeValue(null, "p");
+          String text = xml.getElementText();
+          tally.entries++;
+          try {
+            CaptureRequest request = toRequest(capture.deviceId(), room, p, text);
+            group.add(new Submitted(line, capture.submit(request)));
+          } catch (IllegalArgumentException e) {
+            tally.skipped.add(new ImportSummary.Skipped(line, e.getMessage()));
+          }
+          if (group.size() >= GROUP) {
+            drain(group, tally);
+            progress.update(tally.entries, total);
+          }
+        }
+      } catch (XMLStreamException e) {
+        fatal =
+            (e.getLocation() == null ? "" : "line " + e.getLocation().getLineNumber() + ": ")
+                + e.getMessage();
+      } finally {
+        xml.close();
+      }
+    } catch (XMLStreamException e) {
+      fatal = "cannot read " + file + " as XML: " + e.getMessage();
+    }
+    drain(group, tally);
+    progress.update(tally.entries, total);
+    return new ImportSummary(
+        tally.entries, tally.captured, tally.duplicates, tally.conflicts, tally.skipped, fatal);
+  }
+
+  private static void drain(List<Submitted> group, Tally tally)
+      throws StoreException, InterruptedException {
+    for (Submitted s : group) {
+      try {
+        CaptureAck ack = CaptureService.await(s.future);
+        if (ack.repeat()) {
+          tally.duplicates++;
+        } else {
+          tally.captured++;
+        }
+      } catch (IdempotencyConflictException e) {
+        tally.conflicts++;
+        tally.skipped.add(new ImportSummary.Skipped(s.line, e.getMessage()));
+      }
+    }
+    group.clear();
+  }
+
+  /**
+   * The capture request for one {@code <d>} entry.
+   *
+   * @throws IllegalArgumentException naming the malformed part
+   */
+  static CaptureRequest toRequest(String deviceId, String room, String p, String text) {
+    if (p == null) {
+      throw new IllegalArgumentException("entry has no p attribute");
+    }
+    String[] f = p.split(",", -1);
+    if (f.length != 8) {
+      throw new IllegalArgumentException(
+          "p attribute: got "
+              + f.length
+              + " fields, want 8 (time,mode,size,color,unixSeconds,pool,senderHash,rowId)");
+    }
+    long playbackMs = playbackMillis(f[0]);
+    int mode = integer("mode", f[1]);
+    int fontSize = integer("size", f[2]);
+    int color = integer("color", f[3]);
+    long unixSeconds = longValue("unixSeconds", f[4]);
+    String sender = f[6];
+    String rowId = f[7];
+    if (!rowId.matches("[0-9]{1,20}")) {
+      throw new IllegalArgumentException("rowId: got \"" + rowId + "\", want 1 to 20 digits");
+    }
+    if (unixSeconds < 1_000_000_000L || unixSeconds > 9_999_999_999L) {
+      throw new IllegalArgumentException(
+          "unixSeconds: got " + unixSeconds + ", want 10 digits (a 13-digit millisecond time)");
+    }
+    IdempotencyKey key = new IdempotencyKey(deviceId, sender, unixSeconds * 1000, nonceFor(rowId));
+    CaptureRequest request =
+        new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
+    request.draft(deviceId);
+    return request;
+  }
+
+  private static long playbackMillis(String seconds) {
+    try {
+      BigDecimal ms = new BigDecimal(seconds).movePointRight(3).setScale(0, RoundingMode.HALF_UP);
+      if (ms.signum() < 0) {
+        throw new IllegalArgumentException("time: got " + seconds + ", want >= 0 seconds");
+      }
+      return ms.longValueExact();
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException("time: got \"" + seconds + "\", want seconds", e);
+    }
+  }
+
+  private static int integer(String name, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": got \"" + value + "\", want an integer", e);
+    }
+  }
+
+  private static long longValue(String name, String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": got \"" + value + "\", want an integer", e);
+    }
+  }
+
+  /** Counts {@code <d>} elements for the progress bar; -1 if the file is not well-formed. */
+  private static long countEntries(Path file) throws IOException {
+    long n = 0;
+    try (InputStream in = Files.newInputStream(file)) {
+      XMLStreamReader xml = factory().createXMLStreamReader(in);
+      try {
+        while (xml.hasNext()) {
+          if (xml.next() == XMLStreamConstants.START_ELEMENT && xml.getLocalName().equals("d")) {
+            n++;
+          }
+        }
+      } finally {
+        xml.close();
+      }
+      return n;
+    } catch (XMLStreamException e) {
+      return -1;
+    }
+  }
+
+  /** A StAX factory with DTD processing and external entities switched off. */
+  static XMLInputFactory factory() {
+    XMLInputFactory f = XMLInputFactory.newFactory();
+    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    f.setProperty(XMLInputFactory.IS_COALESCING, true);
+    return f;
+  }
+
+  private record Submitted(long line, CompletableFuture<CaptureAck> future) {}
+
+  private static final class Tally {
+    long entries;
+    long captured;
+    long duplicates;
+    long conflicts;
+    final List<ImportSummary.Skipped> skipped = new ArrayList<>();
+  }
+}
