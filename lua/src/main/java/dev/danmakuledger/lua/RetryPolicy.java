@@ -11,8 +11,9 @@ import java.util.function.DoubleSupplier;
  * Bounded retries with exponential backoff and full jitter (AWS Architecture Blog, "Exponential
  * Backoff And Jitter"): before retry {@code r} (1-based) the runner waits a uniformly random
  * duration in {@code [0, min(maxDelay, baseDelay * 2^(r-1)))}. It stops after {@code maxAttempts}
- * attempts or once {@code maxElapsed} has passed on the clock, whichever comes first. Which
- * failures are retried is documented in docs/lua-scripts.md; every script is safe to re-run.
+ * attempts, or when the next wait would end more than {@code maxElapsed} after the first attempt
+ * began on the clock, whichever comes first. Which failures are retried is documented in
+ * docs/lua-scripts.md; every script is safe to re-run.
  *
  * <p>Immutable; the {@code with*} methods return modified copies. Clock, sleeper and randomness are
  * injectable so tests check the schedule without waiting.
@@ -136,8 +137,9 @@ public final class RetryPolicy {
     return clock.instant();
   }
 
-  boolean withinBudget(Instant start) {
-    return Duration.between(start, clock.instant()).compareTo(maxElapsed) < 0;
+  /** True if waiting {@code delay} more still ends within {@code maxElapsed} of {@code start}. */
+  boolean withinBudget(Instant start, Duration delay) {
+    return Duration.between(start, clock.instant()).plus(delay).compareTo(maxElapsed) < 0;
   }
 
   Sleeper sleeper() {

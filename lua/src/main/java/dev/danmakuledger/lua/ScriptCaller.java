@@ -60,8 +60,13 @@ final class ScriptCaller {
     }
   }
 
-  /** Runs {@code op}, retrying transient failures; throws the mapped failure of the last try. */
+  /** Runs {@code op} under this caller's policy. */
   <T> T withRetry(Supplier<T> op) {
+    return withRetry(policy, op);
+  }
+
+  /** Runs {@code op}, retrying transient failures; throws the mapped failure of the last try. */
+  static <T> T withRetry(RetryPolicy policy, Supplier<T> op) {
     Instant start = policy.now();
     for (int attempt = 1; ; attempt++) {
       try {
@@ -70,12 +75,13 @@ final class ScriptCaller {
         throw e;
       } catch (RedisException e) {
         Failure failure = classify(e);
-        boolean again =
-            failure.retryable() && attempt < policy.maxAttempts() && policy.withinBudget(start);
-        if (!again) {
+        if (!failure.retryable() || attempt >= policy.maxAttempts()) {
           throw failure.toException(attempt);
         }
         Duration delay = policy.delayBefore(attempt);
+        if (!policy.withinBudget(start, delay)) {
+          throw failure.toException(attempt);
+        }
         try {
           policy.sleeper().sleep(delay);
         } catch (InterruptedException interrupted) {

@@ -10,7 +10,7 @@
 -- ARGV[4]  node id, decimal 0..1023 (renew and release only)
 --
 -- Time comes from the Redis server (TIME), one clock for every server.
--- Expired leases are dropped first. Then:
+-- Returns, after dropping expired leases:
 --   take     returns {1, id}: the owner's live id (renewed) or the lowest free id.
 --   renew    returns {1, 1} if the owner holds id (expiry moved to now+TTL), else {1, 0}.
 --   release  returns {1, 1} if the owner held id (now free), else {1, 0}.

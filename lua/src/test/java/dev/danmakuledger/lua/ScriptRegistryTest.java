@@ -1,0 +1,68 @@
+package dev.danmakuledger.lua;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ScriptRegistryTest {
+  private static LuaScript admitV2() {
+    String v1 = LuaScript.bundled("admit").source();
+    return LuaScript.of(
+        "admit",
+        v1.replace("-- version: 1", "-- version: 2")
+            .replace("local VERSION = 1", "local VERSION = 2"));
+  }
+
+  @Test
+  void canaryServesExactlyItsShareOfDraws() {
+    AtomicInteger draw = new AtomicInteger();
+    ScriptRegistry registry = ScriptRegistry.bundled(() -> (draw.getAndIncrement() % 100) / 100.0);
+    registry.setCanary(admitV2(), 0.25);
+    int canary = 0;
+    for (int i = 0; i < 1000; i++) {
+      if (registry.select("admit").version() == 2) {
+        canary++;
+      }
+    }
+    assertEquals(250, canary);
+    assertEquals(1, registry.select("seed").version(), "other scripts are untouched");
+  }
+
+  @Test
+  void rollbackAndPromote() {
+    ScriptRegistry registry = ScriptRegistry.bundled(() -> 0.0);
+    registry.setCanary(admitV2(), 1.0);
+    assertEquals(2, registry.select("admit").version());
+    registry.rollback("admit");
+    assertEquals(1, registry.select("admit").version());
+    assertTrue(registry.canary("admit").isEmpty());
+    assertThrows(IllegalStateException.class, () -> registry.promote("admit"));
+    registry.setCanary(admitV2(), 0.0);
+    assertEquals(1, registry.select("admit").version(), "share 0 never runs the canary");
+    registry.promote("admit");
+    assertEquals(2, registry.stable("admit").version());
+    assertEquals(2, registry.select("admit").version());
+  }
+
+  @Test
+  void malformedCanariesAreRefused() {
+    ScriptRegistry registry = ScriptRegistry.bundled();
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), 1.5));
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), -0.1));
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), Double.NaN));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> registry.setCanary(LuaScript.bundled("admit"), 0.5),
+        "same version as stable");
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            registry.setCanary(
+                LuaScript.of("evict", "-- version: 2\nlocal VERSION = 2\nreturn {2}"), 0.5),
+        "unknown script");
+    assertThrows(IllegalArgumentException.class, () -> registry.rollback("nope"));
+  }
+}
