@@ -72,6 +72,25 @@ class CanonicalRecordTest {
   }
 
   @Test
+  void smallestRecordHasTheDocumentedLength() {
+    DanmakuRecord smallest =
+        new DanmakuRecord(
+            dev.danmakuledger.protocol.key.IdempotencyKey.parse(
+                "a:b:1000000000000:0123456789abcdef"),
+            "a",
+            "r",
+            "b",
+            "x",
+            null,
+            1,
+            0,
+            1,
+            0,
+            0);
+    assertEquals(82, smallest.canonicalBytes().length);
+  }
+
+  @Test
   void everyTruncationIsRejected() {
     byte[] full = Records.GOLDEN.get("cjk").canonicalBytes();
     for (int n = 0; n < full.length; n++) {

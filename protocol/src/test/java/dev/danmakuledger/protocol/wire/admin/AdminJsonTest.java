@@ -1,0 +1,112 @@
+package dev.danmakuledger.protocol.wire.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.json.Json;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AdminJsonTest {
+  private static final ObjectMapper JSON = Json.mapper();
+
+  static Stream<Object> samples() {
+    DeviceSummary device =
+        new DeviceSummary(
+            "kiosk-01",
+            "VERIFIED",
+            10,
+            12,
+            "ab",
+            "2026-11-30T05:00:00Z",
+            "2026-11-30T05:00:01Z",
+            -40L,
+            2,
+            "2026-11-30T05:00:02Z");
+    RoomSummary room = new RoomSummary("live.main", 100, 1, 95, 2, 2, 12.5);
+    ReviewItem item =
+        new ReviewItem(
+            "123", "live.main", 7, "d:u:1732953600000:0123456789abcdef", "d", "u", "txt", 0, 3);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("verifiedSize", 12);
+    data.put("root", null);
+    AdminEvent alert =
+        new AdminEvent(
+            "ALERT", "CRITICAL", "kiosk-01", null, "fork detected", "2026-11-30T05:00:00Z", data);
+    return Stream.of(
+        new Overview(
+            5,
+            Map.of("CONFIRMED", 90L, "DUPLICATE", 10L),
+            new DuplicateLayers(4, 5, 1),
+            1,
+            0,
+            0,
+            Map.of("text-too-long", 2L),
+            1,
+            3,
+            2,
+            1.25,
+            "2026-11-30T05:00:00Z"),
+        device,
+        new DeviceList(List.of(device)),
+        new DeviceKey("kiosk-01", "kiosk-01+01020304+AQ=="),
+        room,
+        new RoomList(List.of(room)),
+        item,
+        new ReviewQueue(List.of(item)),
+        new ReviewDecision(ReviewDecision.APPROVE, 3, null),
+        new ReviewDecision(ReviewDecision.REJECT, 3, "spam"),
+        alert,
+        new AlertList(List.of(alert)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("samples")
+  void roundTripsThroughJson(Object dto) throws Exception {
+    String text = JSON.writeValueAsString(dto);
+    assertEquals(dto, JSON.readValue(text, dto.getClass()), text);
+  }
+
+  @Test
+  void reviewDecisionMustBeApproveOrReject() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new ReviewDecision("approve", 1, null));
+    assertEquals("decision: got \"approve\", want APPROVE or REJECT", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new ReviewDecision(null, 1, null));
+    assertThrows(IllegalArgumentException.class, () -> new ReviewDecision("REJECT", -1, "x"));
+    assertThrows(
+        JacksonException.class,
+        () -> JSON.readValue("{\"decision\":\"MAYBE\",\"version\":1}", ReviewDecision.class));
+  }
+
+  @Test
+  void eventDataMayBeAbsentAndKeepsNullValues() throws Exception {
+    AdminEvent e =
+        JSON.readValue(
+            "{\"type\":\"DEVICE\",\"severity\":\"INFO\",\"message\":\"m\",\"at\":\"t\"}",
+            AdminEvent.class);
+    assertEquals(Map.of(), e.data());
+    assertEquals(null, e.deviceId());
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("x", null);
+    assertTrue(new AdminEvent("ALERT", "WARN", null, null, "m", "t", data).data().containsKey("x"));
+  }
+
+  @Test
+  void overviewRequiresItsMaps() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new Overview(
+                0, null, new DuplicateLayers(0, 0, 0), 0, 0, 0, Map.of(), 0, 0, 0, 0, "t"));
+    assertThrows(IllegalArgumentException.class, () -> new DuplicateLayers(0, -1, 0));
+  }
+}
