@@ -5,7 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.testing.MutableClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -108,6 +115,60 @@ class HybridLogicalClockTest {
     assertThrows(
         IllegalStateException.class,
         () -> new HybridLogicalClock(new MutableClock(Hlc.MAX_PHYSICAL + 1)).now());
+  }
+
+  @Test
+  void refusesRemoteTimestampsBeyondTheDriftBoundAndStaysUnchanged() {
+    MutableClock wall = new MutableClock(T);
+    HybridLogicalClock hlc = new HybridLogicalClock(wall, Duration.ofSeconds(5));
+    hlc.now();
+    assertEquals(new Hlc(T + 5000, 1), hlc.update(new Hlc(T + 5000, 0)));
+    ClockDriftException e =
+        assertThrows(ClockDriftException.class, () -> hlc.update(new Hlc(T + 3_600_000, 0)));
+    assertEquals(3_600_000, e.aheadMillis());
+    assertEquals(5000, e.maxMillis());
+    assertEquals(new Hlc(T + 5000, 2), hlc.now());
+    assertThrows(
+        IllegalArgumentException.class, () -> new HybridLogicalClock(wall, Duration.ofMillis(-1)));
+  }
+
+  @Test
+  void concurrentCallersGetDistinctIncreasingTimestamps() throws Exception {
+    MutableClock wall = new MutableClock(T);
+    HybridLogicalClock hlc = new HybridLogicalClock(wall);
+    int threads = 4;
+    int perThread = 10_000;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<long[]>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  long[] out = new long[perThread];
+                  for (int i = 0; i < perThread; i++) {
+                    if (thread == 0 && i % 500 == 0) {
+                      wall.advance(i % 1500 == 0 ? -3 : 2);
+                    }
+                    out[i] =
+                        (i % 2 == 0 ? hlc.now() : hlc.update(new Hlc(wall.millis() + 1, i))).pack();
+                  }
+                  return out;
+                }));
+      }
+      Set<Long> all = new HashSet<>();
+      for (Future<long[]> f : futures) {
+        long[] out = f.get();
+        for (int i = 0; i < out.length; i++) {
+          assertTrue(i == 0 || out[i] > out[i - 1], "not monotonic within a thread");
+          assertTrue(all.add(out[i]), "repeated " + Hlc.unpack(out[i]));
+        }
+      }
+      assertEquals(threads * perThread, all.size());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

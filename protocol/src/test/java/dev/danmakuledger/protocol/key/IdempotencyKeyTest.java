@@ -186,6 +186,17 @@ class IdempotencyKeyTest {
   }
 
   @Test
+  void generateRefusesAClockOutsideThirteenDigits() throws Exception {
+    SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
+    random.setSeed(1L);
+    MalformedKeyException e =
+        assertThrows(
+            MalformedKeyException.class,
+            () -> IdempotencyKey.generate("d", "u", new MutableClock(0), random));
+    assertEquals("unixMillis", e.part());
+  }
+
+  @Test
   void validIdsAreAsciiOnly() {
     assertTrue(IdempotencyKey.isValidId("A-z_0"));
     assertFalse(IdempotencyKey.isValidId(""));
