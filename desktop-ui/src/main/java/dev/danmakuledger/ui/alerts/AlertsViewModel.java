@@ -1,0 +1,111 @@
+package dev.danmakuledger.ui.alerts;
+
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.ui.live.ConsoleContext;
+import dev.danmakuledger.ui.live.LiveFeed;
+import dev.danmakuledger.ui.live.SingleFlight;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyListProperty;
+import javafx.beans.property.ReadOnlyListWrapper;
+import javafx.collections.FXCollections;
+
+/**
+ * The alerts view (issue 7 "Alerts"): forks, tamper evidence, bad signatures and Redis/SQL outages
+ * from {@code GET /admin/alerts}, newest first, with ALERT events from the live feed added as they
+ * arrive.
+ */
+public final class AlertsViewModel implements LiveFeed {
+  /** How many alerts the view keeps. */
+  public static final int MAX = 1000;
+
+  static final String SNAPSHOT = "alerts";
+
+  private final ConsoleContext context;
+  private final SingleFlight flight = new SingleFlight(this::load);
+  private final ReadOnlyListWrapper<AdminEvent> alerts =
+      new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
+  private final ReadOnlyIntegerWrapper critical = new ReadOnlyIntegerWrapper();
+  private boolean loaded;
+
+  public AlertsViewModel(ConsoleContext context) {
+    this.context = context;
+  }
+
+  /** Alerts, newest first. */
+  public ReadOnlyListProperty<AdminEvent> alerts() {
+    return alerts.getReadOnlyProperty();
+  }
+
+  /** How many of them are CRITICAL. */
+  public ReadOnlyIntegerProperty critical() {
+    return critical.getReadOnlyProperty();
+  }
+
+  @Override
+  public void restore() {
+    context
+        .async()
+        .run(
+            "alert history",
+            () -> context.history().load(SNAPSHOT, AlertList.class),
+            last ->
+                last.ifPresent(
+                    s -> {
+                      if (!loaded) {
+                        show(s.value());
+                        context.connection().restored(s.at());
+                      }
+                    }),
+            e -> {});
+  }
+
+  @Override
+  public void refresh() {
+    flight.request();
+  }
+
+  @Override
+  public void onEvent(AdminEvent event) {
+    if (!"ALERT".equals(event.type()) || alerts.contains(event)) {
+      return;
+    }
+    alerts.add(0, event);
+    if (alerts.size() > MAX) {
+      alerts.remove(MAX, alerts.size());
+    }
+    count();
+  }
+
+  private void load(Runnable done) {
+    context
+        .async()
+        .run(
+            "the alerts",
+            () -> {
+              AlertList list = context.client().alerts();
+              context.remember(SNAPSHOT, list);
+              return list;
+            },
+            list -> {
+              loaded = true;
+              show(list);
+              context.connection().succeeded();
+              done.run();
+            },
+            e -> {
+              context.connection().failed(e);
+              done.run();
+            });
+  }
+
+  private void show(AlertList list) {
+    alerts.setAll(list.alerts().size() > MAX ? list.alerts().subList(0, MAX) : list.alerts());
+    count();
+  }
+
+  private void count() {
+    critical.set((int) alerts.stream().filter(a -> "CRITICAL".equals(a.severity())).count());
+  }
+}

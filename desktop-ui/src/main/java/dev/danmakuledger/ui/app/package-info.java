@@ -1,0 +1,4 @@
+/**
+ * The console program: command line, settings, object graph, main window and the screenshot mode.
+ */
+package dev.danmakuledger.ui.app;

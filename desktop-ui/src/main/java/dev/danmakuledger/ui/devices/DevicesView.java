@@ -1,0 +1,126 @@
+package dev.danmakuledger.ui.devices;
+
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.ui.live.Chips;
+import dev.danmakuledger.ui.live.Format;
+import java.time.ZoneId;
+import java.util.Comparator;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.transformation.SortedList;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+
+/** The devices tab: a sortable, filterable table with one status chip per device. */
+public final class DevicesView extends BorderPane {
+  public DevicesView(DevicesViewModel vm, ZoneId zone) {
+    setId("devices-view");
+    setPadding(new Insets(12));
+    TextField filter = new TextField();
+    filter.setId("device-filter");
+    filter.setPromptText("Filter by device id or status");
+    filter.setPrefColumnCount(28);
+    filter.textProperty().addListener((obs, old, now) -> vm.setFilter(now));
+    Label attention = new Label();
+    attention.setId("devices-attention");
+    attention
+        .textProperty()
+        .bind(
+            vm.needAttention()
+                .asString("%d device(s) need attention")
+                .concat(vm.devices().sizeProperty().asString(" · %d shown")));
+    HBox bar = new HBox(12, filter, attention);
+    bar.setAlignment(Pos.CENTER_LEFT);
+    bar.setPadding(new Insets(0, 0, 8, 0));
+    setTop(bar);
+
+    TableView<DeviceSummary> table = new TableView<>();
+    table.setId("devices-table");
+    table.setPlaceholder(new Label("No devices."));
+    table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+    TableColumn<DeviceSummary, String> status = column("Status", DeviceSummary::status);
+    status.setComparator(Comparator.comparing(DevicesView::severity));
+    status.setCellFactory(
+        c ->
+            new TableCell<>() {
+              @Override
+              protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(null);
+                setGraphic(empty || s == null ? null : Chips.of(s));
+              }
+            });
+    TableColumn<DeviceSummary, Long> skew = column("Clock skew", DeviceSummary::clockSkewMs);
+    skew.setComparator(Comparator.nullsFirst(Comparator.comparingLong(Math::abs)));
+    skew.setCellFactory(c -> text(Format::skew));
+    table
+        .getColumns()
+        .addAll(
+            java.util.List.of(
+                column("Device", DeviceSummary::deviceId),
+                status,
+                number("Verified size", DeviceSummary::verifiedSize),
+                number("Claimed size", DeviceSummary::claimedSize),
+                number("Pending (est.)", DeviceSummary::pendingEstimate),
+                time("Last checkpoint", DeviceSummary::lastCheckpointAt, zone),
+                time("Last receipt", DeviceSummary::lastReceiptAt, zone),
+                skew,
+                time("Last seen", DeviceSummary::lastSeenAt, zone)));
+    SortedList<DeviceSummary> sorted = new SortedList<>(vm.devices());
+    sorted.comparatorProperty().bind(table.comparatorProperty());
+    table.setItems(sorted);
+    setCenter(table);
+  }
+
+  /** Worst first when sorting by status. */
+  private static int severity(String status) {
+    return switch (status) {
+      case "FORKED" -> 0;
+      case "BAD_SIGNATURE" -> 1;
+      case "QUARANTINED" -> 2;
+      case "OFFLINE" -> 3;
+      case "BEHIND" -> 4;
+      case "VERIFIED" -> 5;
+      default -> 6;
+    };
+  }
+
+  private static <T> TableColumn<DeviceSummary, T> column(
+      String title, Function<DeviceSummary, T> value) {
+    TableColumn<DeviceSummary, T> col = new TableColumn<>(title);
+    col.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(value.apply(c.getValue())));
+    return col;
+  }
+
+  private static TableColumn<DeviceSummary, Long> number(
+      String title, Function<DeviceSummary, Long> value) {
+    TableColumn<DeviceSummary, Long> col = column(title, value);
+    col.setStyle("-fx-alignment: CENTER-RIGHT;");
+    return col;
+  }
+
+  private static TableColumn<DeviceSummary, String> time(
+      String title, Function<DeviceSummary, String> value, ZoneId zone) {
+    TableColumn<DeviceSummary, String> col = column(title, value);
+    col.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
+    col.setCellFactory(c -> text(iso -> Format.dateTime(iso, zone)));
+    return col;
+  }
+
+  private static <T> TableCell<DeviceSummary, T> text(Function<T, String> format) {
+    return new TableCell<>() {
+      @Override
+      protected void updateItem(T item, boolean empty) {
+        super.updateItem(item, empty);
+        setText(empty ? null : format.apply(item));
+      }
+    };
+  }
+}

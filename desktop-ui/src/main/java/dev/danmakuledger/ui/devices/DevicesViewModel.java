@@ -1,0 +1,127 @@
+package dev.danmakuledger.ui.devices;
+
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.ui.live.ConsoleContext;
+import dev.danmakuledger.ui.live.LiveFeed;
+import dev.danmakuledger.ui.live.SingleFlight;
+import java.util.Locale;
+import java.util.function.Predicate;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyListProperty;
+import javafx.beans.property.ReadOnlyListWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+
+/**
+ * The devices table (issue 7 "Devices"): every enrolled device from {@code GET /admin/devices} with
+ * its verification status, filtered by a free-text filter over device id and status.
+ */
+public final class DevicesViewModel implements LiveFeed {
+  static final String SNAPSHOT = "devices";
+
+  private final ConsoleContext context;
+  private final SingleFlight flight = new SingleFlight(this::load);
+  private final ObservableList<DeviceSummary> all = FXCollections.observableArrayList();
+  private final FilteredList<DeviceSummary> filtered = new FilteredList<>(all, d -> true);
+  private final ReadOnlyListWrapper<DeviceSummary> shown = new ReadOnlyListWrapper<>(filtered);
+  private final ReadOnlyStringWrapper filter = new ReadOnlyStringWrapper("");
+  private final ReadOnlyIntegerWrapper needAttention = new ReadOnlyIntegerWrapper();
+  private boolean loaded;
+
+  public DevicesViewModel(ConsoleContext context) {
+    this.context = context;
+  }
+
+  /** The devices that pass the filter. */
+  public ReadOnlyListProperty<DeviceSummary> devices() {
+    return shown.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty filter() {
+    return filter.getReadOnlyProperty();
+  }
+
+  /** Devices whose status is anything but VERIFIED. */
+  public ReadOnlyIntegerProperty needAttention() {
+    return needAttention.getReadOnlyProperty();
+  }
+
+  /**
+   * Shows only devices whose id contains {@code text} or whose status starts with it, ignoring
+   * case; blank shows all.
+   */
+  public void setFilter(String text) {
+    String t = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
+    filter.set(t);
+    Predicate<DeviceSummary> p =
+        t.isEmpty()
+            ? d -> true
+            : d ->
+                d.deviceId().toLowerCase(Locale.ROOT).contains(t)
+                    || d.status().toLowerCase(Locale.ROOT).startsWith(t);
+    filtered.setPredicate(p);
+  }
+
+  @Override
+  public void restore() {
+    context
+        .async()
+        .run(
+            "device history",
+            () -> context.history().load(SNAPSHOT, DeviceList.class),
+            last ->
+                last.ifPresent(
+                    s -> {
+                      if (!loaded) {
+                        show(s.value());
+                        context.connection().restored(s.at());
+                      }
+                    }),
+            e -> {});
+  }
+
+  @Override
+  public void refresh() {
+    flight.request();
+  }
+
+  @Override
+  public void onEvent(AdminEvent event) {
+    if ("DEVICE".equals(event.type()) || event.deviceId() != null) {
+      flight.request();
+    }
+  }
+
+  private void load(Runnable done) {
+    context
+        .async()
+        .run(
+            "the devices",
+            () -> {
+              DeviceList list = context.client().devices();
+              context.remember(SNAPSHOT, list);
+              return list;
+            },
+            list -> {
+              loaded = true;
+              show(list);
+              context.connection().succeeded();
+              done.run();
+            },
+            e -> {
+              context.connection().failed(e);
+              done.run();
+            });
+  }
+
+  private void show(DeviceList list) {
+    all.setAll(list.devices());
+    needAttention.set((int) all.stream().filter(d -> !"VERIFIED".equals(d.status())).count());
+  }
+}

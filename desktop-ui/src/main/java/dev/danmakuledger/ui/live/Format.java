@@ -1,0 +1,53 @@
+package dev.danmakuledger.ui.live;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/** How the console writes times, durations and colours for people. */
+public final class Format {
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private static final DateTimeFormatter DATE_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  private Format() {}
+
+  /** An ISO-8601 instant from the server as local {@code yyyy-MM-dd HH:mm:ss}; "—" if absent. */
+  public static String dateTime(String iso, ZoneId zone) {
+    if (iso == null || iso.isBlank()) {
+      return "—";
+    }
+    try {
+      return DATE_TIME.format(Instant.parse(iso).atZone(zone));
+    } catch (DateTimeParseException e) {
+      return iso;
+    }
+  }
+
+  /** An instant as local {@code HH:mm:ss}. */
+  public static String time(Instant at, ZoneId zone) {
+    return TIME.format(at.atZone(zone));
+  }
+
+  /** A clock skew such as "+1.250 s" or "−40 ms"; "—" if unknown. */
+  public static String skew(Long millis) {
+    if (millis == null) {
+      return "—";
+    }
+    long abs = Math.abs(millis);
+    String sign = millis > 0 ? "+" : millis < 0 ? "−" : "";
+    if (abs < 1000) {
+      return sign + abs + " ms";
+    }
+    return sign + String.format("%d.%03d s", abs / 1000, abs % 1000);
+  }
+
+  /** A danmaku colour as {@code #RRGGBB}. */
+  public static String colour(int rgb) {
+    if (rgb < 0 || rgb > 0xFFFFFF) {
+      throw new IllegalArgumentException("colour: got " + rgb + ", want 0..0xFFFFFF (24-bit RGB)");
+    }
+    return String.format("#%06X", rgb);
+  }
+}

@@ -1,0 +1,188 @@
+package dev.danmakuledger.ui.overview;
+
+import dev.danmakuledger.protocol.wire.admin.Overview;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.CategoryAxis;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.RowConstraints;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/** The overview tab: headline counters, two time series and three breakdowns. */
+public final class OverviewView extends BorderPane {
+  private static final DateTimeFormatter HM = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+  private final ZoneId zone;
+  private final FlowPane cards = new FlowPane(12, 12);
+  private final XYChart.Series<Number, Number> throughput = new XYChart.Series<>();
+  private final XYChart.Series<Number, Number> duplicateRate = new XYChart.Series<>();
+  private final XYChart.Series<String, Number> layers = new XYChart.Series<>();
+  private final XYChart.Series<String, Number> outcomes = new XYChart.Series<>();
+  private final XYChart.Series<String, Number> rejects = new XYChart.Series<>();
+  private final Label empty = new Label("No data yet.");
+
+  public OverviewView(OverviewViewModel vm, ZoneId zone) {
+    this.zone = zone;
+    setId("overview-view");
+    setPadding(new Insets(12));
+    cards.setId("overview-cards");
+    empty.getStyleClass().add("muted");
+
+    GridPane grid = new GridPane();
+    grid.setHgap(12);
+    grid.setVgap(12);
+    for (int i = 0; i < 2; i++) {
+      ColumnConstraints c = new ColumnConstraints();
+      c.setPercentWidth(50);
+      c.setHgrow(Priority.ALWAYS);
+      grid.getColumnConstraints().add(c);
+    }
+    for (int i = 0; i < 2; i++) {
+      RowConstraints r = new RowConstraints();
+      r.setVgrow(Priority.ALWAYS);
+      r.setPercentHeight(50);
+      grid.getRowConstraints().add(r);
+    }
+    grid.add(timeChart("Throughput (records/s)", throughput, "throughput-chart"), 0, 0);
+    grid.add(
+        timeChart("Duplicate rate (% of submissions)", duplicateRate, "duplicate-chart"), 1, 0);
+    grid.add(barChart("Duplicates caught per layer", layers, "layers-chart"), 0, 1);
+    GridPane breakdown = new GridPane();
+    breakdown.setHgap(12);
+    ColumnConstraints half = new ColumnConstraints();
+    half.setPercentWidth(50);
+    breakdown.getColumnConstraints().addAll(half, half);
+    RowConstraints full = new RowConstraints();
+    full.setVgrow(Priority.ALWAYS);
+    breakdown.getRowConstraints().add(full);
+    breakdown.add(barChart("Outcomes by kind", outcomes, "outcomes-chart"), 0, 0);
+    breakdown.add(barChart("Rejects by reason", rejects, "rejects-chart"), 1, 0);
+    grid.add(breakdown, 1, 1);
+
+    VBox top = new VBox(8, cards, empty);
+    top.setPadding(new Insets(0, 0, 12, 0));
+    setTop(top);
+    setCenter(grid);
+
+    vm.overview().addListener((obs, old, now) -> show(now));
+    vm.throughput()
+        .addListener((ListChangeListener<ChartPoint>) c -> plot(throughput, vm.throughput()));
+    vm.duplicateRate()
+        .addListener((ListChangeListener<ChartPoint>) c -> plot(duplicateRate, vm.duplicateRate()));
+    show(vm.overview().get());
+    plot(throughput, vm.throughput());
+    plot(duplicateRate, vm.duplicateRate());
+  }
+
+  private void show(Overview o) {
+    empty.setVisible(o == null);
+    empty.setManaged(o == null);
+    cards.getChildren().clear();
+    if (o == null) {
+      return;
+    }
+    cards
+        .getChildren()
+        .addAll(
+            card("Throughput", String.format("%.1f rec/s", o.recordsPerSecond()), false),
+            card("Batches", Long.toString(o.batches()), false),
+            card("Devices", Long.toString(o.devices()), false),
+            card("Rooms", Long.toString(o.rooms()), false),
+            card("Conflicts", Long.toString(o.conflicts()), o.conflicts() > 0),
+            card("Forks", Long.toString(o.forks()), o.forks() > 0),
+            card("Bad signatures", Long.toString(o.signatureFailures()), o.signatureFailures() > 0),
+            card("Alerts", Long.toString(o.alerts()), o.alerts() > 0));
+    layers
+        .getData()
+        .setAll(
+            List.of(
+                new XYChart.Data<>("edge", o.duplicates().edge()),
+                new XYChart.Data<>("redis", o.duplicates().redis()),
+                new XYChart.Data<>("sql", o.duplicates().sql())));
+    bars(outcomes, o.outcomes());
+    bars(rejects, o.rejectsByReason());
+  }
+
+  private static void bars(XYChart.Series<String, Number> series, Map<String, Long> counts) {
+    series.getData().clear();
+    new TreeMap<>(counts).forEach((k, v) -> series.getData().add(new XYChart.Data<>(k, v)));
+  }
+
+  private static VBox card(String title, String value, boolean alarm) {
+    Label t = new Label(title);
+    t.getStyleClass().add("card-title");
+    Label v = new Label(value);
+    v.getStyleClass().add("card-value");
+    VBox box = new VBox(2, t, v);
+    box.getStyleClass().add("card");
+    if (alarm) {
+      box.getStyleClass().add("card-alarm");
+    }
+    box.setId("card-" + title.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
+    return box;
+  }
+
+  private void plot(XYChart.Series<Number, Number> series, List<ChartPoint> points) {
+    series.getData().clear();
+    for (ChartPoint p : points) {
+      series.getData().add(new XYChart.Data<>(p.at().getEpochSecond(), p.value()));
+    }
+  }
+
+  private LineChart<Number, Number> timeChart(
+      String title, XYChart.Series<Number, Number> series, String id) {
+    NumberAxis x = new NumberAxis();
+    x.setForceZeroInRange(false);
+    x.setTickLabelFormatter(
+        new StringConverter<>() {
+          @Override
+          public String toString(Number n) {
+            return HM.format(Instant.ofEpochSecond(n.longValue()).atZone(zone));
+          }
+
+          @Override
+          public Number fromString(String s) {
+            throw new UnsupportedOperationException("axis labels are not parsed");
+          }
+        });
+    NumberAxis y = new NumberAxis();
+    y.setForceZeroInRange(true);
+    LineChart<Number, Number> chart = new LineChart<>(x, y);
+    chart.setTitle(title);
+    chart.setId(id);
+    chart.setAnimated(false);
+    chart.setLegendVisible(false);
+    chart.setCreateSymbols(false);
+    chart.getData().add(series);
+    chart.setMinHeight(180);
+    return chart;
+  }
+
+  private static BarChart<String, Number> barChart(
+      String title, XYChart.Series<String, Number> series, String id) {
+    BarChart<String, Number> chart = new BarChart<>(new CategoryAxis(), new NumberAxis());
+    chart.setTitle(title);
+    chart.setId(id);
+    chart.setAnimated(false);
+    chart.setLegendVisible(false);
+    chart.getData().add(series);
+    chart.setMinHeight(180);
+    return chart;
+  }
+}

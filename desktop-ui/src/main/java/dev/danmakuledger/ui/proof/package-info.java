@@ -1,0 +1,2 @@
+/** Local verification of inclusion proofs against device-signed checkpoints. */
+package dev.danmakuledger.ui.proof;

@@ -1,0 +1,132 @@
+package dev.danmakuledger.ui.rooms;
+
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import java.util.List;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Text;
+import javafx.scene.text.TextFlow;
+
+/**
+ * The rooms tab: per-room sequence state above, and the selected room's live tail below, each
+ * message drawn in its danmaku colour on a dark, player-like background.
+ */
+public final class RoomsView extends BorderPane {
+  public RoomsView(RoomsViewModel vm) {
+    setId("rooms-view");
+    setPadding(new Insets(12));
+    TableView<RoomSummary> table = new TableView<>(vm.rooms());
+    table.setId("rooms-table");
+    table.setPlaceholder(new Label("No rooms."));
+    table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+    table
+        .getColumns()
+        .addAll(
+            List.of(
+                column("Room", RoomSummary::room),
+                column("High-water seq", RoomSummary::highSeq),
+                column("Tombstones", RoomSummary::tombstones),
+                column("Confirmed", RoomSummary::confirmed),
+                column("Pending", RoomSummary::pending),
+                column("Rejected", RoomSummary::rejected),
+                column("Msgs/min", r -> String.format("%.1f", r.messagesPerMinute()))));
+    table
+        .getSelectionModel()
+        .selectedItemProperty()
+        .addListener(
+            (obs, old, now) -> {
+              if (now != null) {
+                vm.select(now.room());
+              }
+            });
+    vm.rooms()
+        .addListener(
+            (ListChangeListener<RoomSummary>)
+                c -> {
+                  String sel = vm.selected().get();
+                  for (RoomSummary r : vm.rooms()) {
+                    RoomSummary current = table.getSelectionModel().getSelectedItem();
+                    if (r.room().equals(sel) && (current == null || !current.room().equals(sel))) {
+                      table.getSelectionModel().select(r);
+                    }
+                  }
+                });
+
+    Label title = new Label();
+    title.setId("tail-title");
+    title.getStyleClass().add("section-title");
+    title
+        .textProperty()
+        .bind(
+            vm.selected()
+                .map(r -> "Live tail of room " + r + " (CONFIRMED messages)")
+                .orElse("Select a room to follow its messages"));
+    ListView<RoomMessage> tail = new ListView<>(vm.tail());
+    tail.setId("room-tail");
+    tail.getStyleClass().add("danmaku-tail");
+    tail.setPlaceholder(new Label("No confirmed messages yet."));
+    tail.setCellFactory(v -> new DanmakuCell());
+    vm.tail()
+        .addListener(
+            (ListChangeListener<RoomMessage>)
+                c -> {
+                  if (!vm.tail().isEmpty()) {
+                    tail.scrollTo(vm.tail().size() - 1);
+                  }
+                });
+    BorderPane lower = new BorderPane(tail);
+    lower.setTop(title);
+    BorderPane.setMargin(title, new Insets(0, 0, 6, 0));
+
+    SplitPane split = new SplitPane(table, lower);
+    split.setOrientation(Orientation.VERTICAL);
+    split.setDividerPositions(0.35);
+    setCenter(split);
+  }
+
+  private static <T> TableColumn<RoomSummary, T> column(
+      String title, Function<RoomSummary, T> value) {
+    TableColumn<RoomSummary, T> col = new TableColumn<>(title);
+    col.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(value.apply(c.getValue())));
+    return col;
+  }
+
+  /** One danmaku: sequence number and user in grey, the text in its own colour. */
+  static final class DanmakuCell extends ListCell<RoomMessage> {
+    @Override
+    protected void updateItem(RoomMessage m, boolean empty) {
+      super.updateItem(m, empty);
+      setText(null);
+      if (empty || m == null) {
+        setGraphic(null);
+        return;
+      }
+      Text seq = new Text(String.format("#%-6d", m.seq()));
+      seq.getStyleClass().add("tail-meta");
+      Text user = new Text(m.user() + "  ");
+      user.getStyleClass().add("tail-meta");
+      Text text = new Text(m.text());
+      text.getStyleClass().add("tail-text");
+      Color colour = Color.rgb((m.color() >> 16) & 0xFF, (m.color() >> 8) & 0xFF, m.color() & 0xFF);
+      text.setFill(colour);
+      if (colour.getBrightness() < 0.35) {
+        text.getStyleClass().add("tail-text-dark");
+      }
+      HBox row = new HBox(new TextFlow(seq, user, text));
+      setGraphic(row);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package dev.danmakuledger.ui.rooms;
+
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.RoomPage;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.RoomList;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import dev.danmakuledger.ui.live.ConsoleContext;
+import dev.danmakuledger.ui.live.LiveFeed;
+import dev.danmakuledger.ui.live.SingleFlight;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.beans.property.ReadOnlyListProperty;
+import javafx.beans.property.ReadOnlyListWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+
+/**
+ * The rooms view (issue 7 "Rooms"): per-room sequence state from {@code GET /admin/rooms}, and a
+ * live tail of the selected room's CONFIRMED messages read in sequence order from {@code GET
+ * /v1/rooms/{room}/messages}, advanced whenever a MESSAGE or ROOM event names the room.
+ */
+public final class RoomsViewModel implements LiveFeed {
+  /** How many messages the tail keeps. */
+  public static final int TAIL = 200;
+
+  static final String SNAPSHOT = "rooms";
+  private static final int PAGE = 100;
+
+  private final ConsoleContext context;
+  private final SingleFlight roomsFlight = new SingleFlight(this::loadRooms);
+  private final SingleFlight tailFlight = new SingleFlight(this::loadTail);
+  private final ReadOnlyListWrapper<RoomSummary> rooms =
+      new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
+  private final ReadOnlyListWrapper<RoomMessage> tail =
+      new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
+  private final ReadOnlyStringWrapper selected = new ReadOnlyStringWrapper();
+  private boolean loaded;
+  private long next = -1;
+  private int generation;
+
+  public RoomsViewModel(ConsoleContext context) {
+    this.context = context;
+  }
+
+  public ReadOnlyListProperty<RoomSummary> rooms() {
+    return rooms.getReadOnlyProperty();
+  }
+
+  /** The selected room's latest CONFIRMED messages, oldest first. */
+  public ReadOnlyListProperty<RoomMessage> tail() {
+    return tail.getReadOnlyProperty();
+  }
+
+  /** The room whose tail is shown, or null. */
+  public ReadOnlyStringProperty selected() {
+    return selected.getReadOnlyProperty();
+  }
+
+  /** Shows the tail of {@code room}, starting with its latest {@value #PAGE} sequence numbers. */
+  public void select(String room) {
+    if (room == null || room.equals(selected.get())) {
+      return;
+    }
+    selected.set(room);
+    generation++;
+    tail.clear();
+    long high =
+        rooms.stream()
+            .filter(r -> r.room().equals(room))
+            .mapToLong(RoomSummary::highSeq)
+            .findFirst()
+            .orElse(0);
+    next = Math.max(1, high - PAGE + 1);
+    tailFlight.request();
+  }
+
+  @Override
+  public void restore() {
+    context
+        .async()
+        .run(
+            "room history",
+            () -> context.history().load(SNAPSHOT, RoomList.class),
+            last ->
+                last.ifPresent(
+                    s -> {
+                      if (!loaded) {
+                        showRooms(s.value());
+                        context.connection().restored(s.at());
+                      }
+                    }),
+            e -> {});
+  }
+
+  @Override
+  public void refresh() {
+    roomsFlight.request();
+    if (selected.get() != null) {
+      tailFlight.request();
+    }
+  }
+
+  @Override
+  public void onEvent(AdminEvent event) {
+    if (!"MESSAGE".equals(event.type()) && !"ROOM".equals(event.type())) {
+      return;
+    }
+    roomsFlight.request();
+    if (selected.get() != null && selected.get().equals(event.room())) {
+      tailFlight.request();
+    }
+  }
+
+  private void loadRooms(Runnable done) {
+    context
+        .async()
+        .run(
+            "the rooms",
+            () -> {
+              RoomList list = context.client().rooms();
+              context.remember(SNAPSHOT, list);
+              return list;
+            },
+            list -> {
+              loaded = true;
+              showRooms(list);
+              context.connection().succeeded();
+              done.run();
+            },
+            e -> {
+              context.connection().failed(e);
+              done.run();
+            });
+  }
+
+  private void showRooms(RoomList list) {
+    rooms.setAll(list.rooms());
+    if (selected.get() == null && !list.rooms().isEmpty()) {
+      select(list.rooms().get(0).room());
+    }
+  }
+
+  private void loadTail(Runnable done) {
+    String room = selected.get();
+    long from = next;
+    int gen = generation;
+    if (room == null || from < 0) {
+      done.run();
+      return;
+    }
+    context
+        .async()
+        .run(
+            "the messages of " + room,
+            () -> context.client().roomMessages(room, from, PAGE),
+            page -> {
+              if (gen == generation) {
+                append(page);
+                context.connection().succeeded();
+              }
+              done.run();
+            },
+            e -> {
+              context.connection().failed(e);
+              done.run();
+            });
+  }
+
+  private void append(RoomPage page) {
+    List<RoomMessage> confirmed = new ArrayList<>();
+    for (RoomMessage m : page.messages()) {
+      if ("CONFIRMED".equals(m.status()) && m.text() != null) {
+        confirmed.add(m);
+      }
+    }
+    if (page.next() > next) {
+      next = page.next();
+    }
+    tail.addAll(confirmed);
+    if (tail.size() > TAIL) {
+      tail.remove(0, tail.size() - TAIL);
+    }
+    if (page.messages().size() == PAGE) {
+      tailFlight.request();
+    }
+  }
+}
