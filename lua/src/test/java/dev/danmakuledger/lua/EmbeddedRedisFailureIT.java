@@ -154,4 +154,68 @@ class EmbeddedRedisFailureIT {
       assertEquals("NOFREEID", e.code());
     }
   }
+
+  @Test
+  void malformedAndOversizedCallsAreRefusedBeforeReachingRedis() throws Exception {
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none())) {
+      List<AdmitItem> one = List.of(new AdmitItem("k", "aa", 1));
+      assertThrows(IllegalArgumentException.class, () -> scripts.admit("", one, TTL));
+      assertThrows(IllegalArgumentException.class, () -> scripts.admit("r".repeat(257), one, TTL));
+      assertThrows(
+          IllegalArgumentException.class, () -> scripts.admit("room", one, Duration.ofMillis(999)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> scripts.admit("room", one, Duration.ofSeconds(Integer.MAX_VALUE + 1L)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () ->
+              scripts.admit(
+                  "room", List.of(new AdmitItem("a", "aa", 7), new AdmitItem("b", "aa", 7)), TTL),
+          "candidate ids must be unique per call");
+      List<AdmitItem> tooMany = new ArrayList<>();
+      for (int i = 0; i <= DedupeScripts.MAX_ITEMS; i++) {
+        tooMany.add(new AdmitItem("k" + i, "aa", i));
+      }
+      assertThrows(IllegalArgumentException.class, () -> scripts.admit("room", tooMany, TTL));
+      assertThrows(IllegalArgumentException.class, () -> scripts.seed("room", -1));
+      assertThrows(
+          IllegalArgumentException.class, () -> scripts.seed("room", DedupeScripts.MAX_FLOOR + 1));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> scripts.renewNodeId(1024, "o", Duration.ofSeconds(1)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> scripts.renewNodeId(-1, "o", Duration.ofSeconds(1)));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> scripts.leaseNodeId("o".repeat(257), Duration.ofSeconds(1)));
+      assertThrows(IllegalArgumentException.class, () -> scripts.leaseNodeId("", Duration.ZERO));
+      assertThrows(
+          IllegalArgumentException.class, () -> scripts.leaseNodeId("o", Duration.ofDays(2)));
+      assertEquals(List.of(), scripts.admit("room", List.of(), TTL), "nothing to admit");
+      assertEquals(-1, scripts.currentSeq("room"), "no refused call wrote anything");
+    }
+  }
+
+  @Test
+  void fractionalTtlIsRoundedUpAndMaxFloorIsExact() throws Exception {
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none());
+        RedisFixture.Raw raw = redis.connect()) {
+      assertTrue(scripts.seed("room", DedupeScripts.MAX_FLOOR - 1));
+      Admission got =
+          scripts
+              .admit(
+                  "room",
+                  List.of(new AdmitItem("k", "aa", Long.MAX_VALUE)),
+                  Duration.ofMillis(1500))
+              .get(0);
+      assertEquals(new Admission(Status.NEW, DedupeScripts.MAX_FLOOR, Long.MAX_VALUE), got);
+      long pttl = raw.sync().pttl(RedisKeys.entry("room", "k"));
+      assertTrue(
+          pttl > 1500 && pttl <= 2000, "got PTTL " + pttl + ", want 1.5 s rounded up to 2 s");
+      assertEquals(
+          DedupeScripts.MAX_FLOOR + "|" + Long.MAX_VALUE + "|aa",
+          raw.sync().get(RedisKeys.entry("room", "k")));
+    }
+  }
 }
