@@ -35,6 +35,33 @@ class CheckpointProperties {
     }
   }
 
+  @Property(seed = "4244", tries = 500)
+  void parseAcceptsOnlyCanonicalBodies(@ForAll("bodyLike") String body) {
+    Checkpoint cp;
+    try {
+      cp = Checkpoint.parse(body);
+    } catch (IllegalArgumentException rejected) {
+      return;
+    }
+    assertEquals(body, cp.body(), "an accepted body must be the canonical encoding");
+  }
+
+  @Provide
+  Arbitrary<String> bodyLike() {
+    Arbitrary<String> line =
+        Arbitraries.oneOf(
+            Arbitraries.strings().withChars("0123456789+-= \n").ofMaxLength(4),
+            Arbitraries.of(
+                "o",
+                "0",
+                "8",
+                "08",
+                "XcnaeacGWamtVZy3Ad7ZoqudgjqtL0lgz+Nw7/RgQyg=",
+                "XcnaeacGWamtVZy3Ad7ZoqudgjqtL0lgz+Nw7/RgQyh=",
+                ""));
+    return line.list().ofMinSize(1).ofMaxSize(5).map(l -> String.join("\n", l) + "\n");
+  }
+
   @Provide
   Arbitrary<String> origins() {
     return Arbitraries.strings()

@@ -187,6 +187,39 @@ class TlogTest {
   }
 
   @Test
+  void malformedHexOptionIsUsageError() throws IOException {
+    Path p = write("p.txt", "");
+    Result r =
+        run(
+            "verify-inclusion",
+            "--index",
+            "0",
+            "--size",
+            "1",
+            "--leaf-hex",
+            "0g",
+            "--root",
+            CT_ROOT_8,
+            p.toString());
+    assertEquals(2, r.status());
+    assertTrue(r.err().contains("--leaf-hex: invalid hex \"0g\""), r.err());
+    Result root =
+        run(
+            "verify-inclusion",
+            "--index",
+            "0",
+            "--size",
+            "1",
+            "--leaf-hex",
+            "",
+            "--root",
+            "abcd",
+            p.toString());
+    assertEquals(2, root.status());
+    assertTrue(root.err().contains("--root: got 2 bytes, want 32"), root.err());
+  }
+
+  @Test
   void missingFileIsUsageError() {
     Result r = run("root", dir.resolve("nope.txt").toString());
     assertEquals(2, r.status());
