@@ -15,6 +15,7 @@ public final class Rfc6962 {
 
   private static final byte LEAF_PREFIX = 0x00;
   private static final byte NODE_PREFIX = 0x01;
+  private static final MessageDigest PROTOTYPE = newDigest();
   private static final byte[] EMPTY_ROOT = sha256().digest();
 
   private Rfc6962() {}
@@ -62,7 +63,19 @@ public final class Rfc6962 {
     }
   }
 
+  /**
+   * Returns a fresh digest cloned from a never-updated prototype, which avoids a provider lookup
+   * per hash; falls back to a lookup for providers whose digests cannot be cloned.
+   */
   private static MessageDigest sha256() {
+    try {
+      return (MessageDigest) PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newDigest();
+    }
+  }
+
+  private static MessageDigest newDigest() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
