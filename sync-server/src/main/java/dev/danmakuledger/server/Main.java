@@ -1,0 +1,157 @@
+package dev.danmakuledger.server;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/sync-server}: parses flags into a {@link ServerConfig}, starts a {@link SyncServer},
+ * prints what it started and where, and on SIGTERM/SIGINT drains in-flight batches and exits 0.
+ */
+@Command(
+    name = "sync-server",
+    mixinStandardHelpOptions = true,
+    description =
+        "Danmaku Ledger sync server: verifies device logs, dedupes and numbers messages.%n"
+            + "Without --redis/--jdbc it runs an embedded Redis and an H2 file database.")
+public final class Main implements Callable<Integer> {
+  @Option(names = "--data-dir", required = true, description = "data directory (tokens, key, H2)")
+  Path dataDir;
+
+  @Option(names = "--port", defaultValue = "8080", description = "HTTP port, 0 = free port")
+  int port;
+
+  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "listen address")
+  String bind;
+
+  @Option(names = "--redis", description = "Redis URI, e.g. redis://127.0.0.1:6379")
+  String redis;
+
+  @Option(
+      names = "--redis-cluster",
+      split = ",",
+      description = "Redis Cluster seed URIs, comma-separated")
+  List<String> redisCluster;
+
+  @Option(names = "--jdbc", description = "JDBC URL, e.g. jdbc:mariadb://127.0.0.1:3306/danmaku")
+  String jdbc;
+
+  @Option(names = "--jdbc-user", description = "JDBC user")
+  String jdbcUser;
+
+  @Option(names = "--jdbc-password-file", description = "file holding the JDBC password")
+  Path jdbcPasswordFile;
+
+  @Option(names = "--banned-words", description = "file with one banned word per line")
+  Path bannedWords;
+
+  @Option(
+      names = "--review-pattern",
+      description = "regex: matching messages are held for review (default: links)")
+  String reviewPattern;
+
+  @Option(names = "--no-review", description = "hold nothing for review")
+  boolean noReview;
+
+  @Option(names = "--max-body-bytes", description = "largest request body in bytes")
+  Long maxBodyBytes;
+
+  @Option(names = "--max-records", description = "most records per batch")
+  Integer maxRecords;
+
+  private final PrintStream out;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  Main(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) {
+    CommandLine cli = new CommandLine(new Main(System.out));
+    int code = cli.execute(args);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  ServerConfig config() throws IOException {
+    if (redis != null && redisCluster != null && !redisCluster.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--redis and --redis-cluster: give at most one");
+    }
+    ServerConfig.Builder b = ServerConfig.builder(dataDir).bind(bind).port(port).redisUri(redis);
+    if (redisCluster != null) {
+      b.redisClusterSeeds(redisCluster);
+    }
+    String password =
+        jdbcPasswordFile == null
+            ? null
+            : Files.readString(jdbcPasswordFile, StandardCharsets.UTF_8).strip();
+    b.jdbc(jdbc, jdbcUser, password);
+    if (bannedWords != null) {
+      b.bannedWords(
+          Files.readAllLines(bannedWords, StandardCharsets.UTF_8).stream()
+              .map(String::strip)
+              .filter(w -> !w.isEmpty() && !w.startsWith("#"))
+              .toList());
+    }
+    if (noReview) {
+      b.reviewRule(null);
+    } else if (reviewPattern != null) {
+      try {
+        b.reviewRule(Pattern.compile(reviewPattern));
+      } catch (PatternSyntaxException e) {
+        throw new CommandLine.ParameterException(
+            new CommandLine(this), "--review-pattern: " + e.getDescription());
+      }
+    }
+    if (maxBodyBytes != null) {
+      b.maxBodyBytes(maxBodyBytes);
+    }
+    if (maxRecords != null) {
+      b.maxRecordsPerBatch(maxRecords);
+    }
+    return b.build();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    ServerConfig config;
+    try {
+      config = config();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+    }
+    SyncServer server = SyncServer.start(config);
+    out.println("sync-server started:");
+    for (String line : server.startupReport()) {
+      out.println("  " + line);
+    }
+    out.println("  stop with Ctrl-C or SIGTERM (in-flight batches are drained)");
+    out.flush();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  out.println("sync-server stopping: draining in-flight batches");
+                  server.close();
+                  out.println("sync-server stopped");
+                  out.flush();
+                  stopped.countDown();
+                  Runtime.getRuntime().halt(0);
+                },
+                "sync-server-shutdown"));
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,226 @@
+package dev.danmakuledger.server;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Everything a {@link SyncServer} needs to start (ARCHITECTURE §6). Null service locations mean the
+ * embedded defaults: an embedded Redis on a free loopback port and an H2 file database in MySQL
+ * mode under {@code dataDir}.
+ *
+ * @param dataDir directory for tokens, the server key and the embedded H2 database
+ * @param bind interface the HTTP listener binds to
+ * @param port HTTP port, 0 for a free port
+ * @param redisUri standalone Redis URI, or null
+ * @param redisClusterSeeds Redis Cluster seed URIs, or empty
+ * @param jdbcUrl JDBC URL of MariaDB/MySQL/H2, or null for the embedded H2 file
+ * @param jdbcUser JDBC user, or null
+ * @param jdbcPassword JDBC password, or null
+ * @param maxBodyBytes largest accepted request body
+ * @param maxRecordsPerBatch most records accepted in one batch
+ * @param bannedWords case-insensitive words whose presence rejects a message
+ * @param reviewRule messages whose text matches this pattern are held for review (PENDING); null
+ *     holds nothing
+ * @param dedupeTtl how long Redis remembers an idempotency key
+ * @param clock time source for message ids, receipts and timestamps
+ */
+public record ServerConfig(
+    Path dataDir,
+    String bind,
+    int port,
+    String redisUri,
+    List<String> redisClusterSeeds,
+    String jdbcUrl,
+    String jdbcUser,
+    String jdbcPassword,
+    long maxBodyBytes,
+    int maxRecordsPerBatch,
+    List<String> bannedWords,
+    Pattern reviewRule,
+    Duration dedupeTtl,
+    Clock clock) {
+
+  /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
+
+  /** Default most records per batch. */
+  public static final int DEFAULT_MAX_RECORDS_PER_BATCH = 1000;
+
+  /** Default review rule: messages carrying a link wait for an operator. */
+  public static final Pattern DEFAULT_REVIEW_RULE =
+      Pattern.compile("(?i)(https?://|www\\.)[^\\s]+");
+
+  /** Default time Redis remembers a key: one day. */
+  public static final Duration DEFAULT_DEDUPE_TTL = Duration.ofDays(1);
+
+  public ServerConfig {
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(bind, "bind");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(dedupeTtl, "dedupeTtl");
+    redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
+    bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port: got " + port + ", want 0..65535");
+    }
+    if (redisUri != null && !redisClusterSeeds.isEmpty()) {
+      throw new IllegalArgumentException(
+          "redis: got both a URI and cluster seeds, want at most one of them");
+    }
+    if (maxBodyBytes < 1024) {
+      throw new IllegalArgumentException("maxBodyBytes: got " + maxBodyBytes + ", want >= 1024");
+    }
+    if (maxRecordsPerBatch < 1) {
+      throw new IllegalArgumentException(
+          "maxRecordsPerBatch: got " + maxRecordsPerBatch + ", want >= 1");
+    }
+    if (dedupeTtl.isNegative() || dedupeTtl.isZero()) {
+      throw new IllegalArgumentException("dedupeTtl: got " + dedupeTtl + ", want > 0");
+    }
+    for (String word : bannedWords) {
+      if (word == null || word.isBlank()) {
+        throw new IllegalArgumentException("bannedWords: got a blank word, want non-blank words");
+      }
+    }
+  }
+
+  /** True when no Redis location is configured and the server starts an embedded one. */
+  public boolean embeddedRedis() {
+    return redisUri == null && redisClusterSeeds.isEmpty();
+  }
+
+  /** True when no JDBC URL is configured and the server uses an H2 file under the data dir. */
+  public boolean embeddedDatabase() {
+    return jdbcUrl == null;
+  }
+
+  /** The defaults for a data directory: loopback, free port, embedded services. */
+  public static ServerConfig defaults(Path dataDir) {
+    return builder(dataDir).build();
+  }
+
+  /** A builder starting from {@link #defaults(Path)}. */
+  public static Builder builder(Path dataDir) {
+    return new Builder(dataDir);
+  }
+
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    Builder b = new Builder(dataDir);
+    b.bind = bind;
+    b.port = port;
+    b.redisUri = redisUri;
+    b.redisClusterSeeds = redisClusterSeeds;
+    b.jdbcUrl = jdbcUrl;
+    b.jdbcUser = jdbcUser;
+    b.jdbcPassword = jdbcPassword;
+    b.maxBodyBytes = maxBodyBytes;
+    b.maxRecordsPerBatch = maxRecordsPerBatch;
+    b.bannedWords = bannedWords;
+    b.reviewRule = reviewRule;
+    b.dedupeTtl = dedupeTtl;
+    b.clock = clock;
+    return b;
+  }
+
+  /** Mutable builder for {@link ServerConfig}; {@link #build()} checks the preconditions. */
+  public static final class Builder {
+    private final Path dataDir;
+    private String bind = "127.0.0.1";
+    private int port = 0;
+    private String redisUri;
+    private List<String> redisClusterSeeds = List.of();
+    private String jdbcUrl;
+    private String jdbcUser;
+    private String jdbcPassword;
+    private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    private int maxRecordsPerBatch = DEFAULT_MAX_RECORDS_PER_BATCH;
+    private List<String> bannedWords = List.of();
+    private Pattern reviewRule = DEFAULT_REVIEW_RULE;
+    private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(Path dataDir) {
+      this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+    }
+
+    public Builder bind(String bind) {
+      this.bind = bind;
+      return this;
+    }
+
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public Builder redisUri(String redisUri) {
+      this.redisUri = redisUri;
+      return this;
+    }
+
+    public Builder redisClusterSeeds(List<String> seeds) {
+      this.redisClusterSeeds = seeds;
+      return this;
+    }
+
+    public Builder jdbc(String url, String user, String password) {
+      this.jdbcUrl = url;
+      this.jdbcUser = user;
+      this.jdbcPassword = password;
+      return this;
+    }
+
+    public Builder maxBodyBytes(long maxBodyBytes) {
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    public Builder maxRecordsPerBatch(int maxRecordsPerBatch) {
+      this.maxRecordsPerBatch = maxRecordsPerBatch;
+      return this;
+    }
+
+    public Builder bannedWords(List<String> bannedWords) {
+      this.bannedWords = bannedWords;
+      return this;
+    }
+
+    public Builder reviewRule(Pattern reviewRule) {
+      this.reviewRule = reviewRule;
+      return this;
+    }
+
+    public Builder dedupeTtl(Duration dedupeTtl) {
+      this.dedupeTtl = dedupeTtl;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(
+          dataDir,
+          bind,
+          port,
+          redisUri,
+          redisClusterSeeds,
+          jdbcUrl,
+          jdbcUser,
+          jdbcPassword,
+          maxBodyBytes,
+          maxRecordsPerBatch,
+          bannedWords,
+          reviewRule,
+          dedupeTtl,
+          clock);
+    }
+  }
+}

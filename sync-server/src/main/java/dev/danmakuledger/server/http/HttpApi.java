@@ -1,0 +1,429 @@
+package dev.danmakuledger.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.wire.EnrollRequest;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
+import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.ingest.BatchIngest;
+import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.IngestResult;
+import dev.danmakuledger.server.ingest.Review;
+import dev.danmakuledger.server.query.AdminView;
+import dev.danmakuledger.server.query.LedgerQueries;
+import dev.danmakuledger.server.storage.LedgerStore;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.sse.SseClient;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP API of the sync server (issue 5; docs/openapi.yaml), on Javalin. Handlers only parse
+ * (through {@link Requests}), call one service and serialise; failures go through {@link Problems}.
+ * Batches in flight are counted so that {@link #stop(Duration)} can drain them.
+ */
+public final class HttpApi {
+  private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
+  private static final String JSON = "application/json";
+
+  /** Services and settings the API needs. */
+  public record Services(
+      LedgerStore store,
+      BatchIngest ingest,
+      Enrollment enrollment,
+      Review review,
+      LedgerQueries queries,
+      AdminView admin,
+      RoomHub rooms,
+      AdminHub adminEvents,
+      PrometheusMeterRegistry metrics,
+      BooleanSupplier redisReady,
+      BooleanSupplier sqlReady,
+      String adminToken,
+      long maxBodyBytes,
+      int maxRecordsPerBatch) {}
+
+  private final Services s;
+  private final ObjectMapper json;
+  private final Requests requests;
+  private final Javalin app;
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final Object inFlightLock = new Object();
+  private int inFlight;
+  private final Timer batchTimer;
+  private final Counter batchRecords;
+
+  public HttpApi(Services services, ObjectMapper json) {
+    this.s = services;
+    this.json = json;
+    this.requests = new Requests(json, services.maxBodyBytes(), services.maxRecordsPerBatch());
+    this.batchTimer =
+        Timer.builder("danmaku_batch_seconds")
+            .description("time to verify and store one batch")
+            .publishPercentiles(0.5, 0.99)
+            .register(services.metrics());
+    this.batchRecords =
+        Counter.builder("danmaku_batch_records")
+            .description("records received in batches")
+            .register(services.metrics());
+    this.app =
+        Javalin.create(
+            cfg -> {
+              cfg.showJavalinBanner = false;
+              cfg.http.maxRequestSize = services.maxBodyBytes();
+              cfg.router.ignoreTrailingSlashes = true;
+            });
+    routes();
+  }
+
+  /** Starts listening; returns the bound port. */
+  public int start(String bind, int port) {
+    app.start(bind, port);
+    return app.port();
+  }
+
+  private void routes() {
+    app.exception(Exception.class, (e, ctx) -> problem(ctx, e));
+    app.error(
+        404,
+        ctx -> {
+          if (!ctx.res().isCommitted() && !Problem.MEDIA_TYPE.equals(ctx.res().getContentType())) {
+            writeProblem(
+                ctx,
+                Problem.of(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path())
+                    .withInstance(ctx.path()),
+                false);
+          }
+        });
+    app.error(
+        405,
+        ctx ->
+            writeProblem(
+                ctx,
+                Problem.of(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path())
+                    .withInstance(ctx.path()),
+                false));
+    app.before("/admin/*", this::requireAdmin);
+
+    app.get("/healthz", ctx -> ctx.contentType(JSON).result("{\"status\":\"UP\"}"));
+    app.get("/readyz", this::ready);
+    app.get(
+        "/metrics",
+        ctx -> ctx.contentType("text/plain; version=0.0.4").result(s.metrics().scrape()));
+
+    app.post(
+        "/v1/devices",
+        ctx -> {
+          EnrollRequest req = requests.parse(ctx, EnrollRequest.class);
+          String deviceId = validDeviceId(req.deviceId());
+          byte[] key = publicKey(req.publicKey());
+          send(ctx, 200, s.enrollment().enroll(deviceId, key, req.enrollToken()));
+        });
+    app.get(
+        "/v1/devices/{deviceId}/log",
+        ctx -> send(ctx, 200, s.queries().log(Requests.deviceId(ctx))));
+    app.post("/v1/devices/{deviceId}/batches", this::batch);
+    app.get(
+        "/v1/devices/{deviceId}/acks",
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .acks(
+                        Requests.deviceId(ctx),
+                        Requests.queryLong(ctx, "from", 0),
+                        Requests.queryLong(ctx, "to"))));
+    app.get(
+        "/v1/devices/{deviceId}/proofs/inclusion",
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .inclusion(
+                        Requests.deviceId(ctx),
+                        Requests.requiredLong(ctx, "index"),
+                        Requests.queryLong(ctx, "size"))));
+    app.get(
+        "/v1/devices/{deviceId}/proofs/consistency",
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .consistency(
+                        Requests.deviceId(ctx),
+                        Requests.requiredLong(ctx, "from"),
+                        Requests.requiredLong(ctx, "to"))));
+    app.get(
+        "/v1/messages/by-id/{messageId}",
+        ctx -> send(ctx, 200, s.queries().messageById(Requests.pathLong(ctx, "messageId"))));
+    app.get(
+        "/v1/messages/{key}",
+        ctx -> send(ctx, 200, s.queries().messageByKey(Requests.idempotencyKey(ctx))));
+    app.get(
+        "/v1/rooms/{room}/messages",
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .room(
+                        Requests.room(ctx),
+                        Requests.queryLong(ctx, "after", 0),
+                        Requests.limit(ctx, 100, LedgerQueries.MAX_PAGE))));
+    app.get(
+        "/v1/rooms/{room}/messages/{seq}",
+        ctx ->
+            send(ctx, 200, s.queries().message(Requests.room(ctx), Requests.pathLong(ctx, "seq"))));
+    app.sse("/v1/rooms/{room}/stream", this::roomStream);
+
+    app.get("/admin/overview", ctx -> send(ctx, 200, s.admin().overview()));
+    app.get("/admin/devices", ctx -> send(ctx, 200, s.admin().devices()));
+    app.get(
+        "/admin/devices/{deviceId}/key",
+        ctx -> send(ctx, 200, s.queries().key(Requests.deviceId(ctx))));
+    app.get("/admin/rooms", ctx -> send(ctx, 200, s.admin().rooms()));
+    app.get(
+        "/admin/review", ctx -> send(ctx, 200, s.admin().review(Requests.limit(ctx, 200, 1000))));
+    app.post(
+        "/admin/review/{messageId}",
+        ctx -> {
+          long id = Requests.pathLong(ctx, "messageId");
+          ReviewDecision d = requests.parse(ctx, ReviewDecision.class);
+          boolean approve = ReviewDecision.APPROVE.equals(d.decision());
+          send(
+              ctx,
+              200,
+              AdminView.reviewItem(s.review().decide(id, approve, d.version(), d.reason())));
+        });
+    app.get(
+        "/admin/alerts", ctx -> send(ctx, 200, s.admin().alerts(Requests.limit(ctx, 100, 1000))));
+    app.sse("/admin/events", this::adminEvents);
+  }
+
+  private void batch(Context ctx) {
+    String deviceId = Requests.deviceId(ctx);
+    enter();
+    Timer.Sample sample = Timer.start();
+    try {
+      Requests.Batch b = requests.batch(ctx);
+      batchRecords.increment(b.canonicals().size());
+      IngestResult r =
+          s.ingest()
+              .ingest(
+                  deviceId,
+                  b.oldSize(),
+                  b.canonicals(),
+                  b.request().checkpoint(),
+                  b.request().metadata());
+      if (r.replayed()) {
+        ctx.header("Idempotent-Replayed", "true");
+      }
+      send(ctx, 200, r.response());
+    } finally {
+      sample.stop(batchTimer);
+      leave();
+    }
+  }
+
+  private void enter() {
+    synchronized (inFlightLock) {
+      if (draining.get()) {
+        throw new LedgerException(
+            ErrorCode.SQL_UNAVAILABLE,
+            "the server is shutting down; retry against another instance");
+      }
+      inFlight++;
+    }
+  }
+
+  private void leave() {
+    synchronized (inFlightLock) {
+      inFlight--;
+      inFlightLock.notifyAll();
+    }
+  }
+
+  /**
+   * Refuses new batches, waits up to {@code grace} for batches in flight to finish, then stops the
+   * listener.
+   */
+  public void stop(Duration grace) {
+    draining.set(true);
+    long deadline = System.nanoTime() + grace.toNanos();
+    synchronized (inFlightLock) {
+      while (inFlight > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          log.warn("stopping with {} batch(es) still in flight", inFlight);
+          break;
+        }
+        try {
+          inFlightLock.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    app.stop();
+  }
+
+  private void roomStream(SseClient client) {
+    Context ctx = client.ctx();
+    try {
+      String room = Requests.room(ctx);
+      String lastId = ctx.header("Last-Event-ID");
+      long after =
+          lastId != null && !lastId.isBlank()
+              ? parseLastEventId(lastId)
+              : Requests.queryLong(ctx, "after", 0);
+      RoomStream.open(client, json, s.rooms(), s.store(), room, after);
+    } catch (LedgerException e) {
+      client.sendEvent("error", toJson(e.problem()));
+      client.close();
+    }
+  }
+
+  private static long parseLastEventId(String raw) {
+    try {
+      long v = Long.parseLong(raw.strip());
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new LedgerException(
+        ErrorCode.INVALID_FIELD, "Last-Event-ID: got " + Requests.quote(raw) + ", want a seq");
+  }
+
+  private void adminEvents(SseClient client) {
+    client.keepAlive();
+    AutoCloseable sub =
+        s.adminEvents()
+            .subscribe(
+                (AdminEvent e) -> {
+                  synchronized (client) {
+                    if (!client.terminated()) {
+                      client.sendEvent(e.type(), toJson(e));
+                    }
+                  }
+                });
+    client.onClose(
+        () -> {
+          try {
+            sub.close();
+          } catch (Exception e) {
+            log.debug("unsubscribe failed: {}", e.toString());
+          }
+        });
+    synchronized (client) {
+      client.sendComment("connected");
+    }
+  }
+
+  private void ready(Context ctx) {
+    boolean redis = s.redisReady().getAsBoolean();
+    boolean sql = s.sqlReady().getAsBoolean();
+    if (redis && sql) {
+      ctx.contentType(JSON).result("{\"status\":\"READY\",\"redis\":\"UP\",\"sql\":\"UP\"}");
+      return;
+    }
+    ErrorCode code = !redis ? ErrorCode.REDIS_UNAVAILABLE : ErrorCode.SQL_UNAVAILABLE;
+    Map<String, Object> ext = new LinkedHashMap<>();
+    ext.put("redis", redis ? "UP" : "DOWN");
+    ext.put("sql", sql ? "UP" : "DOWN");
+    writeProblem(
+        ctx,
+        new LedgerException(
+                code, "not ready: redis " + ext.get("redis") + ", sql " + ext.get("sql"), ext)
+            .problem()
+            .withInstance(ctx.path()),
+        true);
+  }
+
+  private void requireAdmin(Context ctx) {
+    String header = ctx.header("Authorization");
+    String prefix = "Bearer ";
+    boolean ok =
+        header != null
+            && header.startsWith(prefix)
+            && MessageDigest.isEqual(
+                s.adminToken().getBytes(StandardCharsets.UTF_8),
+                header.substring(prefix.length()).strip().getBytes(StandardCharsets.UTF_8));
+    if (!ok) {
+      throw new LedgerException(
+          ErrorCode.UNAUTHENTICATED,
+          "admin API: send Authorization: Bearer <contents of admin.token in the data directory>");
+    }
+  }
+
+  private static String validDeviceId(String id) {
+    if (!dev.danmakuledger.protocol.key.IdempotencyKey.isValidId(id)) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "deviceId: got " + Requests.quote(id) + ", want [A-Za-z0-9_-]{1,64}");
+    }
+    return id;
+  }
+
+  private static byte[] publicKey(String b64) {
+    byte[] key;
+    try {
+      key = Base64.getDecoder().decode(b64);
+    } catch (IllegalArgumentException e) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "publicKey: not standard base64 (" + e.getMessage() + ")");
+    }
+    if (key.length != 32) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "publicKey: got " + key.length + " bytes, want a 32-byte Ed25519 public key");
+    }
+    return key;
+  }
+
+  private void send(Context ctx, int status, Object body) {
+    ctx.status(status).contentType(JSON).result(toJson(body));
+  }
+
+  private String toJson(Object body) {
+    try {
+      return json.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + body.getClass().getSimpleName(), e);
+    }
+  }
+
+  private void problem(Context ctx, Exception e) {
+    Problems.Mapped m = Problems.map(e, ctx.path());
+    writeProblem(ctx, m.problem(), m.retryAfter());
+  }
+
+  private void writeProblem(Context ctx, Problem p, boolean retryAfter) {
+    if (retryAfter) {
+      ctx.header("Retry-After", Integer.toString(Problems.RETRY_AFTER_SECONDS));
+    }
+    ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(toJson(p));
+  }
+}

@@ -1,0 +1,76 @@
+package dev.danmakuledger.server.http;
+
+import dev.danmakuledger.lua.LuaRedisException;
+import dev.danmakuledger.lua.RedisUnavailableException;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.storage.StorageUnavailableException;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Domain errors to HTTP, in one place (CONVENTIONS "Types and errors"): every failure leaves as an
+ * RFC 9457 problem with a stable code; outages are 503 with {@code Retry-After}.
+ */
+final class Problems {
+  private static final Logger log = LoggerFactory.getLogger(Problems.class);
+
+  /** Seconds a client should wait after a 503. */
+  static final int RETRY_AFTER_SECONDS = 2;
+
+  private Problems() {}
+
+  /** The problem for an exception, with whether to send {@code Retry-After}. */
+  record Mapped(Problem problem, boolean retryAfter) {}
+
+  static Mapped map(Exception e, String path) {
+    if (e instanceof LedgerException le) {
+      return new Mapped(le.problem().withInstance(path), le.code().status() == 503);
+    }
+    if (e instanceof RedisUnavailableException r) {
+      log.warn("redis unavailable on {}: {}", path, r.getMessage());
+      return new Mapped(
+          Problem.of(
+                  ErrorCode.REDIS_UNAVAILABLE,
+                  "the deduplication store cannot be reached; nothing was stored, retry later")
+              .withInstance(path),
+          true);
+    }
+    if (e instanceof StorageUnavailableException s) {
+      log.warn("sql unavailable on {}: {}", path, s.getMessage());
+      return new Mapped(
+          Problem.of(
+                  ErrorCode.SQL_UNAVAILABLE,
+                  "the database cannot be reached; nothing was stored, retry later")
+              .withInstance(path),
+          true);
+    }
+    if (e instanceof LuaRedisException r) {
+      log.error("redis script failed on {}", path, r);
+      return new Mapped(
+          Problem.of(
+                  ErrorCode.REDIS_UNAVAILABLE, "the deduplication store failed: " + r.getMessage())
+              .withInstance(path),
+          true);
+    }
+    if (e instanceof HttpResponseException h) {
+      ErrorCode code =
+          switch (h.getStatus()) {
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 413 -> ErrorCode.BODY_TOO_LARGE;
+            case 400 -> ErrorCode.INVALID_FIELD;
+            default -> null;
+          };
+      if (code != null) {
+        return new Mapped(Problem.of(code, h.getMessage()).withInstance(path), false);
+      }
+    }
+    log.error("internal error on {}", path, e);
+    return new Mapped(
+        Problem.of(ErrorCode.INTERNAL, "internal error; the server log has the details")
+            .withInstance(path),
+        false);
+  }
+}

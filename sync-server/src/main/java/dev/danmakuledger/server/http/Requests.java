@@ -1,0 +1,218 @@
+package dev.danmakuledger.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.server.error.LedgerException;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * All request validation at the HTTP boundary, in one place (CONVENTIONS "Types and errors"): body
+ * size, JSON shape and types, path and query parameters, batch structure (record count, indices,
+ * base64). Everything that passes is well-formed; the services judge meaning.
+ */
+final class Requests {
+  private final ObjectMapper json;
+  private final long maxBodyBytes;
+  private final int maxRecords;
+
+  Requests(ObjectMapper json, long maxBodyBytes, int maxRecords) {
+    this.json = json;
+    this.maxBodyBytes = maxBodyBytes;
+    this.maxRecords = maxRecords;
+  }
+
+  /** The body, refusing more than the configured maximum with 413 before reading it all. */
+  byte[] body(Context ctx) {
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > maxBodyBytes) {
+      throw tooLarge(declared);
+    }
+    try (InputStream in = ctx.req().getInputStream()) {
+      byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      if (bytes.length > maxBodyBytes) {
+        throw tooLarge(bytes.length);
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading request body", e);
+    }
+  }
+
+  private LedgerException tooLarge(long got) {
+    return new LedgerException(
+        ErrorCode.BODY_TOO_LARGE,
+        "body: got "
+            + got
+            + " bytes or more, want at most "
+            + maxBodyBytes
+            + "; send smaller batches",
+        Map.of("maxBodyBytes", maxBodyBytes));
+  }
+
+  /** Parses the body as {@code type} with the strict shared mapper. */
+  <T> T parse(Context ctx, Class<T> type) {
+    byte[] body = body(ctx);
+    if (body.length == 0) {
+      throw new LedgerException(ErrorCode.MALFORMED_JSON, "body: got nothing, want a JSON object");
+    }
+    try {
+      T value = json.readValue(body, type);
+      if (value == null) {
+        throw new LedgerException(ErrorCode.MALFORMED_JSON, "body: got null, want a JSON object");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw new LedgerException(
+          ErrorCode.MALFORMED_JSON,
+          "body is not a valid " + type.getSimpleName() + ": " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A structurally valid batch: the canonical bytes of its records, in index order. */
+  record Batch(long oldSize, List<byte[]> canonicals, BatchRequest request) {}
+
+  Batch batch(Context ctx) {
+    BatchRequest req = parse(ctx, BatchRequest.class);
+    List<WireRecord> records = req.records();
+    if (records.size() > maxRecords) {
+      throw new LedgerException(
+          ErrorCode.TOO_MANY_RECORDS,
+          "records: got " + records.size() + ", want at most " + maxRecords + "; split the batch",
+          Map.of("maxRecords", maxRecords));
+    }
+    if (req.oldSize() > Long.MAX_VALUE - records.size()) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "oldSize: got " + req.oldSize() + ", want a log size");
+    }
+    List<byte[]> canonicals = new ArrayList<>(records.size());
+    Base64.Decoder b64 = Base64.getDecoder();
+    for (int i = 0; i < records.size(); i++) {
+      WireRecord r = records.get(i);
+      long want = req.oldSize() + i;
+      if (r.index() != want) {
+        throw new LedgerException(
+            ErrorCode.INVALID_FIELD,
+            "records[" + i + "].index: got " + r.index() + ", want " + want + " (oldSize + i)");
+      }
+      byte[] bytes;
+      try {
+        bytes = b64.decode(r.canonical());
+      } catch (IllegalArgumentException e) {
+        throw new LedgerException(
+            ErrorCode.INVALID_FIELD,
+            "records[" + i + "].canonical: not standard base64 (" + e.getMessage() + ")");
+      }
+      if (bytes.length == 0 || bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
+        throw new LedgerException(
+            ErrorCode.INVALID_FIELD,
+            "records["
+                + i
+                + "].canonical: got "
+                + bytes.length
+                + " bytes, want 1.."
+                + CanonicalRecord.MAX_ENCODED_LENGTH);
+      }
+      canonicals.add(bytes);
+    }
+    return new Batch(req.oldSize(), canonicals, req);
+  }
+
+  /** A device id path parameter. */
+  static String deviceId(Context ctx) {
+    String id = ctx.pathParam("deviceId");
+    if (!IdempotencyKey.isValidId(id)) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "deviceId: got " + quote(id) + ", want [A-Za-z0-9_-]{1,64}");
+    }
+    return id;
+  }
+
+  static String room(Context ctx) {
+    String room = ctx.pathParam("room");
+    if (!DanmakuRecord.isValidRoom(room)) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "room: got " + quote(room) + ", want [A-Za-z0-9_.-]{1,64}");
+    }
+    return room;
+  }
+
+  /** A canonical idempotency key path parameter (400 with the bad part when malformed). */
+  static String idempotencyKey(Context ctx) {
+    String raw = ctx.pathParam("key");
+    try {
+      return IdempotencyKey.parse(raw).toString();
+    } catch (IllegalArgumentException e) {
+      throw new LedgerException(ErrorCode.MALFORMED_IDEMPOTENCY_KEY, e.getMessage());
+    }
+  }
+
+  /** A non-negative long path parameter. */
+  static long pathLong(Context ctx, String name) {
+    return nonNegative(name, ctx.pathParam(name));
+  }
+
+  /** An optional non-negative long query parameter. */
+  static Long queryLong(Context ctx, String name) {
+    String raw = ctx.queryParam(name);
+    return raw == null || raw.isEmpty() ? null : nonNegative(name, raw);
+  }
+
+  static long queryLong(Context ctx, String name, long dflt) {
+    Long v = queryLong(ctx, name);
+    return v == null ? dflt : v;
+  }
+
+  /** A required non-negative long query parameter. */
+  static long requiredLong(Context ctx, String name) {
+    Long v = queryLong(ctx, name);
+    if (v == null) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, name + ": got nothing, want a non-negative integer");
+    }
+    return v;
+  }
+
+  static int limit(Context ctx, int dflt, int max) {
+    long v = queryLong(ctx, "limit", dflt);
+    if (v < 1 || v > max) {
+      throw new LedgerException(ErrorCode.INVALID_FIELD, "limit: got " + v + ", want 1.." + max);
+    }
+    return (int) v;
+  }
+
+  private static long nonNegative(String name, String raw) {
+    try {
+      long v = Long.parseLong(raw);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new LedgerException(
+        ErrorCode.INVALID_FIELD, name + ": got " + quote(raw) + ", want a non-negative integer");
+  }
+
+  static String quote(String s) {
+    if (s == null) {
+      return "nothing";
+    }
+    String cut = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    return '"' + cut + '"';
+  }
+}

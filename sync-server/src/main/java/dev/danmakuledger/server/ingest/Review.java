@@ -1,0 +1,82 @@
+package dev.danmakuledger.server.ingest;
+
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.MessageRow;
+import dev.danmakuledger.server.storage.MessageStatus;
+import dev.danmakuledger.server.storage.VersionConflictException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The review queue (ARCHITECTURE §5, message state machine): PENDING → CONFIRMED | REJECTED by
+ * compare-and-set on the version column; an approved message is broadcast once.
+ */
+public final class Review {
+  private final LedgerStore store;
+  private final RoomHub rooms;
+  private final AdminHub admin;
+  private final Clock clock;
+
+  public Review(LedgerStore store, RoomHub rooms, AdminHub admin, Clock clock) {
+    this.store = store;
+    this.rooms = rooms;
+    this.admin = admin;
+    this.clock = clock;
+  }
+
+  /**
+   * Approves or rejects a pending message.
+   *
+   * @throws LedgerException NOT_FOUND for an unknown id, VERSION_CONFLICT when the message is no
+   *     longer PENDING at {@code version}
+   */
+  public MessageRow decide(long messageId, boolean approve, long version, String reason) {
+    MessageStatus to = approve ? MessageStatus.CONFIRMED : MessageStatus.REJECTED;
+    String why = approve ? null : (reason == null || reason.isBlank() ? "operator" : reason);
+    MessageRow row;
+    try {
+      row =
+          store
+              .transition(messageId, MessageStatus.PENDING, to, version, why)
+              .orElseThrow(
+                  () ->
+                      new LedgerException(ErrorCode.NOT_FOUND, "no message with id " + messageId));
+    } catch (VersionConflictException e) {
+      MessageRow now = e.current();
+      throw new LedgerException(
+          ErrorCode.VERSION_CONFLICT,
+          "message "
+              + messageId
+              + " is "
+              + now.status()
+              + " at version "
+              + now.version()
+              + ", not PENDING at version "
+              + version
+              + "; reload the review queue",
+          Map.of("currentStatus", now.status().name(), "currentVersion", now.version()));
+    }
+    if (approve) {
+      rooms.publish(row.room(), List.of(row));
+    }
+    if (!approve) {
+      store.addCounters(Map.of("reject:" + why, 1L));
+    }
+    admin.publish(
+        Events.of(
+            "MESSAGE",
+            "INFO",
+            row.deviceId(),
+            row.room(),
+            "message " + messageId + " " + to,
+            clock.millis(),
+            Map.of("messageId", Long.toString(messageId), "status", to.name())));
+    return row;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.danmakuledger.server.query;
+
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
+import dev.danmakuledger.protocol.wire.admin.Overview;
+import dev.danmakuledger.protocol.wire.admin.ReviewItem;
+import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
+import dev.danmakuledger.protocol.wire.admin.RoomList;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.storage.AlertRow;
+import dev.danmakuledger.server.storage.Counters;
+import dev.danmakuledger.server.storage.DeviceRow;
+import dev.danmakuledger.server.storage.DeviceStatus;
+import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.MessageRow;
+import dev.danmakuledger.server.storage.RoomStats;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The operator console's view (issue 7): counters, device verification states, rooms, the review
+ * queue and alerts, as the {@code protocol.wire.admin} DTOs.
+ */
+public final class AdminView {
+  /** A device not seen for this long is OFFLINE (when nothing else is wrong with it). */
+  public static final Duration OFFLINE_AFTER = Duration.ofMinutes(10);
+
+  private static final HexFormat HEX = HexFormat.of();
+
+  private final LedgerStore store;
+  private final Clock clock;
+  private final Object rateLock = new Object();
+  private long rateAt = -1;
+  private long rateRecords;
+  private double rate;
+
+  public AdminView(LedgerStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  public Overview overview() {
+    Map<String, Long> c = store.counters();
+    Map<String, Long> outcomes = new TreeMap<>();
+    for (Outcome o : Outcome.values()) {
+      outcomes.put(o.name(), c.getOrDefault(Counters.OUTCOME_PREFIX + o.name(), 0L));
+    }
+    Map<String, Long> rejects = new TreeMap<>();
+    for (Map.Entry<String, Long> e : c.entrySet()) {
+      if (e.getKey().startsWith(Counters.REJECT_PREFIX)) {
+        rejects.put(e.getKey().substring(Counters.REJECT_PREFIX.length()), e.getValue());
+      }
+    }
+    List<DeviceRow> devices = store.devices();
+    long edge = devices.stream().mapToLong(d -> d.edge().duplicates()).sum();
+    long now = clock.millis();
+    return new Overview(
+        c.getOrDefault(Counters.BATCHES, 0L),
+        outcomes,
+        new DuplicateLayers(
+            edge,
+            c.getOrDefault(Counters.DUPLICATES_REDIS, 0L),
+            c.getOrDefault(Counters.DUPLICATES_SQL, 0L)),
+        c.getOrDefault(Counters.CONFLICTS, 0L),
+        c.getOrDefault(Counters.FORKS, 0L),
+        c.getOrDefault(Counters.SIGNATURE_FAILURES, 0L),
+        rejects,
+        store.alertCount(),
+        devices.size(),
+        store.rooms().size(),
+        rate(now, c.getOrDefault(Counters.RECORDS, 0L)),
+        Instant.ofEpochMilli(now).toString());
+  }
+
+  /** Records per second since the previous overview at least a second ago. */
+  private double rate(long now, long records) {
+    synchronized (rateLock) {
+      if (rateAt < 0) {
+        rateAt = now;
+        rateRecords = records;
+      } else if (now - rateAt >= 1000) {
+        rate = (records - rateRecords) * 1000.0 / (now - rateAt);
+        rateAt = now;
+        rateRecords = records;
+      }
+      return rate;
+    }
+  }
+
+  public DeviceList devices() {
+    long now = clock.millis();
+    List<DeviceSummary> out = new ArrayList<>();
+    for (DeviceRow d : store.devices()) {
+      out.add(
+          new DeviceSummary(
+              d.id(),
+              status(d, now),
+              d.verifiedSize(),
+              d.claimedSize(),
+              d.verifiedSize() == 0 ? null : HEX.formatHex(d.rootHash()),
+              iso(d.lastCheckpointAt()),
+              iso(d.lastReceiptAt()),
+              d.clockSkewMs(),
+              Math.max(0, d.claimedSize() - d.verifiedSize()),
+              iso(d.lastSeenAt())));
+    }
+    return new DeviceList(out);
+  }
+
+  static String status(DeviceRow d, long now) {
+    if (d.status() == DeviceStatus.QUARANTINED) {
+      String reason = d.statusReason();
+      return reason != null && reason.startsWith("FORK") ? "FORKED" : "QUARANTINED";
+    }
+    if (d.lastSeenAt() != null
+        && (d.lastCheckpointAt() == null || d.lastSeenAt() > d.lastCheckpointAt())
+        && d.signatureFailures() > 0) {
+      return "BAD_SIGNATURE";
+    }
+    if (d.claimedSize() > d.verifiedSize()) {
+      return "BEHIND";
+    }
+    if (d.lastSeenAt() == null || now - d.lastSeenAt() > OFFLINE_AFTER.toMillis()) {
+      return "OFFLINE";
+    }
+    return "VERIFIED";
+  }
+
+  public RoomList rooms() {
+    List<RoomSummary> out = new ArrayList<>();
+    for (RoomStats r : store.rooms()) {
+      out.add(
+          new RoomSummary(
+              r.room(),
+              r.highSeq(),
+              r.tombstones(),
+              r.confirmed(),
+              r.pending(),
+              r.rejected(),
+              r.lastMinute()));
+    }
+    return new RoomList(out);
+  }
+
+  public ReviewQueue review(int limit) {
+    List<ReviewItem> items = new ArrayList<>();
+    for (MessageRow m : store.pending(limit)) {
+      items.add(reviewItem(m));
+    }
+    return new ReviewQueue(items);
+  }
+
+  public static ReviewItem reviewItem(MessageRow m) {
+    return new ReviewItem(
+        Long.toString(m.messageId()),
+        m.room(),
+        m.seq(),
+        m.idempotencyKey(),
+        m.deviceId(),
+        m.user(),
+        m.text(),
+        m.color(),
+        m.version());
+  }
+
+  public AlertList alerts(int limit) {
+    List<AdminEvent> out = new ArrayList<>();
+    for (AlertRow a : store.alerts(limit)) {
+      out.add(Events.of(a, Map.of()));
+    }
+    return new AlertList(out);
+  }
+
+  private static String iso(Long millis) {
+    return millis == null ? null : Instant.ofEpochMilli(millis).toString();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.danmakuledger.server.storage;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everything one verified batch writes, committed atomically by {@link LedgerStore#commit}
+ * (ARCHITECTURE §4: "the new verified size, the records' outcomes and the receipt commit together,
+ * with optimistic locking on the device row").
+ *
+ * @param expectedVersion the device row version the batch was verified against
+ * @param device the device row after the batch (its version is ignored: the store increments it)
+ * @param records the batch's records with their outcomes
+ * @param nodes the perfect-subtree hashes the batch completed
+ * @param messages new room slots: messages and tombstones
+ * @param counterDeltas counter increments, applied in name order
+ */
+public record BatchCommit(
+    long expectedVersion,
+    DeviceRow device,
+    List<DeviceRecordRow> records,
+    List<NodeRow> nodes,
+    List<MessageRow> messages,
+    Map<String, Long> counterDeltas) {
+
+  public BatchCommit {
+    Objects.requireNonNull(device, "device");
+    records = List.copyOf(records);
+    nodes = List.copyOf(nodes);
+    messages = List.copyOf(messages);
+    counterDeltas = new TreeMap<>(counterDeltas);
+    for (DeviceRecordRow r : records) {
+      if (!r.deviceId().equals(device.id())) {
+        throw new IllegalArgumentException(
+            "record device: got " + r.deviceId() + ", want " + device.id());
+      }
+    }
+  }
+}

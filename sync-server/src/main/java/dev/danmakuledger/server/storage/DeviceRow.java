@@ -1,0 +1,95 @@
+package dev.danmakuledger.server.storage;
+
+import java.util.Objects;
+
+/**
+ * The server's witness state of one device log (ARCHITECTURE §4).
+ *
+ * @param id device id
+ * @param publicKey enrolled Ed25519 public key (32 bytes)
+ * @param verifierKey enrolled key in note verifier form
+ * @param status whether batches are accepted
+ * @param statusReason why the device is quarantined, or null
+ * @param verifiedSize size of the log the server has verified
+ * @param claimedSize largest size the device has claimed in a validly signed checkpoint
+ * @param compactRange serialized compact range of the verified log
+ * @param rootHash root of the verified log
+ * @param lastCheckpoint last accepted device checkpoint (signed note), or null
+ * @param lastReceipt last server receipt (cosigned note), or null
+ * @param lastCheckpointAt when the last checkpoint was accepted (epoch ms), or null
+ * @param lastReceiptAt when the last receipt was issued (epoch ms), or null
+ * @param lastSeenAt when the device last sent a batch (epoch ms), or null
+ * @param clockSkewMs newest record HLC time minus server time at receipt, or null
+ * @param signatureFailures checkpoints that failed signature verification
+ * @param edge cumulative edge duplicate counters
+ * @param version optimistic-lock version
+ * @param createdAt enrolment time (epoch ms)
+ */
+public record DeviceRow(
+    String id,
+    byte[] publicKey,
+    String verifierKey,
+    DeviceStatus status,
+    String statusReason,
+    long verifiedSize,
+    long claimedSize,
+    byte[] compactRange,
+    byte[] rootHash,
+    String lastCheckpoint,
+    String lastReceipt,
+    Long lastCheckpointAt,
+    Long lastReceiptAt,
+    Long lastSeenAt,
+    Long clockSkewMs,
+    long signatureFailures,
+    EdgeCounters edge,
+    long version,
+    long createdAt) {
+
+  public DeviceRow {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(publicKey, "publicKey");
+    Objects.requireNonNull(verifierKey, "verifierKey");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(compactRange, "compactRange");
+    Objects.requireNonNull(rootHash, "rootHash");
+    Objects.requireNonNull(edge, "edge");
+    if (publicKey.length != 32) {
+      throw new IllegalArgumentException("publicKey: got " + publicKey.length + " bytes, want 32");
+    }
+    if (verifiedSize < 0 || claimedSize < 0) {
+      throw new IllegalArgumentException(
+          "sizes: got verified " + verifiedSize + ", claimed " + claimedSize + ", want >= 0");
+    }
+  }
+
+  /** A freshly enrolled device with an empty verified log. */
+  public static DeviceRow enrolled(
+      String id,
+      byte[] publicKey,
+      String verifierKey,
+      byte[] emptyRange,
+      byte[] emptyRoot,
+      long now) {
+    return new DeviceRow(
+        id,
+        publicKey,
+        verifierKey,
+        DeviceStatus.ACTIVE,
+        null,
+        0,
+        0,
+        emptyRange,
+        emptyRoot,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        EdgeCounters.ZERO,
+        0,
+        now);
+  }
+}
