@@ -67,7 +67,7 @@ public final class CaptureService implements AutoCloseable {
   static final String C_CHECKS = "bloom_checks";
   static final String C_MAYBES = "bloom_maybes";
   static final String C_DUPLICATES = "duplicates";
-  static final String C_BLOOM_DUPLICATES = "bloom_duplicates";
+  static final String C_BLOOM_HITS = "bloom_hits";
   static final String C_FALSE_POSITIVES = "bloom_false_positives";
   static final String C_BLOOM_MISSES = "bloom_misses";
   static final String C_CONFLICTS = "conflicts";
@@ -377,7 +377,7 @@ public final class CaptureService implements AutoCloseable {
           StoredRecord e = existing.get();
           boolean same = e.contentHash().equals(p.contentHash);
           round.deltas.merge(same ? C_DUPLICATES : C_CONFLICTS, 1L, Long::sum);
-          round.deltas.merge(maybe ? C_BLOOM_DUPLICATES : C_BLOOM_MISSES, 1L, Long::sum);
+          round.deltas.merge(maybe ? C_BLOOM_HITS : C_BLOOM_MISSES, 1L, Long::sum);
           round.results.add(same ? Result.repeatOfStored(p, e) : Result.conflictWithStored(p, e));
           continue;
         }
@@ -484,11 +484,11 @@ public final class CaptureService implements AutoCloseable {
 
   private void publish() {
     stats =
-        new DedupeStats(
+        DedupeStats.of(
             counters.getOrDefault(C_CHECKS, 0L),
             counters.getOrDefault(C_MAYBES, 0L),
             counters.getOrDefault(C_DUPLICATES, 0L),
-            counters.getOrDefault(C_BLOOM_DUPLICATES, 0L),
+            counters.getOrDefault(C_BLOOM_HITS, 0L),
             counters.getOrDefault(C_FALSE_POSITIVES, 0L),
             counters.getOrDefault(C_BLOOM_MISSES, 0L),
             counters.getOrDefault(C_CONFLICTS, 0L),

@@ -1,5 +1,9 @@
 package dev.danmakuledger.edge.capture;
 
+import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.bloom.BloomFilter;
+import java.util.Map;
+
 /**
  * Cumulative duplicate-check counters of the device (ARCHITECTURE §5, check 1).
  *
@@ -7,7 +11,7 @@ package dev.danmakuledger.edge.capture;
  * @param maybes Bloom "maybe" answers, each followed by an exact lookup
  * @param duplicates repeats confirmed exactly (same key, same content), including repeats inside
  *     one batch
- * @param bloomDuplicates the part of {@code duplicates} that the Bloom filter flagged
+ * @param bloomHits "maybe" answers whose exact lookup found the key (repeats and conflicts)
  * @param falsePositives "maybe" answers whose exact lookup found nothing
  * @param bloomMisses repeats the Bloom filter had forgotten (older than two generations), caught by
  *     the store's UNIQUE index
@@ -16,23 +20,70 @@ package dev.danmakuledger.edge.capture;
  * @param configuredFpr the configured combined false-positive rate p
  * @param memoryBytes bytes held by the filter's bit arrays
  * @param rotations generations started since the store was created
+ * @param measuredFpr false positives over the checks of keys that were in fact absent from the
+ *     store (0 before any)
  */
 public record DedupeStats(
     long checks,
     long maybes,
     long duplicates,
-    long bloomDuplicates,
+    long bloomHits,
     long falsePositives,
     long bloomMisses,
     long conflicts,
     long captures,
     double configuredFpr,
     long memoryBytes,
-    long rotations) {
+    long rotations,
+    double measuredFpr) {
 
-  /** False positives over the checks of keys that were in fact new; 0 before any. */
-  public double measuredFpr() {
-    long negatives = checks - bloomDuplicates;
-    return negatives <= 0 ? 0 : (double) falsePositives / negatives;
+  /** Stats with {@code measuredFpr} computed from the counts. */
+  public static DedupeStats of(
+      long checks,
+      long maybes,
+      long duplicates,
+      long bloomHits,
+      long falsePositives,
+      long bloomMisses,
+      long conflicts,
+      long captures,
+      double configuredFpr,
+      long memoryBytes,
+      long rotations) {
+    long negatives = checks - bloomHits - bloomMisses;
+    double measured = negatives <= 0 ? 0 : (double) falsePositives / negatives;
+    return new DedupeStats(
+        checks,
+        maybes,
+        duplicates,
+        bloomHits,
+        falsePositives,
+        bloomMisses,
+        conflicts,
+        captures,
+        configuredFpr,
+        memoryBytes,
+        rotations,
+        measured);
+  }
+
+  /**
+   * Stats from the persisted counters of a store that is not running, with the memory a full pair
+   * of generations of {@code bloom} takes.
+   */
+  public static DedupeStats fromCounters(Map<String, Long> c, BloomConfig bloom, long rotations) {
+    long bits = BloomFilter.optimalBits(bloom.expectedItems(), bloom.perGenerationRate());
+    return of(
+        c.getOrDefault(CaptureService.C_CHECKS, 0L),
+        c.getOrDefault(CaptureService.C_MAYBES, 0L),
+        c.getOrDefault(CaptureService.C_DUPLICATES, 0L),
+        c.getOrDefault(CaptureService.C_BLOOM_HITS, 0L),
+        c.getOrDefault(CaptureService.C_FALSE_POSITIVES, 0L),
+        c.getOrDefault(CaptureService.C_BLOOM_MISSES, 0L),
+        c.getOrDefault(CaptureService.C_CONFLICTS, 0L),
+        c.getOrDefault(CaptureService.C_CAPTURES, 0L),
+        bloom.falsePositiveRate(),
+        2 * ((bits + 63) / 64 * Long.BYTES),
+        rotations);
   }
 }

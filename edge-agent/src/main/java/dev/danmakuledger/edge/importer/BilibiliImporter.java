@@ -27,9 +27,10 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Imports a Bilibili danmaku XML file: each {@code <d p="time,mode,size,color,unixSeconds,pool,
  * senderHash,rowId">text</d>} becomes a capture in one room, with user = senderHash, playbackMs =
- * time in milliseconds and key {@code deviceId:senderHash:unixSeconds*1000:nonce}, where nonce is
- * the first 16 bytes (32 hex digits) of {@code SHA-256("bilibili:" + rowId)}. The key depends only
- * on the source entry, so importing a file again captures nothing new.
+ * time in milliseconds, color the low 24 bits of the colour value, and key {@code
+ * deviceId:senderHash:unixSeconds*1000:nonce}, where nonce is the first 16 bytes (32 hex digits) of
+ * {@code SHA-256("bilibili:" + rowId)}. The key depends only on the source entry, so importing a
+ * file again captures nothing new.
  *
  * <p>The XML parser has DTDs and external entities disabled: a document type declaration or an
  * entity other than the five predefined ones stops the import (no XXE). Malformed entries are
@@ -119,8 +120,7 @@ public final class BilibiliImporter {
           tally.captured++;
         }
       } catch (IdempotencyConflictException e) {
-        tally.conflicts++;
-        tally.skipped.add(new ImportSummary.Skipped(s.line, e.getMessage()));
+        tally.conflicts.add(new ImportSummary.Skipped(s.line, e.getMessage()));
       }
     }
     group.clear();
@@ -145,7 +145,7 @@ public final class BilibiliImporter {
     long playbackMs = playbackMillis(f[0]);
     int mode = integer("mode", f[1]);
     int fontSize = integer("size", f[2]);
-    int color = integer("color", f[3]);
+    int color = rgb(f[3]);
     long unixSeconds = longValue("unixSeconds", f[4]);
     String sender = f[6];
     String rowId = f[7];
@@ -173,6 +173,19 @@ public final class BilibiliImporter {
     } catch (NumberFormatException | ArithmeticException e) {
       throw new IllegalArgumentException("time: got \"" + seconds + "\", want seconds", e);
     }
+  }
+
+  /**
+   * Bilibili writes colours as decimal RGB, some clients as unsigned 32-bit ARGB (4294967295 is
+   * opaque white); the alpha byte is dropped.
+   */
+  private static int rgb(String value) {
+    long argb = longValue("color", value);
+    if (argb < 0 || argb > 0xFFFFFFFFL) {
+      throw new IllegalArgumentException(
+          "color: got " + value + ", want 0..4294967295 (RGB or 32-bit ARGB)");
+    }
+    return (int) (argb & 0xFFFFFF);
   }
 
   private static int integer(String name, String value) {
@@ -226,7 +239,7 @@ public final class BilibiliImporter {
     long entries;
     long captured;
     long duplicates;
-    long conflicts;
+    final List<ImportSummary.Skipped> conflicts = new ArrayList<>();
     final List<ImportSummary.Skipped> skipped = new ArrayList<>();
   }
 }

@@ -1,0 +1,232 @@
+package dev.danmakuledger.edge.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.danmakuledger.edge.capture.AgentStatus;
+import dev.danmakuledger.edge.capture.CaptureAck;
+import dev.danmakuledger.edge.capture.CaptureRequest;
+import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.json.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local ingest API (issue 4), served by the JDK HTTP server on a loopback address only:
+ *
+ * <ul>
+ *   <li>{@code POST /v1/danmaku}: 201 with the ack of a new capture, 200 with the ORIGINAL ack of a
+ *       repeated key, 400 on malformed JSON or a missing/malformed key or field, 413 over {@link
+ *       #MAX_BODY_BYTES}, 422 when the key was used for other content, 507 at the store bound.
+ *   <li>{@code GET /v1/status}: {@link AgentStatus} as JSON.
+ *   <li>{@code GET /metrics}: Prometheus text.
+ * </ul>
+ *
+ * Concurrent posts wait on the capture service together and share its group commits.
+ */
+public final class IngestServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
+
+  /** Largest accepted request body. */
+  public static final int MAX_BODY_BYTES = 16 * 1024;
+
+  private static final String JSON = "application/json";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final CaptureService capture;
+  private final EdgeStore store;
+  private final long maxStoreBytes;
+  private final ObjectMapper json = Json.mapper();
+  private final RequestValidation validation;
+  private final ConcurrentHashMap<Integer, LongAdder> responses = new ConcurrentHashMap<>();
+
+  private IngestServer(
+      HttpServer server, CaptureService capture, EdgeStore store, long maxStoreBytes) {
+    this.server = server;
+    this.capture = capture;
+    this.store = store;
+    this.maxStoreBytes = maxStoreBytes;
+    this.validation = new RequestValidation(json, capture.deviceId());
+    AtomicInteger n = new AtomicInteger();
+    this.executor =
+        Executors.newFixedThreadPool(
+            32,
+            r -> {
+              Thread t = new Thread(r, "edge-api-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+  }
+
+  /**
+   * Binds and starts the API.
+   *
+   * @param bind a loopback address; port 0 picks a free port
+   * @throws IllegalArgumentException if {@code bind} is not a loopback address
+   */
+  public static IngestServer start(
+      InetSocketAddress bind, CaptureService capture, EdgeStore store, long maxStoreBytes)
+      throws IOException {
+    if (bind.isUnresolved() || !bind.getAddress().isLoopbackAddress()) {
+      throw new IllegalArgumentException(
+          "listen address: got "
+              + bind.getHostString()
+              + ", want a loopback address such as 127.0.0.1 (the local API is not for the"
+              + " network)");
+    }
+    HttpServer http = HttpServer.create(bind, 128);
+    IngestServer server = new IngestServer(http, capture, store, maxStoreBytes);
+    http.start();
+    return server;
+  }
+
+  /** The bound address (with the real port). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  /** "127.0.0.1:7070". */
+  public String hostPort() {
+    return address().getAddress().getHostAddress() + ":" + address().getPort();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      String path = ex.getRequestURI().getPath();
+      String method = ex.getRequestMethod();
+      try {
+        if (path.equals("/v1/danmaku") && method.equals("POST")) {
+          postDanmaku(ex);
+        } else if (path.equals("/v1/status") && method.equals("GET")) {
+          send(
+              ex,
+              200,
+              JSON,
+              json.writeValueAsBytes(AgentStatus.live(capture, store, maxStoreBytes)));
+        } else if (path.equals("/metrics") && method.equals("GET")) {
+          String text =
+              Metrics.render(
+                  AgentStatus.live(capture, store, maxStoreBytes),
+                  responseCounts(),
+                  capture.queued());
+          send(ex, 200, Metrics.CONTENT_TYPE, text.getBytes(StandardCharsets.UTF_8));
+        } else {
+          problem(ex, Problem.of(ErrorCode.NOT_FOUND, "no route for " + method + " " + path));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        problem(ex, Problem.of(ErrorCode.INTERNAL, "the agent is shutting down"));
+      } catch (Exception e) {
+        Problem p = ErrorMapping.toProblem(e);
+        if (p.status() >= 500) {
+          LOG.warn("{} {} failed: {}", method, path, e.toString());
+        }
+        problem(ex, p);
+      }
+    }
+  }
+
+  private void postDanmaku(HttpExchange ex) throws Exception {
+    byte[] body = readBody(ex);
+    CaptureRequest request =
+        validation.parse(body, ex.getRequestHeaders().getFirst("Idempotency-Key"));
+    CaptureAck ack = CaptureService.await(capture.submit(request));
+    send(ex, ack.repeat() ? 200 : 201, JSON, json.writeValueAsBytes(ack));
+  }
+
+  private static byte[] readBody(HttpExchange ex) throws IOException, ApiException {
+    String length = ex.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      long declared;
+      try {
+        declared = Long.parseLong(length.trim());
+      } catch (NumberFormatException e) {
+        declared = -1;
+      }
+      if (declared > MAX_BODY_BYTES) {
+        throw tooLarge(declared + " bytes");
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buf = new byte[4096];
+    try (InputStream in = ex.getRequestBody()) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        out.write(buf, 0, n);
+        if (out.size() > MAX_BODY_BYTES) {
+          throw tooLarge("more than " + MAX_BODY_BYTES + " bytes");
+        }
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static ApiException tooLarge(String got) {
+    return new ApiException(
+        Problem.of(
+                ErrorCode.BODY_TOO_LARGE,
+                "request body: got " + got + ", want at most " + MAX_BODY_BYTES + " bytes")
+            .with("maxBytes", MAX_BODY_BYTES));
+  }
+
+  private void problem(HttpExchange ex, Problem p) throws IOException {
+    byte[] body;
+    try {
+      body = json.writeValueAsBytes(p);
+    } catch (JsonProcessingException e) {
+      body = ("{\"status\":" + p.status() + "}").getBytes(StandardCharsets.UTF_8);
+    }
+    if (p.status() == 413) {
+      ex.getResponseHeaders().set("Connection", "close");
+    }
+    send(ex, p.status(), Problem.MEDIA_TYPE, body);
+  }
+
+  private void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+    responses.computeIfAbsent(status, s -> new LongAdder()).increment();
+    ex.getResponseHeaders().set("Content-Type", type);
+    ex.sendResponseHeaders(status, body.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private SortedMap<Integer, Long> responseCounts() {
+    SortedMap<Integer, Long> out = new TreeMap<>();
+    responses.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+
+  /** Stops accepting requests and waits briefly for the ones in flight. */
+  @Override
+  public void close() {
+    server.stop(1);
+    executor.shutdown();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

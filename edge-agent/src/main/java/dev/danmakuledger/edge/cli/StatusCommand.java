@@ -1,0 +1,69 @@
+package dev.danmakuledger.edge.cli;
+
+import dev.danmakuledger.edge.capture.AgentStatus;
+import dev.danmakuledger.edge.capture.DedupeStats;
+import dev.danmakuledger.edge.config.AgentConfig;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.protocol.json.Json;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code edge-agent status}: reads the store (also while another agent owns it). */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show log size, root, last checkpoint, outcomes, store size and Bloom statistics"
+            + " (read-only; works while `run` owns the directory).")
+final class StatusCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin DataDirOption dir;
+
+  @Option(names = "--json", description = "Print the status as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    AgentConfig config = AgentConfig.load(dir.dataDir);
+    AgentStatus s;
+    try (EdgeStore store = EdgeStore.openReadOnly(EdgeStore.fileIn(dir.dataDir))) {
+      s = AgentStatus.fromStore(store, config);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(s));
+      return ExitCodes.OK;
+    }
+    DedupeStats d = s.dedupe();
+    out.printf("device:      %s (%s)%n", s.deviceId(), s.origin());
+    out.printf("log size:    %d%n", s.logSize());
+    out.printf("root:        %s%n", s.rootHex());
+    out.printf(
+        "checkpoint:  %s%n",
+        s.checkpointAt() == null ? "none" : "signed at " + Instant.ofEpochMilli(s.checkpointAt()));
+    out.printf("receipt:     %s%n", s.receiptSize() == null ? "none" : "covers " + s.receiptSize());
+    out.printf("outcomes:    %s%n", s.outcomes().isEmpty() ? "none" : s.outcomes());
+    out.printf("store:       %d of %d bytes%n", s.storeBytes(), s.maxStoreBytes());
+    out.printf(
+        "bloom:       %d checks, %d maybe, %d false positives, measured FPR %s (configured %s),"
+            + " %d bytes, %d rotations%n",
+        d.checks(),
+        d.maybes(),
+        d.falsePositives(),
+        String.format(Locale.ROOT, "%.6f", d.measuredFpr()),
+        d.configuredFpr(),
+        d.memoryBytes(),
+        d.rotations());
+    out.printf(
+        "duplicates:  %d, conflicts: %d (%d keys flagged by Bloom, %d older than its window)%n",
+        d.duplicates(), d.conflicts(), d.bloomHits(), d.bloomMisses());
+    return ExitCodes.OK;
+  }
+}

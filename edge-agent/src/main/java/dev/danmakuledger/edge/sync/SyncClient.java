@@ -1,0 +1,199 @@
+package dev.danmakuledger.edge.sync;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.AcksResponse;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.EnrollRequest;
+import dev.danmakuledger.protocol.wire.EnrollResponse;
+import dev.danmakuledger.protocol.wire.LogState;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * The sync server's device API over OkHttp (issue 5 "HTTP API"): enrol, read the verified log
+ * state, read stored acks, post a batch. One call per method, no retries (the {@link Syncer}
+ * decides); every non-2xx answer becomes a {@link ServerProblemException}, every transport failure
+ * an {@link IOException}. Replies are read leniently (unknown members ignored) so a newer server
+ * can add fields.
+ *
+ * <p>Thread-safe. Share one {@link OkHttpClient} per process: it owns the connection pool.
+ */
+public final class SyncClient {
+  private static final MediaType JSON = MediaType.get("application/json");
+
+  /** Largest reply body read, so a hostile server cannot exhaust memory. */
+  static final long MAX_REPLY_BYTES = 64L * 1024 * 1024;
+
+  private final OkHttpClient http;
+  private final HttpUrl base;
+  private final ObjectMapper json;
+  private final Clock clock;
+
+  /**
+   * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
+   * @throws IllegalArgumentException if {@code base} is not an http(s) URL
+   */
+  public SyncClient(OkHttpClient http, String base, Clock clock) {
+    this.http = Objects.requireNonNull(http, "http");
+    HttpUrl url = HttpUrl.parse(Objects.requireNonNull(base, "base"));
+    if (url == null) {
+      throw new IllegalArgumentException("server URL: got " + base + ", want http(s)://host:port");
+    }
+    this.base = url;
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.json = Json.mapper().copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  }
+
+  /** A client with the timeouts the agent uses: connect 5 s, read/write 30 s, whole call 60 s. */
+  public static OkHttpClient defaultHttp() {
+    return new OkHttpClient.Builder()
+        .connectTimeout(Duration.ofSeconds(5))
+        .readTimeout(Duration.ofSeconds(30))
+        .writeTimeout(Duration.ofSeconds(30))
+        .callTimeout(Duration.ofSeconds(60))
+        .retryOnConnectionFailure(false)
+        .build();
+  }
+
+  public String baseUrl() {
+    return base.toString();
+  }
+
+  /** {@code POST /v1/devices}. */
+  public EnrollResponse enroll(EnrollRequest request) throws IOException {
+    return call(post(url("v1", "devices"), request), EnrollResponse.class, "enroll");
+  }
+
+  /** {@code GET /v1/devices/{id}/log}. */
+  public LogState log(String deviceId) throws IOException {
+    return call(
+        new Request.Builder().url(url("v1", "devices", deviceId, "log")).get().build(),
+        LogState.class,
+        "read the verified log of " + deviceId);
+  }
+
+  /** {@code GET /v1/devices/{id}/acks?from=A&to=B}: stored outcomes of {@code [from, to)}. */
+  public AcksResponse acks(String deviceId, long from, long to) throws IOException {
+    HttpUrl u =
+        url("v1", "devices", deviceId, "acks")
+            .newBuilder()
+            .addQueryParameter("from", Long.toString(from))
+            .addQueryParameter("to", Long.toString(to))
+            .build();
+    return call(
+        new Request.Builder().url(u).get().build(),
+        AcksResponse.class,
+        "read the acks [" + from + ", " + to + ") of " + deviceId);
+  }
+
+  /** {@code POST /v1/devices/{id}/batches}. */
+  public BatchResponse postBatch(String deviceId, BatchRequest batch) throws IOException {
+    return call(
+        post(url("v1", "devices", deviceId, "batches"), batch),
+        BatchResponse.class,
+        "send records ["
+            + batch.oldSize()
+            + ", "
+            + (batch.oldSize() + batch.records().size())
+            + ") of "
+            + deviceId);
+  }
+
+  private HttpUrl url(String... segments) {
+    HttpUrl.Builder b = base.newBuilder();
+    for (String s : segments) {
+      b.addPathSegment(s);
+    }
+    return b.build();
+  }
+
+  private Request post(HttpUrl url, Object body) throws JsonProcessingException {
+    return new Request.Builder()
+        .url(url)
+        .post(RequestBody.create(json.writeValueAsBytes(body), JSON))
+        .build();
+  }
+
+  private <T> T call(Request request, Class<T> type, String what) throws IOException {
+    try (Response response = http.newCall(request).execute()) {
+      byte[] body = read(response.body(), what);
+      if (!response.isSuccessful()) {
+        throw new ServerProblemException(
+            response.code(),
+            problem(body),
+            retryAfter(response.header("Retry-After")),
+            "cannot " + what);
+      }
+      try {
+        return json.readValue(body, type);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IOException(
+            "cannot " + what + ": reply is not a valid " + type.getSimpleName() + ": " + e, e);
+      }
+    }
+  }
+
+  private static byte[] read(ResponseBody body, String what) throws IOException {
+    if (body == null) {
+      return new byte[0];
+    }
+    long length = body.contentLength();
+    if (length > MAX_REPLY_BYTES) {
+      throw new IOException(
+          "cannot " + what + ": reply of " + length + " bytes, want <= " + MAX_REPLY_BYTES);
+    }
+    okio.BufferedSource source = body.source();
+    if (!source.request(MAX_REPLY_BYTES + 1)) {
+      return source.readByteArray();
+    }
+    throw new IOException("cannot " + what + ": reply larger than " + MAX_REPLY_BYTES + " bytes");
+  }
+
+  private Problem problem(byte[] body) {
+    if (body.length == 0) {
+      return null;
+    }
+    try {
+      return json.readValue(body, Problem.class);
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** Parses {@code Retry-After}: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+  Duration retryAfter(String header) {
+    if (header == null || header.isBlank()) {
+      return null;
+    }
+    String v = header.strip();
+    try {
+      long seconds = Long.parseLong(v);
+      return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, 3600));
+    } catch (NumberFormatException e) {
+      try {
+        ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+        Duration d = Duration.between(clock.instant(), at.toInstant());
+        return d.isNegative() ? Duration.ZERO : d;
+      } catch (DateTimeParseException notADate) {
+        return null;
+      }
+    }
+  }
+}
