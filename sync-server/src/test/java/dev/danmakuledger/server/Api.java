@@ -1,0 +1,121 @@
+package dev.danmakuledger.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.json.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A small HTTP client over real sockets (java.net.http) for end-to-end tests. */
+final class Api {
+  static final ObjectMapper JSON = Json.mapper();
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final URI base;
+  private final String adminToken;
+
+  Api(URI base, String adminToken) {
+    this.base = base;
+    this.adminToken = adminToken;
+  }
+
+  /** A reply: status, the Content-Type and selected headers, and the body. */
+  record Reply(int status, String contentType, String replayed, String retryAfter, String body) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (IOException e) {
+        throw new UncheckedIOException("not JSON: " + body, e);
+      }
+    }
+
+    String code() {
+      return json().path("code").asText();
+    }
+
+    <T> T as(Class<T> type) {
+      try {
+        return JSON.readValue(body, type);
+      } catch (IOException e) {
+        throw new UncheckedIOException("not a " + type.getSimpleName() + ": " + body, e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return status + " " + body;
+    }
+  }
+
+  Reply post(String path, Object body) {
+    try {
+      return postRaw(path, JSON.writeValueAsBytes(body));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Reply postRaw(String path, byte[] body) {
+    return send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
+  Reply get(String path) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+  }
+
+  Reply admin(String path) {
+    return send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Authorization", "Bearer " + adminToken)
+            .GET());
+  }
+
+  Reply adminPost(String path, Object body) {
+    try {
+      return send(
+          HttpRequest.newBuilder(base.resolve(path))
+              .header("Authorization", "Bearer " + adminToken)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Reply send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> r =
+          http.send(
+              request.timeout(Duration.ofSeconds(60)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      return new Reply(
+          r.statusCode(),
+          r.headers().firstValue("Content-Type").orElse(""),
+          r.headers().firstValue("Idempotent-Replayed").orElse(null),
+          r.headers().firstValue("Retry-After").orElse(null),
+          r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  HttpClient client() {
+    return http;
+  }
+
+  URI base() {
+    return base;
+  }
+}

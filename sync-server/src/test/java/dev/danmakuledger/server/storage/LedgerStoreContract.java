@@ -1,0 +1,354 @@
+package dev.danmakuledger.server.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The storage contract (CONVENTIONS "one storage contract suite, run against every backend", after
+ * Trillian's storage/testonly): every backend must pass exactly these tests.
+ */
+abstract class LedgerStoreContract {
+  static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+
+  Database db;
+  LedgerStore store;
+  final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  /** Opens a migrated, empty database of the backend under test. */
+  abstract Database openDatabase() throws Exception;
+
+  /** Releases what {@link #openDatabase()} created. */
+  abstract void dropDatabase() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    db = openDatabase();
+    store = new LedgerStore(db, CLOCK);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    db.close();
+    dropDatabase();
+  }
+
+  static byte[] bytes(int fill, int n) {
+    byte[] b = new byte[n];
+    Arrays.fill(b, (byte) fill);
+    return b;
+  }
+
+  DeviceRow enrolled(String id) throws DeviceExistsException {
+    return store.enroll(
+        DeviceRow.enrolled(id, bytes(7, 32), "vk+" + id, bytes(0, 17), bytes(1, 32), 1000));
+  }
+
+  static MessageRow message(String room, long seq, String key, String text, MessageStatus status) {
+    return new MessageRow(
+        room,
+        seq,
+        1_000_000L + seq + room.hashCode() * 10_000L,
+        key,
+        "h" + text.hashCode(),
+        "dev",
+        seq - 1,
+        "user",
+        text,
+        null,
+        1,
+        0xFF0000,
+        25,
+        42,
+        status,
+        null,
+        0);
+  }
+
+  DeviceRow advanced(DeviceRow d, long size) {
+    return new DeviceRow(
+        d.id(),
+        d.publicKey(),
+        d.verifierKey(),
+        d.status(),
+        d.statusReason(),
+        size,
+        size,
+        bytes(size == 0 ? 0 : 3, 17),
+        bytes(9, 32),
+        "cp" + size,
+        "receipt" + size,
+        1L,
+        2L,
+        3L,
+        -5L,
+        d.signatureFailures(),
+        new EdgeCounters(10, 3, 2, 1),
+        d.version() + 1,
+        d.createdAt());
+  }
+
+  BatchCommit commitOf(DeviceRow before, long size, List<MessageRow> messages) {
+    List<DeviceRecordRow> records = new ArrayList<>();
+    for (long i = before.verifiedSize(); i < size; i++) {
+      records.add(
+          new DeviceRecordRow(
+              before.id(),
+              i,
+              "k" + run + i,
+              bytes((int) i, 40),
+              "CONFIRMED",
+              "r",
+              i + 1,
+              i,
+              null,
+              null));
+    }
+    List<NodeRow> nodes = List.of(new NodeRow(0, before.verifiedSize(), bytes(5, 32)));
+    Map<String, Long> counters = new HashMap<>();
+    counters.put(Counters.BATCHES, 1L);
+    counters.put(Counters.RECORDS, size - before.verifiedSize());
+    return new BatchCommit(
+        before.version(), advanced(before, size), records, nodes, messages, counters);
+  }
+
+  @Test
+  void enrollIsIdempotentForTheSameKeyAndRefusesAnotherKey() throws Exception {
+    DeviceRow first = enrolled("d1");
+    DeviceRow again = enrolled("d1");
+    assertEquals(first.id(), again.id());
+    assertArrayEquals(first.publicKey(), again.publicKey());
+    assertThrows(
+        DeviceExistsException.class,
+        () ->
+            store.enroll(
+                DeviceRow.enrolled("d1", bytes(8, 32), "other", bytes(0, 17), bytes(1, 32), 5)));
+    assertEquals(1, store.devices().size());
+  }
+
+  @Test
+  void unknownDeviceIsEmpty() {
+    assertEquals(Optional.empty(), store.device("nobody"));
+  }
+
+  @Test
+  void commitStoresEverythingAndBumpsTheVersion() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            2,
+            List.of(
+                message("r", 1, "k1", "a", MessageStatus.CONFIRMED),
+                message("r", 2, "k2", "b", MessageStatus.PENDING))));
+    DeviceRow after = store.device("d1").orElseThrow();
+    assertEquals(2, after.verifiedSize());
+    assertEquals(d.version() + 1, after.version());
+    assertEquals("receipt2", after.lastReceipt());
+    assertEquals(new EdgeCounters(10, 3, 2, 1), after.edge());
+    assertEquals(-5L, after.clockSkewMs());
+    List<DeviceRecordRow> records = store.records("d1", 0, 10);
+    assertEquals(2, records.size());
+    assertArrayEquals(bytes(1, 40), records.get(1).canonical());
+    assertArrayEquals(bytes(5, 32), store.nodeHash("d1", 0, 0).orElseThrow());
+    assertEquals(2, store.maxSeq("r"));
+    assertEquals(0, store.maxSeq("empty-room"));
+    assertEquals(1L, store.counters().get(Counters.BATCHES));
+  }
+
+  @Test
+  void staleVersionWritesNothing() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))));
+    assertThrows(
+        StaleDeviceException.class,
+        () ->
+            store.commit(
+                commitOf(d, 1, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED)))));
+    assertEquals(1, store.maxSeq("r"));
+    assertEquals(1, store.records("d1", 0, 10).size());
+    assertEquals(1L, store.counters().get(Counters.BATCHES));
+  }
+
+  @Test
+  void duplicateKeyRollsBackTheWholeBatch() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("r", 1, "same", "a", MessageStatus.CONFIRMED))));
+    DeviceRow now = store.device("d1").orElseThrow();
+    StaleDeviceException e =
+        assertThrows(
+            StaleDeviceException.class,
+            () ->
+                store.commit(
+                    commitOf(
+                        now, 2, List.of(message("r", 2, "same", "a", MessageStatus.CONFIRMED)))));
+    assertEquals("d1", e.deviceId());
+    assertEquals(1, store.device("d1").orElseThrow().verifiedSize());
+    assertEquals(1, store.maxSeq("r"));
+  }
+
+  @Test
+  void duplicateRoomSeqRollsBack() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))));
+    DeviceRow now = store.device("d1").orElseThrow();
+    assertThrows(
+        StaleDeviceException.class,
+        () ->
+            store.commit(
+                commitOf(now, 2, List.of(message("r", 1, "k2", "b", MessageStatus.CONFIRMED)))));
+    assertTrue(store.messageByKey("k2").isEmpty());
+  }
+
+  @Test
+  void tombstonesAccountForNumbersAndAllowManyNullKeys() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("r", 1, "k1", "a", MessageStatus.CONFIRMED),
+                MessageRow.tombstone("r", 2, "duplicate-caught-by-sql"),
+                MessageRow.tombstone("r", 3, "duplicate-caught-by-sql"),
+                message("r", 4, "k4", "d", MessageStatus.CONFIRMED))));
+    List<MessageRow> page = store.roomPage("r", 0, 10);
+    assertEquals(List.of(1L, 2L, 3L, 4L), page.stream().map(MessageRow::seq).toList());
+    assertEquals(MessageStatus.TOMBSTONE, page.get(1).status());
+    assertEquals(null, page.get(1).idempotencyKey());
+    assertEquals(
+        List.of(1L, 4L), store.confirmedAfter("r", 0, 10).stream().map(MessageRow::seq).toList());
+    assertEquals(List.of(4L), store.roomPage("r", 3, 10).stream().map(MessageRow::seq).toList());
+    RoomStats stats = store.rooms().get(0);
+    assertEquals(new RoomStats("r", 4, 2, 2, 0, 0, 2), stats);
+  }
+
+  @Test
+  void cjkAndEmojiRoundTrip() throws Exception {
+    DeviceRow d = enrolled("d1");
+    String text = "弹幕测试 🎉🚀 こんにちは 한국어 ∑";
+    store.commit(commitOf(d, 1, List.of(message("r", 1, "k1", text, MessageStatus.CONFIRMED))));
+    assertEquals(text, store.message("r", 1).orElseThrow().text());
+    assertEquals(text, store.messageByKey("k1").orElseThrow().text());
+  }
+
+  @Test
+  void keysAreCaseSensitive() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("r", 1, "d:u:1700000000000:abcdefabcdefabcd", "a", MessageStatus.CONFIRMED),
+                message(
+                    "r", 2, "d:u:1700000000000:ABCDEFABCDEFABCD", "a", MessageStatus.CONFIRMED))));
+    assertEquals(
+        2,
+        store
+            .messagesByKeys(
+                List.of("d:u:1700000000000:abcdefabcdefabcd", "d:u:1700000000000:ABCDEFABCDEFABCD"))
+            .size());
+  }
+
+  @Test
+  void messagesByKeysFindsOnlyStoredKeysAcrossChunks() throws Exception {
+    DeviceRow d = enrolled("d1");
+    List<MessageRow> rows = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int i = 1; i <= 600; i++) {
+      rows.add(message("r", i, "key" + i, "t" + i, MessageStatus.CONFIRMED));
+      keys.add("key" + i);
+      keys.add("absent" + i);
+    }
+    store.commit(commitOf(d, 1, rows));
+    Map<String, MessageRow> found = store.messagesByKeys(keys);
+    assertEquals(600, found.size());
+    assertEquals(17, found.get("key17").seq());
+    assertFalse(found.containsKey("absent1"));
+  }
+
+  @Test
+  void reviewTransitionIsCompareAndSet() throws Exception {
+    DeviceRow d = enrolled("d1");
+    MessageRow pending = message("r", 1, "k1", "a", MessageStatus.PENDING);
+    store.commit(commitOf(d, 1, List.of(pending)));
+    assertEquals(1, store.pending(10).size());
+    MessageRow approved =
+        store
+            .transition(
+                pending.messageId(), MessageStatus.PENDING, MessageStatus.CONFIRMED, 0, null)
+            .orElseThrow();
+    assertEquals(MessageStatus.CONFIRMED, approved.status());
+    assertEquals(1, approved.version());
+    VersionConflictException e =
+        assertThrows(
+            VersionConflictException.class,
+            () ->
+                store.transition(
+                    pending.messageId(), MessageStatus.PENDING, MessageStatus.REJECTED, 0, "x"));
+    assertEquals(MessageStatus.CONFIRMED, e.current().status());
+    assertEquals(
+        Optional.empty(),
+        store.transition(424242L, MessageStatus.PENDING, MessageStatus.REJECTED, 0, "x"));
+    assertEquals(0, store.pending(10).size());
+  }
+
+  @Test
+  void quarantineAndSignatureFailuresAreRecordedWithAlerts() throws Exception {
+    enrolled("d1");
+    store.recordSignatureFailure(
+        "d1", new AlertRow(0, "ALERT", "WARN", "d1", null, "bad sig", null, 7));
+    AlertRow fork =
+        store.quarantine(
+            "d1",
+            "FORK: x",
+            Map.of(Counters.FORKS, 1L),
+            new AlertRow(0, "ALERT", "CRITICAL", "d1", null, "fork", "{\"a\":1}", 8));
+    DeviceRow d = store.device("d1").orElseThrow();
+    assertEquals(DeviceStatus.QUARANTINED, d.status());
+    assertEquals("FORK: x", d.statusReason());
+    assertEquals(1, d.signatureFailures());
+    List<AlertRow> alerts = store.alerts(10);
+    assertEquals(2, alerts.size());
+    assertEquals(fork.id(), alerts.get(0).id());
+    assertEquals("{\"a\":1}", alerts.get(0).dataJson());
+    assertEquals(2, store.alertCount());
+    assertEquals(1L, store.counters().get(Counters.FORKS));
+    assertEquals(1L, store.counters().get(Counters.SIGNATURE_FAILURES));
+  }
+
+  @Test
+  void markSeenOnlyRaisesTheClaimedSize() throws Exception {
+    enrolled("d1");
+    store.markSeen("d1", 10, 5);
+    store.markSeen("d1", 4, 6);
+    DeviceRow d = store.device("d1").orElseThrow();
+    assertEquals(10, d.claimedSize());
+    assertEquals(6L, d.lastSeenAt());
+    assertEquals(0, d.verifiedSize());
+  }
+
+  @Test
+  void countersAccumulate() {
+    store.addCounters(Map.of("a", 2L, "b", 1L));
+    store.addCounters(Map.of("a", 3L));
+    assertEquals(Map.of("a", 5L, "b", 1L), store.counters());
+  }
+}
