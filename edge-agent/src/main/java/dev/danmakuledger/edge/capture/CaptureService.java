@@ -294,8 +294,8 @@ public final class CaptureService implements AutoCloseable {
       if (round.newRecords.isEmpty()) {
         merge(unpersisted, round.deltas);
         mergeCounters(round.deltas);
-        round.complete(null);
         publish();
+        round.complete(null);
         return;
       }
       long newSize = size + round.newRecords.size();
@@ -345,9 +345,10 @@ public final class CaptureService implements AutoCloseable {
       } catch (StoreException e) {
         LOG.warn("capture transaction failed: {}", e.getMessage());
         merge(unpersisted, round.deltas);
-        round.complete(e);
+        mergeCounters(round.deltas);
         resync();
         publish();
+        round.complete(e);
         return;
       }
     }

@@ -23,7 +23,9 @@ public final class ServerProblemException extends IOException {
             + status
             + (problem == null
                 ? ""
-                : " " + problem.code() + (problem.detail() == null ? "" : ": " + problem.detail())));
+                : " "
+                    + problem.code()
+                    + (problem.detail() == null ? "" : ": " + problem.detail())));
     this.status = status;
     this.problem = problem;
     this.retryAfter = retryAfter;

@@ -165,7 +165,12 @@ public final class LogVerifier {
                 + decoded.key());
       }
       if (!decoded.contentHash().equals(r.contentHash())) {
-        return fail(i, "record " + i + ": content hash column differs from the record's content");
+        return fail(
+            i,
+            "record "
+                + i
+                + ": content hash column differs from the hash of its signed content: the record"
+                + " was edited");
       }
       byte[] leaf = Rfc6962.leafHash(r.canonical());
       if (!Arrays.equals(leaf, r.leafHash())) {

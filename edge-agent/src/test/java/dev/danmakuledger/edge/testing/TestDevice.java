@@ -53,6 +53,14 @@ public final class TestDevice implements AutoCloseable {
     return d;
   }
 
+  /** The same directory and key opened again with another store bound. */
+  public static TestDevice reopen(TestDevice stopped, long maxStoreBytes) throws StoreException {
+    TestDevice d =
+        new TestDevice(stopped.dir, stopped.identity, stopped.clock, stopped.bloom, maxStoreBytes);
+    d.start();
+    return d;
+  }
+
   /** Opens store and capture service. */
   public void start() throws StoreException {
     store = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL);

@@ -1,0 +1,39 @@
+package dev.danmakuledger.edge.sync;
+
+import java.util.Map;
+
+/**
+ * What one sync run achieved.
+ *
+ * @param localSize the device log size the run aimed for
+ * @param verifiedSize the size the server has verified at the end of the run
+ * @param batches batches the server accepted (including replays of lost replies)
+ * @param recordsSent records in those batches
+ * @param retries requests repeated after a transient failure
+ * @param resumes times the run re-read the server's verified size (409 size-mismatch)
+ * @param outcomes local record counts by server outcome ("UNSYNCED" for none yet)
+ * @param receiptSize the largest log size covered by a stored server receipt, or -1
+ */
+public record SyncReport(
+    long localSize,
+    long verifiedSize,
+    int batches,
+    long recordsSent,
+    long retries,
+    int resumes,
+    Map<String, Long> outcomes,
+    long receiptSize) {
+  public SyncReport {
+    outcomes = Map.copyOf(outcomes);
+  }
+
+  /** Records that have no server outcome yet. */
+  public long unsynced() {
+    return outcomes.getOrDefault("UNSYNCED", 0L);
+  }
+
+  /** True when every record up to {@code localSize} has an outcome and a receipt covers them. */
+  public boolean complete() {
+    return unsynced() == 0 && receiptSize >= localSize && verifiedSize >= localSize;
+  }
+}

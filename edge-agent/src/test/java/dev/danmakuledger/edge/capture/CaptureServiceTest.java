@@ -1,0 +1,230 @@
+package dev.danmakuledger.edge.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.store.StoreFullException;
+import dev.danmakuledger.edge.testing.MutableClock;
+import dev.danmakuledger.edge.testing.TestDevice;
+import dev.danmakuledger.edge.verify.VerifyReport;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.record.InvalidRecordException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CaptureServiceTest {
+  @TempDir Path dir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+  private TestDevice device;
+
+  @AfterEach
+  void close() throws Exception {
+    if (device != null) {
+      device.close();
+    }
+  }
+
+  @Test
+  void captureAppendsASignedDurableRecord() throws Exception {
+    device = TestDevice.create(dir, clock);
+    CaptureAck ack = device.capture.capture(device.request("alice", 1, "你好 🎉 <&>"));
+    assertEquals(0, ack.index());
+    assertFalse(ack.repeat());
+    assertEquals(clock.millis(), ack.capturedAt());
+
+    var stored = device.store.findByKey(ack.idempotencyKey()).orElseThrow();
+    DanmakuRecord r = CanonicalRecord.decode(stored.canonical());
+    assertEquals("你好 🎉 <&>", r.text());
+    assertEquals(0, r.index());
+    Checkpoint cp =
+        Checkpoints.open(
+            device.store.latestCheckpoint().orElseThrow().note(),
+            DeviceLog.origin("dev-1"),
+            device.identity.signer().verifier());
+    assertEquals(1, cp.size());
+    assertEquals(HexFormat.of().formatHex(cp.root()), device.capture.logStatus().rootHex());
+    assertTrue(device.verify().ok());
+  }
+
+  @Test
+  void repeatReturnsTheOriginalAckAndChangesNothing() throws Exception {
+    device = TestDevice.create(dir, clock);
+    CaptureAck first = device.capture.capture(device.request("alice", 1, "hi"));
+    String root = device.capture.logStatus().rootHex();
+    clock.advance(Duration.ofMinutes(5));
+    CaptureAck again = device.capture.capture(device.request("alice", 1, "hi"));
+    assertTrue(again.repeat());
+    assertEquals(first.index(), again.index());
+    assertEquals(first.capturedAt(), again.capturedAt());
+    assertEquals(1, device.capture.logStatus().size());
+    assertEquals(root, device.capture.logStatus().rootHex());
+    assertEquals(1, device.store.checkpoints().size());
+    assertEquals(1, device.capture.stats().duplicates());
+  }
+
+  @Test
+  void sameKeyWithDifferentContentIsAConflict() throws Exception {
+    device = TestDevice.create(dir, clock);
+    device.capture.capture(device.request("alice", 1, "hi"));
+    IdempotencyConflictException e =
+        assertThrows(
+            IdempotencyConflictException.class,
+            () -> device.capture.capture(device.request("alice", 1, "something else")));
+    assertEquals(0, e.original().index());
+    assertTrue(e.getMessage().contains("already used for a different message"), e.getMessage());
+    assertEquals(1, device.capture.logStatus().size());
+    assertEquals(1, device.capture.stats().conflicts());
+  }
+
+  @Test
+  void keyOfAnotherDeviceIsRefused() throws Exception {
+    device = TestDevice.create(dir, clock);
+    IdempotencyKey foreign =
+        new IdempotencyKey("dev-2", "alice", 1_700_000_000_000L, "00112233445566778899");
+    InvalidRecordException e =
+        assertThrows(
+            InvalidRecordException.class,
+            () ->
+                device.capture.submit(
+                    new CaptureRequest(foreign, "room-1", "alice", "hi", null, 1, 0, 25)));
+    assertEquals("key", e.field());
+    assertTrue(e.getMessage().contains("dev-2"), e.getMessage());
+  }
+
+  @Test
+  void burstIsGroupCommittedAndEveryAckIsDistinct() throws Exception {
+    device = TestDevice.create(dir, clock);
+    List<CompletableFuture<CaptureAck>> futures = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      futures.add(device.capture.submit(device.request("u" + (i % 7), i, "message " + i)));
+    }
+    boolean[] seen = new boolean[2_000];
+    for (CompletableFuture<CaptureAck> f : futures) {
+      CaptureAck ack = CaptureService.await(f);
+      assertFalse(seen[(int) ack.index()], "index handed out twice: " + ack.index());
+      seen[(int) ack.index()] = true;
+    }
+    assertEquals(2_000, device.capture.logStatus().size());
+    int checkpoints = device.store.checkpoints().size();
+    assertTrue(checkpoints < 2_000 / 2, "transactions: got " + checkpoints + ", want batches");
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+    assertEquals(checkpoints, report.checkpointsChecked());
+  }
+
+  @Test
+  void repeatsInsideOneBatchAreCapturedOnce() throws Exception {
+    device = TestDevice.create(dir, clock);
+    List<CompletableFuture<CaptureAck>> futures = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      futures.add(device.capture.submit(device.request("alice", 7, "double click")));
+    }
+    futures.add(device.capture.submit(device.request("alice", 7, "other text")));
+    long index = CaptureService.await(futures.get(0)).index();
+    for (int i = 1; i < 50; i++) {
+      CaptureAck a = CaptureService.await(futures.get(i));
+      assertEquals(index, a.index());
+      assertTrue(a.repeat());
+    }
+    assertThrows(IdempotencyConflictException.class, () -> CaptureService.await(futures.get(50)));
+    assertEquals(1, device.capture.logStatus().size());
+  }
+
+  @Test
+  void storeAtItsBoundRefusesNewCapturesButAnswersRepeats() throws Exception {
+    device = TestDevice.create(dir, clock);
+    CaptureAck first = device.capture.capture(device.request("alice", 1, "hi"));
+    device.stop();
+    long full = device.store.sizeOnDiskBytes();
+    TestDevice bounded = new TestDeviceReopen(device).withBound(full);
+    try {
+      StoreFullException e =
+          assertThrows(
+              StoreFullException.class,
+              () -> bounded.capture.capture(bounded.request("alice", 2, "more")));
+      assertTrue(e.getMessage().contains("store is full"), e.getMessage());
+      assertEquals(1, bounded.capture.logStatus().size());
+      assertEquals(
+          first.index(), bounded.capture.capture(bounded.request("alice", 1, "hi")).index());
+    } finally {
+      bounded.close();
+      device = null;
+    }
+  }
+
+  @Test
+  void restartRestoresBloomAndHlcAndKeepsDeduplicating() throws Exception {
+    device = TestDevice.create(dir, clock);
+    for (int i = 0; i < 100; i++) {
+      device.capture.capture(device.request("alice", i, "m" + i));
+    }
+    long hlcBefore = lastHlc();
+    clock.advance(Duration.ofHours(-1));
+    device.restart();
+    long maybesBefore = device.capture.stats().maybes();
+    CaptureAck repeat = device.capture.capture(device.request("alice", 42, "m42"));
+    assertTrue(repeat.repeat());
+    assertEquals(42, repeat.index());
+    assertEquals(
+        maybesBefore + 1, device.capture.stats().maybes(), "restored filter knows the key");
+    device.capture.capture(device.request("bob", 1, "after restart"));
+    assertTrue(lastHlc() > hlcBefore, "capture clock must not go back after a restart");
+    assertTrue(device.verify().ok());
+  }
+
+  @Test
+  void keysForgottenByTheBloomFilterAreStillCaughtExactly() throws Exception {
+    device =
+        TestDevice.create(
+            dir, clock, new BloomConfig(2, 0.01, Duration.ofDays(1)), TestDevice.UNBOUNDED);
+    for (int i = 0; i < 20; i++) {
+      device.capture.capture(device.request("alice", i, "m" + i));
+    }
+    List<CompletableFuture<CaptureAck>> futures = new ArrayList<>();
+    futures.add(device.capture.submit(device.request("bob", 1, "new in the same batch")));
+    futures.add(device.capture.submit(device.request("alice", 0, "m0")));
+    CaptureAck fresh = CaptureService.await(futures.get(0));
+    CaptureAck old = CaptureService.await(futures.get(1));
+    assertTrue(old.repeat());
+    assertEquals(0, old.index());
+    assertEquals(20, fresh.index());
+    assertEquals(21, device.capture.logStatus().size());
+    assertTrue(device.capture.stats().bloomMisses() >= 1);
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+  }
+
+  private long lastHlc() throws Exception {
+    long size = device.capture.logStatus().size();
+    return CanonicalRecord.decode(device.store.records(size - 1, 1).get(0).canonical()).hlc();
+  }
+
+  /** Reopens a stopped device's directory with a store bound. */
+  private static final class TestDeviceReopen {
+    private final TestDevice stopped;
+
+    TestDeviceReopen(TestDevice stopped) {
+      this.stopped = stopped;
+    }
+
+    TestDevice withBound(long bound) throws Exception {
+      return TestDevice.reopen(stopped, bound);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.danmakuledger.edge.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.bloom.BloomSnapshot;
+import dev.danmakuledger.edge.bloom.RotatingBloom;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EdgeStoreTest {
+  @TempDir Path dir;
+
+  private static NewRecord record(long index, String key) {
+    return new NewRecord(
+        index, key, "hash-" + key, new byte[] {1, 2, (byte) index}, new byte[32], 42);
+  }
+
+  private static AppendBatch batch(long oldSize, List<NewRecord> records) {
+    return new AppendBatch(
+        oldSize,
+        records,
+        new byte[] {9},
+        "note-" + (oldSize + records.size()),
+        7,
+        Map.of("captures", (long) records.size()));
+  }
+
+  @Test
+  void newStoreIsMigratedOnceAndReopensAtTheSameVersion() throws Exception {
+    Path file = EdgeStore.fileIn(dir);
+    try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
+      assertEquals(1, s.schemaVersion());
+      assertEquals(0, s.logState().size());
+    }
+    try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
+      assertEquals(1, s.schemaVersion());
+    }
+    try (EdgeStore s = EdgeStore.openReadOnly(file)) {
+      assertEquals(1, s.schemaVersion());
+    }
+  }
+
+  @Test
+  void storeFromANewerAgentIsRefused() throws Exception {
+    Path file = EdgeStore.fileIn(dir);
+    try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
+      s.putMeta("schema_version", "99");
+    }
+    StoreException e =
+        assertThrows(StoreException.class, () -> EdgeStore.open(file, Durability.FULL));
+    assertTrue(e.getMessage().contains("newer"), e.getMessage());
+  }
+
+  @Test
+  void readOnlyOpenOfAMissingFileSaysToInit() {
+    StoreException e =
+        assertThrows(StoreException.class, () -> EdgeStore.openReadOnly(dir.resolve("none.db")));
+    assertTrue(e.getMessage().contains("init"), e.getMessage());
+  }
+
+  @Test
+  void appendCommitsRecordsCheckpointStateAndCounters() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"), record(1, "b"))));
+      s.append(batch(2, List.of(record(2, "c"))));
+      assertEquals(3, s.logState().size());
+      assertEquals(3, s.recordCount());
+      assertEquals(List.of(2L, 3L), s.checkpoints().stream().map(StoredCheckpoint::size).toList());
+      assertEquals("note-3", s.latestCheckpoint().orElseThrow().note());
+      assertEquals(3L, s.counters().get("captures"));
+      StoredRecord b = s.findByKey("b").orElseThrow();
+      assertEquals(1, b.index());
+      assertEquals(2, b.checkpointSize());
+      assertEquals("hash-b", b.contentHash());
+      assertEquals(List.of("b", "c"), s.keysFrom(1));
+    }
+  }
+
+  @Test
+  void duplicateKeyRollsBackTheWholeBatch() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      DuplicateKeyException e =
+          assertThrows(
+              DuplicateKeyException.class,
+              () -> s.append(batch(1, List.of(record(1, "fresh"), record(2, "a")))));
+      assertEquals("a", e.idempotencyKey());
+      assertEquals(1, s.logState().size());
+      assertEquals(1, s.recordCount());
+      assertTrue(s.findByKey("fresh").isEmpty());
+      assertEquals(1, s.checkpoints().size());
+      assertEquals(1L, s.counters().get("captures"));
+    }
+  }
+
+  @Test
+  void appendAtAStaleSizeIsRefused() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      StoreException e =
+          assertThrows(StoreException.class, () -> s.append(batch(0, List.of(record(0, "b")))));
+      assertTrue(e.getMessage().contains("want the committed size 1"), e.getMessage());
+    }
+  }
+
+  @Test
+  void batchIndicesMustBeContiguous() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> batch(5, List.of(record(5, "a"), record(7, "b"))));
+    assertTrue(e.getMessage().contains("want 6"), e.getMessage());
+  }
+
+  @Test
+  void outcomesAndReceiptsAreStored() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"), record(1, "b"))));
+      s.applyOutcomes(List.of(new OutcomeUpdate(0, "CONFIRMED", 17L, "m1", null, 99)));
+      s.saveReceipt(2, "receipt", 100);
+      StoredRecord a = s.findByKey("a").orElseThrow();
+      assertEquals("CONFIRMED", a.outcome());
+      assertEquals(17L, a.seq());
+      assertEquals(Map.of("CONFIRMED", 1L, "UNSYNCED", 1L), s.outcomeCounts());
+      assertEquals(2, s.latestReceipt().orElseThrow().size());
+      assertThrows(
+          StoreException.class,
+          () -> s.applyOutcomes(List.of(new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1))));
+    }
+  }
+
+  @Test
+  void bloomSnapshotRoundTrips() throws Exception {
+    BloomConfig config = new BloomConfig(100, 0.01, Duration.ofDays(1));
+    RotatingBloom bloom = RotatingBloom.create(config, Clock.systemUTC());
+    for (int i = 0; i < 150; i++) {
+      bloom.put("k" + i);
+    }
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.NORMAL)) {
+      s.saveBloom(bloom.snapshot(150));
+      BloomSnapshot back = s.loadBloom().orElseThrow();
+      RotatingBloom restored = RotatingBloom.restore(config, Clock.systemUTC(), back);
+      assertEquals(150, back.coveredSize());
+      assertEquals(1, restored.rotations());
+      for (int i = 0; i < 150; i++) {
+        assertTrue(restored.mightContain("k" + i));
+      }
+    }
+  }
+
+  @Test
+  void sizeOnDiskCountsTheWriteAheadLog() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      Path wal = dir.resolve("agent.db-wal");
+      long expected = Files.size(EdgeStore.fileIn(dir)) + (Files.exists(wal) ? Files.size(wal) : 0);
+      assertEquals(expected, s.sizeOnDiskBytes());
+    }
+  }
+}
