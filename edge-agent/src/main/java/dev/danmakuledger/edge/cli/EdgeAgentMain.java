@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
       StatusCommand.class,
       VerifyCommand.class,
       RunCommand.class,
+      EnrollCommand.class,
+      SyncCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -1,0 +1,206 @@
+package dev.danmakuledger.edge.cli;
+
+import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.ServerLink;
+import dev.danmakuledger.edge.sync.Sleeper;
+import dev.danmakuledger.edge.sync.SyncClient;
+import dev.danmakuledger.edge.sync.SyncDaemon;
+import dev.danmakuledger.edge.sync.SyncReport;
+import dev.danmakuledger.edge.sync.SyncSettings;
+import dev.danmakuledger.edge.sync.SyncStoppedException;
+import dev.danmakuledger.edge.sync.Syncer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import okhttp3.OkHttpClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code edge-agent sync}: pushes the device log to the enrolled sync server (issue 6). */
+@Command(
+    name = "sync",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Send captured records to the sync server in signed batches and store each record's",
+      "outcome and the server receipts. With --once: sync what is captured now and exit 0 only",
+      "if every record has an outcome and a receipt covers the whole log; otherwise keep",
+      "syncing until stopped."
+    })
+final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
+  @Spec CommandSpec spec;
+  @Mixin DataDirOption dir;
+  @Mixin Options options;
+
+  @Option(names = "--once", description = "Sync what is captured now, then exit.")
+  boolean once;
+
+  @Option(
+      names = "--progress",
+      negatable = true,
+      description = "Progress bar (default: on a terminal).")
+  Boolean progress;
+
+  private Clock clock;
+
+  /** Sync tunables shared by {@code sync} and {@code run}. */
+  static final class Options {
+    @Option(
+        names = "--server",
+        paramLabel = "URL",
+        description = "Sync server (default: the one `enroll` recorded).")
+    String server;
+
+    @Option(
+        names = "--batch-size",
+        defaultValue = "500",
+        paramLabel = "N",
+        description = "Most records per batch (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(
+        names = "--linger",
+        defaultValue = "PT1S",
+        paramLabel = "DURATION",
+        description =
+            "How long new captures wait for a full batch before a partial one is sent"
+                + " (ISO-8601, default: ${DEFAULT-VALUE}).")
+    Duration linger;
+
+    @Option(
+        names = "--max-attempts",
+        defaultValue = "8",
+        paramLabel = "N",
+        description =
+            "Attempts per request on network errors, 429 and 503 (default: ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    SyncSettings settings() {
+      return SyncSettings.defaults()
+          .withBatchSize(batchSize)
+          .withLinger(linger)
+          .withMaxAttempts(maxAttempts);
+    }
+
+    /** The server link, with {@code --server} overriding the enrolled URL. */
+    ServerLink link(Path dataDir) throws IOException {
+      ServerLink link =
+          ServerLink.load(dataDir)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "device in "
+                              + dataDir
+                              + " is not enrolled; run `edge-agent enroll --data-dir "
+                              + dataDir
+                              + " --server URL --token-file F` first"));
+      return server == null ? link : new ServerLink(server, link.serverVerifierKey());
+    }
+  }
+
+  @Override
+  public void clock(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The syncer of an open agent. */
+  static Syncer syncer(
+      Agent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
+    SecureRandom random = new SecureRandom();
+    return new Syncer(
+        agent.store,
+        agent.identity,
+        new SyncClient(http, link.serverUrl(), clock),
+        link.serverVerifier(),
+        s,
+        new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
+        Sleeper.real(),
+        clock,
+        () -> Syncer.metadataOf(agent.capture.stats()));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    ServerLink link = options.link(dir.dataDir);
+    SyncSettings settings = options.settings();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    OkHttpClient http = SyncClient.defaultHttp();
+    try (Agent agent = Agent.open(dir.dataDir, clock)) {
+      Syncer syncer = syncer(agent, http, link, settings, clock);
+      if (!once) {
+        return daemon(agent, syncer, settings, out);
+      }
+      boolean showProgress = progress != null ? progress : System.console() != null;
+      ProgressBar bar = showProgress ? new ProgressBar(err, "syncing") : null;
+      SyncReport report;
+      try {
+        report = bar == null ? syncer.sync() : syncer.sync(bar::update);
+      } catch (SyncStoppedException e) {
+        if (bar != null) {
+          bar.finish();
+        }
+        err.println("edge-agent: SYNC STOPPED (" + e.reason() + "): " + e.getMessage());
+        return ExitCodes.FAILED;
+      }
+      if (bar != null) {
+        bar.finish();
+      }
+      out.printf(
+          "synced %d of %d records to %s in %d batches (%d retries, %d resumes); outcomes %s;"
+              + " receipt covers %d%n",
+          report.verifiedSize(),
+          report.localSize(),
+          link.serverUrl(),
+          report.batches(),
+          report.retries(),
+          report.resumes(),
+          report.outcomes(),
+          report.receiptSize());
+      if (!report.complete()) {
+        err.printf(
+            "edge-agent: sync incomplete: %d records without an outcome, receipt covers %d of %d%n",
+            report.unsynced(), report.receiptSize(), report.localSize());
+        return ExitCodes.FAILED;
+      }
+      return ExitCodes.OK;
+    } finally {
+      http.dispatcher().executorService().shutdown();
+      http.connectionPool().evictAll();
+    }
+  }
+
+  private int daemon(Agent agent, Syncer syncer, SyncSettings settings, PrintWriter out)
+      throws InterruptedException {
+    SecureRandom random = new SecureRandom();
+    CountDownLatch stop = new CountDownLatch(1);
+    Thread hook = new Thread(stop::countDown, "edge-sync-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try (SyncDaemon daemon =
+        SyncDaemon.start(
+            syncer,
+            () -> agent.capture.logStatus().size(),
+            settings,
+            new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
+            Sleeper.real())) {
+      out.printf("edge-agent %s syncing continuously; Ctrl-C to stop%n", agent.identity.deviceId());
+      out.flush();
+      while (!stop.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (daemon.stoppedBy() != null) {
+          spec.commandLine()
+              .getErr()
+              .println("edge-agent: SYNC STOPPED: " + daemon.stoppedBy().getMessage());
+          return ExitCodes.FAILED;
+        }
+      }
+      return ExitCodes.OK;
+    }
+  }
+}
