@@ -521,7 +521,7 @@ public final class BatchIngest {
             now,
             now,
             now,
-            newestHlcMillis < 0 ? device.clockSkewMs() : newestHlcMillis - now,
+            newestHlcMillis < 0 ? device.clockSkewMs() : Long.valueOf(newestHlcMillis - now),
             device.signatureFailures(),
             edge,
             device.version() + 1,
