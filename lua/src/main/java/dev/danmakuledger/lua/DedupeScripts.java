@@ -3,10 +3,9 @@ package dev.danmakuledger.lua;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * The server's fast duplicate check and per-room sequencer (ARCHITECTURE.md section 5, check 2),
@@ -107,6 +106,7 @@ public final class DedupeScripts implements AutoCloseable {
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
     String counter = RedisKeys.counter(room);
+    String entryPrefix = RedisKeys.entryPrefix(room);
     Objects.requireNonNull(items, "items");
     if (items.size() > MAX_ITEMS) {
       throw new IllegalArgumentException(
@@ -120,24 +120,26 @@ public final class DedupeScripts implements AutoCloseable {
     String[] args = new String[2 * items.size() + 1];
     keys[0] = counter;
     args[0] = Long.toString(ttlSeconds);
-    Set<Long> candidates = new HashSet<>();
+    long[] candidates = new long[items.size()];
     for (int i = 0; i < items.size(); i++) {
       AdmitItem item = Objects.requireNonNull(items.get(i), "item");
-      if (!candidates.add(item.candidateMessageId())) {
-        throw new IllegalArgumentException(
-            "candidate message id of item "
-                + i
-                + ": got "
-                + item.candidateMessageId()
-                + " again, want unique per call");
-      }
-      keys[i + 1] = RedisKeys.entry(room, item.idempotencyKey());
+      candidates[i] = item.candidateMessageId();
+      keys[i + 1] = entryPrefix + item.idempotencyKey();
       args[2 * i + 1] = item.contentHash();
       args[2 * i + 2] = Long.toString(item.candidateMessageId());
     }
+    Arrays.sort(candidates);
+    for (int i = 1; i < candidates.length; i++) {
+      if (candidates[i] == candidates[i - 1]) {
+        throw new IllegalArgumentException(
+            "candidate message ids: got "
+                + candidates[i]
+                + " twice, want unique per call (a DUPLICATE carrying it marks a replay)");
+      }
+    }
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
     List<Object> reply = caller.call(script, keys, args);
-    return AdmitReply.parse(script, reply, items.size(), room);
+    return AdmitReply.parse(script, reply, items, room);
   }
 
   private static long wholeSeconds(Duration ttl) {
@@ -279,36 +281,62 @@ public final class DedupeScripts implements AutoCloseable {
     redis.close();
   }
 
-  /** Decodes the admit reply {@code {version, "OK", status, seq, id, ...}}. */
+  /**
+   * Decodes the admit reply {@code {version, "OK", statuses, firstSeq, seq, id, seq, id, ...}}: one
+   * status character per item, consecutive seqs for the NEW items from {@code firstSeq}, and the
+   * original seq and message id of each DUPLICATE/CONFLICT item in item order.
+   */
   static final class AdmitReply {
     private AdmitReply() {}
 
-    static List<Admission> parse(LuaScript script, List<Object> reply, int n, String room)
+    static List<Admission> parse(
+        LuaScript script, List<Object> reply, List<AdmitItem> items, String room)
         throws NeedSeedException {
+      int n = items.size();
       if (reply.size() == 2 && "NEED_SEED".equals(reply.get(1))) {
         throw new NeedSeedException(room);
       }
-      if (reply.size() != 2 + 3 * n || !"OK".equals(reply.get(1))) {
-        throw new ScriptException(
-            "BADREPLY",
-            "script " + script + ": got " + reply.size() + " reply elements, want " + (2 + 3 * n),
-            null);
+      if (reply.size() < 4
+          || !"OK".equals(reply.get(1))
+          || !(reply.get(2) instanceof String statuses)
+          || statuses.length() != n) {
+        throw badReply(script, "want {version, OK, " + n + " statuses, firstSeq, ...}", reply);
       }
+      long nextSeq = decimal(reply.get(3));
+      int at = 4;
       List<Admission> out = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        int at = 2 + 3 * i;
-        Admission.Status status;
-        try {
-          status = Admission.Status.valueOf(String.valueOf(reply.get(at)));
-        } catch (IllegalArgumentException e) {
-          throw new ScriptException(
-              "BADREPLY",
-              "script " + script + ": got status " + reply.get(at) + " at item " + i,
-              e);
+        char c = statuses.charAt(i);
+        if (c == 'N') {
+          out.add(
+              new Admission(Admission.Status.NEW, nextSeq++, items.get(i).candidateMessageId()));
+          continue;
         }
-        out.add(new Admission(status, decimal(reply.get(at + 1)), decimal(reply.get(at + 2))));
+        Admission.Status status =
+            switch (c) {
+              case 'D' -> Admission.Status.DUPLICATE;
+              case 'C' -> Admission.Status.CONFLICT;
+              default -> throw badReply(script, "got status '" + c + "' at item " + i, reply);
+            };
+        if (at + 1 >= reply.size()) {
+          throw badReply(script, "got too few originals for item " + i, reply);
+        }
+        out.add(new Admission(status, decimal(reply.get(at)), decimal(reply.get(at + 1))));
+        at += 2;
+      }
+      if (at != reply.size()) {
+        throw badReply(script, "got " + (reply.size() - at) + " extra elements", reply);
       }
       return out;
+    }
+
+    private static ScriptException badReply(LuaScript script, String what, List<Object> reply) {
+      String shown = reply.toString();
+      if (shown.length() > 200) {
+        shown = shown.substring(0, 200) + "...";
+      }
+      return new ScriptException(
+          "BADREPLY", "script " + script + ": " + what + ", reply " + shown, null);
     }
 
     private static long decimal(Object value) {

@@ -19,7 +19,12 @@ final class RedisKeys {
   }
 
   static String entry(String room, String idempotencyKey) {
-    return "{r:" + escape("room", room) + "}:k:" + idempotencyKey;
+    return entryPrefix(room) + idempotencyKey;
+  }
+
+  /** The entry key of {@code room} without the idempotency key. */
+  static String entryPrefix(String room) {
+    return "{r:" + escape("room", room) + "}:k:";
   }
 
   static String leaseOwners(String group) {

@@ -12,7 +12,9 @@ import io.lettuce.core.RedisReadOnlyException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +27,7 @@ import java.util.function.Supplier;
 final class ScriptCaller {
   private final RedisOps redis;
   private final RetryPolicy policy;
+  private final Map<LuaScript, String> shas = new ConcurrentHashMap<>();
 
   ScriptCaller(RedisOps redis, RetryPolicy policy) {
     this.redis = Objects.requireNonNull(redis, "redis");
@@ -49,7 +52,7 @@ final class ScriptCaller {
 
   private List<Object> evalOnce(LuaScript script, String[] keys, String[] args) {
     try {
-      return redis.evalsha(script.sha1(), keys, args);
+      return redis.evalsha(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
     } catch (RedisNoScriptException e) {
       try {
         return redis.eval(script.source(), keys, args);

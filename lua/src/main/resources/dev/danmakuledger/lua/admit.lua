@@ -10,16 +10,21 @@
 --
 -- Entry value: "<seq>|<messageId>|<contentHash>".
 -- Returns {1, "NEED_SEED"} when the room counter is missing; nothing is written.
--- Otherwise {1, "OK", status_1, seq_1, messageId_1, ..., status_n, seq_n, messageId_n}:
---   NEW        entry was absent; seq = INCR counter; entry stored with the candidate id
---   DUPLICATE  entry exists with the same content hash; the ORIGINAL seq and message id
---   CONFLICT   entry exists with another content hash; the ORIGINAL seq and message id
--- seq and messageId are decimal strings. A key repeated within one call is a DUPLICATE
--- (or CONFLICT) of its first occurrence. Re-running a call that already ran returns
--- every item as DUPLICATE of itself: same seq, same (own candidate) message id.
+-- Otherwise {1, "OK", statuses, firstSeq, seq_a, messageId_a, seq_b, messageId_b, ...}:
+--   statuses   a string of n characters, character i for item i:
+--     N  NEW        entry was absent; stored with the candidate id and the next seq
+--     D  DUPLICATE  entry exists with the same content hash
+--     C  CONFLICT   entry exists with another content hash
+--   firstSeq   the seq of the first NEW item (integer); the k-th NEW item has firstSeq + k - 1
+--              (0 when no item is NEW)
+--   then, for each D or C item in item order, the ORIGINAL seq and message id (decimal strings).
+-- A key repeated within one call is a DUPLICATE (or CONFLICT) of its first occurrence. Re-running
+-- a call that already ran returns every item as DUPLICATE of itself: same seq, same (own
+-- candidate) message id.
 -- Errors (nothing written): "BADARG <what>", "CORRUPT <what>".
 -- Input reaches Redis only as KEYS/ARGV values; no value is ever evaluated as code.
 local VERSION = 1
+local call, match, format = redis.call, string.match, string.format
 
 local n = #KEYS - 1
 if n < 1 or #ARGV ~= 2 * n + 1 then
@@ -33,64 +38,79 @@ if #ttl > 10 or not string.match(ttl, "^[1-9]%d*$") or tonumber(ttl) > 214748364
 end
 for i = 1, n do
   local hash = ARGV[2 * i]
-  if #hash < 1 or #hash > 128 or not string.match(hash, "^%w+$") then
+  if #hash > 128 or not match(hash, "^%w+$") then
     return redis.error_reply("BADARG content hash of item " .. i .. ": want 1..128 of [0-9A-Za-z]")
   end
   local id = ARGV[2 * i + 1]
-  if #id < 1 or #id > 19 or not string.match(id, "^%d+$") or
+  if #id > 19 or not match(id, "^%d+$") or
       (#id == 19 and id > "9223372036854775807") then
     return redis.error_reply("BADARG message id of item " .. i .. ": want decimal 0..2^63-1")
   end
 end
 
-local counter = redis.call("GET", KEYS[1])
+local counter = call("GET", KEYS[1])
 if not counter then
   return { VERSION, "NEED_SEED" }
 end
-if not string.match(counter, "^%d+$") then
+if not match(counter, "^%d+$") then
   return redis.error_reply("CORRUPT room counter is not a decimal integer")
 end
 
 -- Read and check every existing entry before the first write, so that an error
--- reply never leaves a partly admitted batch behind.
+-- reply never leaves a partly admitted batch behind. MGET in chunks: unpack() is
+-- bounded by the Lua C stack.
 local existing = {}
-for i = 1, n do
-  local key = KEYS[i + 1]
-  if existing[key] == nil then
-    local value = redis.call("GET", key)
-    if value then
-      local seq, id, hash = string.match(value, "^(%d+)|(%d+)|(%w+)$")
-      if not seq then
-        return redis.error_reply("CORRUPT entry of item " .. i .. " is not seq|messageId|contentHash")
+local fresh = 0
+local CHUNK = 1000
+for from = 2, n + 1, CHUNK do
+  local to = math.min(from + CHUNK - 1, n + 1)
+  local values = call("MGET", unpack(KEYS, from, to))
+  for j = 1, #values do
+    local key = KEYS[from + j - 1]
+    local value = values[j]
+    if existing[key] == nil then
+      if value then
+        local seq, id, hash = match(value, "^(%d+)|(%d+)|(%w+)$")
+        if not seq then
+          return redis.error_reply("CORRUPT entry of item " .. (from + j - 2) ..
+            " is not seq|messageId|contentHash")
+        end
+        existing[key] = { seq, id, hash }
+      else
+        existing[key] = false
+        fresh = fresh + 1
       end
-      existing[key] = { seq, id, hash }
-    else
-      existing[key] = false
     end
   end
 end
 
-local out = { VERSION, "OK" }
+local nextSeq = 0
+if fresh > 0 then
+  nextSeq = call("INCRBY", KEYS[1], fresh) - fresh + 1
+end
+local firstSeq = nextSeq
+local statuses = {}
+local out = { VERSION, "OK", "", firstSeq }
 for i = 1, n do
   local key = KEYS[i + 1]
   local hash = ARGV[2 * i]
   local entry = existing[key]
   if entry then
     if entry[3] == hash then
-      out[#out + 1] = "DUPLICATE"
+      statuses[i] = "D"
     else
-      out[#out + 1] = "CONFLICT"
+      statuses[i] = "C"
     end
     out[#out + 1] = entry[1]
     out[#out + 1] = entry[2]
   else
-    local seq = string.format("%d", redis.call("INCR", KEYS[1]))
+    local seq = format("%d", nextSeq)
+    nextSeq = nextSeq + 1
     local id = ARGV[2 * i + 1]
-    redis.call("SET", key, seq .. "|" .. id .. "|" .. hash, "EX", ttl)
+    call("SET", key, seq .. "|" .. id .. "|" .. hash, "EX", ttl)
     existing[key] = { seq, id, hash }
-    out[#out + 1] = "NEW"
-    out[#out + 1] = seq
-    out[#out + 1] = id
+    statuses[i] = "N"
   end
 end
+out[3] = table.concat(statuses)
 return out
