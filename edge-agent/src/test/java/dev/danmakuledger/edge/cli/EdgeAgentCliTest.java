@@ -1,0 +1,237 @@
+package dev.danmakuledger.edge.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.danmakuledger.edge.store.DataDirLock;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.testing.MutableClock;
+import dev.danmakuledger.protocol.json.Json;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The command line in-JVM: exit codes, output, --help. */
+class EdgeAgentCliTest {
+  @TempDir Path tmp;
+  private Path dataDir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T08:00:00Z"));
+  private String out;
+  private String err;
+
+  @BeforeEach
+  void setUp() {
+    dataDir = tmp.resolve("agent");
+  }
+
+  private int run(String... args) {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    int code = EdgeAgentMain.execute(new PrintWriter(o), new PrintWriter(e), clock, args);
+    out = o.toString();
+    err = e.toString();
+    return code;
+  }
+
+  private void init() {
+    assertEquals(0, run("init", "--data-dir", dataDir.toString(), "--device-id", "kiosk-7"), err);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"init", "send", "import", "status", "verify", "run"})
+  void everyCommandHasHelp(String command) {
+    assertEquals(0, run(command, "--help"));
+    assertTrue(out.contains("Usage: edge-agent " + command), out);
+    assertTrue(out.contains("--data-dir"), out);
+  }
+
+  @Test
+  void topLevelHelpListsCommandsAndExitCodes() {
+    assertEquals(0, run("--help"));
+    for (String c : new String[] {"init", "send", "import", "status", "verify", "run"}) {
+      assertTrue(out.contains(c), out);
+    }
+    assertTrue(out.contains("Exit codes:"), out);
+    assertTrue(out.contains("4   another edge-agent owns the data directory"), out);
+  }
+
+  @Test
+  void initCreatesAPrivateKeyAndRefusesASecondInit() throws Exception {
+    init();
+    assertTrue(out.contains("verifier key: danmaku-ledger/device/kiosk-7+"), out);
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dataDir.resolve("device.key"))));
+    assertEquals(5, run("init", "--data-dir", dataDir.toString(), "--device-id", "kiosk-7"));
+    assertTrue(err.contains("already initialised"), err);
+  }
+
+  @Test
+  void initRefusesABadDeviceId() {
+    assertEquals(2, run("init", "--data-dir", dataDir.toString(), "--device-id", "bad id!"));
+    assertTrue(err.contains("device id"), err);
+  }
+
+  @Test
+  void sendCapturesAndARepeatedKeyGetsTheOriginalAck() {
+    init();
+    assertEquals(
+        0, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "hello"), err);
+    assertTrue(out.startsWith("captured index=0 key=kiosk-7:bob:1780300800000:"), out);
+    String key = "kiosk-7:bob:1780300800000:0123456789abcdef";
+    assertEquals(
+        0,
+        run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "--key", key, "hi"));
+    assertTrue(out.startsWith("captured index=1"), out);
+    assertEquals(
+        0,
+        run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "--key", key, "hi"));
+    assertTrue(out.startsWith("repeat (original ack) index=1"), out);
+    assertEquals(
+        1,
+        run(
+            "send",
+            "-d",
+            dataDir.toString(),
+            "--room",
+            "r1",
+            "--user",
+            "bob",
+            "--key",
+            key,
+            "changed"));
+    assertTrue(err.contains("already used for a different message"), err);
+  }
+
+  @Test
+  void sendValidatesTheKeyAndTheFields() {
+    init();
+    assertEquals(
+        2,
+        run(
+            "send",
+            "-d",
+            dataDir.toString(),
+            "--room",
+            "r1",
+            "--user",
+            "bob",
+            "--key",
+            "nope",
+            "x"));
+    assertTrue(err.contains("idempotency key"), err);
+    assertEquals(
+        2,
+        run(
+            "send",
+            "-d",
+            dataDir.toString(),
+            "--room",
+            "r1",
+            "--user",
+            "bob",
+            "--key",
+            "other-device:bob:1780300800000:0123456789abcdef",
+            "x"));
+    assertTrue(err.contains("capturing device"), err);
+    assertEquals(
+        2,
+        run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "--mode", "9", "x"));
+    assertEquals(2, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob"));
+  }
+
+  @Test
+  void uninitialisedDirectoryIsExit5() {
+    assertEquals(5, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "x"));
+    assertTrue(err.contains("run `edge-agent init"), err);
+    assertEquals(5, run("status", "-d", dataDir.toString()));
+    assertEquals(5, run("verify", "-d", dataDir.toString()));
+  }
+
+  @Test
+  void lockedDirectoryIsExit4() throws Exception {
+    init();
+    try (DataDirLock lock = DataDirLock.acquire(dataDir)) {
+      assertEquals(4, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "x"));
+      assertTrue(err.contains("another edge-agent owns"), err);
+      assertEquals(0, run("status", "-d", dataDir.toString()), "status reads while locked");
+    }
+  }
+
+  @Test
+  void importStatusAndVerify() throws Exception {
+    init();
+    Path file = tmp.resolve("comments.xml");
+    try (InputStream in = getClass().getResourceAsStream("/bilibili/bilibili-comments.xml")) {
+      Files.copy(in, file);
+    }
+    assertEquals(
+        0, run("import", "-d", dataDir.toString(), "--room", "bili", file.toString()), err);
+    assertTrue(
+        out.contains("entries: 1239, captured: 1239, duplicates: 0, conflicts: 0, skipped: 0"),
+        out);
+    assertEquals(0, run("import", "-d", dataDir.toString(), "--room", "bili", file.toString()));
+    assertTrue(out.contains("captured: 0, duplicates: 1239"), out);
+
+    assertEquals(0, run("status", "-d", dataDir.toString(), "--json"));
+    JsonNode s = Json.mapper().readTree(out);
+    assertEquals(1239, s.get("logSize").asLong());
+    assertEquals(1239, s.get("dedupe").get("duplicates").asLong());
+    assertEquals(0.001, s.get("dedupe").get("configuredFpr").asDouble());
+    assertEquals(0, run("status", "-d", dataDir.toString()));
+    assertTrue(out.contains("log size:    1239"), out);
+
+    assertEquals(0, run("verify", "-d", dataDir.toString()));
+    assertTrue(out.startsWith("ok: 1239 records"), out);
+  }
+
+  @Test
+  void verifyFailsWithTheFirstBadIndex() throws Exception {
+    init();
+    for (int i = 0; i < 5; i++) {
+      assertEquals(0, run("send", "-d", dataDir.toString(), "--room", "r", "--user", "u", "m" + i));
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dataDir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM records WHERE idx = 2");
+    }
+    assertEquals(1, run("verify", "-d", dataDir.toString()));
+    assertTrue(out.startsWith("FAILED at index 2: record 2 is missing"), out);
+  }
+
+  @Test
+  void importOfAMissingFileIsAnIoError() {
+    init();
+    assertEquals(
+        6,
+        run("import", "-d", dataDir.toString(), "--room", "r", tmp.resolve("none.xml").toString()));
+    assertTrue(err.contains("none.xml"), err);
+  }
+
+  @Test
+  void unknownOptionIsAUsageError() {
+    assertEquals(2, run("status", "--data-dir", dataDir.toString(), "--bogus"));
+    assertTrue(err.contains("Unknown option"), err);
+  }
+
+  @Test
+  void runRefusesANonLoopbackAddress() {
+    init();
+    assertEquals(2, run("run", "-d", dataDir.toString(), "--listen", "0.0.0.0:0"));
+    assertTrue(err.contains("loopback"), err);
+  }
+}
