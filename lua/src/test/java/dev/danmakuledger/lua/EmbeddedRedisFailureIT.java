@@ -218,4 +218,24 @@ class EmbeddedRedisFailureIT {
           raw.sync().get(RedisKeys.entry("room", "k")));
     }
   }
+
+  @Test
+  void timedOutAdmitIsRetriedAndAnsweredAsAReplay() throws Exception {
+    // CLIENT PAUSE holds every command for 600 ms: attempts time out after 200 ms (the
+    // ambiguous case: sent, maybe run), then all run in order once the pause ends.
+    RetryPolicy policy =
+        RetryPolicy.exponential(20, Duration.ofMillis(50), Duration.ofMillis(100))
+            .withRandom(() -> 0.5);
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri() + "?timeout=200ms", policy);
+        RedisFixture.Raw raw = redis.connect()) {
+      scripts.seed("room", 0);
+      scripts.admit("room", List.of(new AdmitItem("warm", "aa", 1)), TTL);
+      raw.sync().clientPause(600);
+      AdmitItem item = new AdmitItem("k", "aa", 42);
+      Admission got = scripts.admit("room", List.of(item), TTL).get(0);
+      assertEquals(new Admission(Status.DUPLICATE, 2, 42), got, "the first attempt ran");
+      assertTrue(got.isReplayOf(item), "answered as a replay of the item's own admission");
+      assertEquals(2, scripts.currentSeq("room"), "no second seq for the key");
+    }
+  }
 }
