@@ -210,6 +210,7 @@ public final class Syncer {
     long v = server.verifiedSize();
     long local = store.logState().size();
     if (v > local) {
+      presentCheckpoint(local, t);
       throw new SyncStoppedException(
           SyncStoppedException.Reason.SERVER_AHEAD,
           "the server verified "
@@ -224,6 +225,7 @@ public final class Syncer {
     rangeAt(v);
     String localRoot = HEX.formatHex(range.root());
     if (v > 0 && !localRoot.equalsIgnoreCase(String.valueOf(server.rootHex()))) {
+      presentCheckpoint(v, t);
       throw new SyncStoppedException(
           SyncStoppedException.Reason.FORK,
           "FORK: the server verified size "
@@ -246,6 +248,26 @@ public final class Syncer {
       }
     }
     return v;
+  }
+
+  /**
+   * Shows the server, as the witness of this log, the device's signed checkpoint for {@code size}
+   * (at most the verified size) in an empty batch. If the logs forked the server sees two roots
+   * for one size and quarantines the device, so an operator learns of the clone or rollback; if
+   * the local log is a consistent prefix (a restored backup) the server accepts it and stores
+   * nothing. Either way nothing local changes.
+   */
+  private void presentCheckpoint(long size, Tally t) throws IOException, InterruptedException {
+    rangeAt(size);
+    String note =
+        Checkpoints.sign(new Checkpoint(identity.origin(), size, range.root()), identity.signer());
+    BatchRequest empty = new BatchRequest(size, List.of(), note, metadata.get());
+    try {
+      withRetries(() -> client.postBatch(identity.deviceId(), empty), t);
+      LOG.warn("the server accepted this device's checkpoint for size {} as consistent", size);
+    } catch (ServerProblemException e) {
+      throw stopped(e);
+    }
   }
 
   /** Sets {@link #range} to the compact range of {@code [0, size)}. */

@@ -166,6 +166,7 @@ class EdgeAgentCliTest {
   void lockedDirectoryIsExit4() throws Exception {
     init();
     try (DataDirLock lock = DataDirLock.acquire(dataDir)) {
+      assertEquals(dataDir, lock.dataDir());
       assertEquals(4, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "x"));
       assertTrue(err.contains("another edge-agent owns"), err);
       assertEquals(0, run("status", "-d", dataDir.toString()), "status reads while locked");
