@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
@@ -670,6 +671,7 @@ public final class LedgerStore {
     String state = e.getSQLState();
     return e instanceof SQLTransientException
         || e instanceof SQLRecoverableException
+        || e instanceof SQLNonTransientConnectionException
         || (state != null && state.startsWith("08"))
         || e.getCause() instanceof java.io.IOException;
   }

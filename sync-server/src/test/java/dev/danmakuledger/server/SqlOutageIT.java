@@ -1,0 +1,54 @@
+package dev.danmakuledger.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The database going away (issue 5: "SQL down: 503; nothing half-written"): the server talks to an
+ * H2 TCP server that the test stops; batches and readiness answer 503 with Retry-After, and the
+ * server keeps serving what does not need SQL.
+ */
+final class SqlOutageIT {
+  @TempDir Path dir;
+
+  @Test
+  void batchesGet503WhenTheDatabaseIsUnreachable() throws SQLException {
+    Server h2 =
+        Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
+    String url =
+        "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/ledger;MODE=MySQL;DATABASE_TO_LOWER=TRUE";
+    try (RedisFixture redis = RedisFixture.embedded();
+        SyncServer server =
+            SyncServer.start(
+                ServerConfig.builder(dir.resolve("data"))
+                    .redisUri(redis.uri())
+                    .jdbc(url, "sa", "")
+                    .build())) {
+      Api api = new Api(server.baseUri(), server.adminToken());
+      TestDevice d = TestDevice.create("sql-dev");
+      assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+      BatchRequest batch = d.batch(d.record("sql-room", "u1", "a"));
+
+      h2.stop();
+
+      Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", batch);
+      assertEquals(503, r.status(), r.toString());
+      assertEquals("sql-unavailable", r.code());
+      assertNotNull(r.retryAfter());
+      Api.Reply ready = api.get("/readyz");
+      assertEquals(503, ready.status());
+      assertEquals("DOWN", ready.json().get("sql").asText());
+      assertEquals(200, api.get("/healthz").status());
+    } finally {
+      h2.stop();
+    }
+  }
+}
