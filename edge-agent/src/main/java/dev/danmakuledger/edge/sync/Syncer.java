@@ -252,10 +252,10 @@ public final class Syncer {
 
   /**
    * Shows the server, as the witness of this log, the device's signed checkpoint for {@code size}
-   * (at most the verified size) in an empty batch. If the logs forked the server sees two roots
-   * for one size and quarantines the device, so an operator learns of the clone or rollback; if
-   * the local log is a consistent prefix (a restored backup) the server accepts it and stores
-   * nothing. Either way nothing local changes.
+   * (at most the verified size) in an empty batch. If the logs forked the server sees two roots for
+   * one size and quarantines the device, so an operator learns of the clone or rollback; if the
+   * local log is a consistent prefix (a restored backup) the server accepts it and stores nothing.
+   * Either way nothing local changes.
    */
   private void presentCheckpoint(long size, Tally t) throws IOException, InterruptedException {
     rangeAt(size);
