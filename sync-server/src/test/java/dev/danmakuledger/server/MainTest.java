@@ -1,0 +1,93 @@
+package dev.danmakuledger.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+final class MainTest {
+  @TempDir Path dir;
+
+  private Main parse(String... args) {
+    Main main =
+        new Main(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    new CommandLine(main).parseArgs(args);
+    return main;
+  }
+
+  @Test
+  void flagsBecomeTheConfig() throws Exception {
+    Path words = dir.resolve("banned.txt");
+    Files.writeString(words, "# comment\nspam\n\n  scam  \n");
+    Path pw = dir.resolve("pw");
+    Files.writeString(pw, "s3cret\n");
+    ServerConfig c =
+        parse(
+                "--data-dir",
+                dir.toString(),
+                "--port",
+                "9999",
+                "--bind",
+                "0.0.0.0",
+                "--redis",
+                "redis://127.0.0.1:6379",
+                "--jdbc",
+                "jdbc:mariadb://h/db",
+                "--jdbc-user",
+                "u",
+                "--jdbc-password-file",
+                pw.toString(),
+                "--banned-words",
+                words.toString(),
+                "--no-review",
+                "--max-body-bytes",
+                "2048",
+                "--max-records",
+                "7")
+            .config();
+    assertEquals(9999, c.port());
+    assertEquals("0.0.0.0", c.bind());
+    assertEquals("redis://127.0.0.1:6379", c.redisUri());
+    assertEquals("jdbc:mariadb://h/db", c.jdbcUrl());
+    assertEquals("s3cret", c.jdbcPassword());
+    assertEquals(List.of("spam", "scam"), c.bannedWords());
+    assertNull(c.reviewRule());
+    assertEquals(2048, c.maxBodyBytes());
+    assertEquals(7, c.maxRecordsPerBatch());
+  }
+
+  @Test
+  void clusterSeedsAreSplitOnCommas() throws Exception {
+    ServerConfig c =
+        parse("--data-dir", dir.toString(), "--redis-cluster", "redis://a:1,redis://b:2").config();
+    assertEquals(List.of("redis://a:1", "redis://b:2"), c.redisClusterSeeds());
+  }
+
+  @Test
+  void conflictingOrBadFlagsAreRefused() {
+    assertThrows(
+        CommandLine.ParameterException.class,
+        () ->
+            parse(
+                    "--data-dir",
+                    dir.toString(),
+                    "--redis",
+                    "redis://a",
+                    "--redis-cluster",
+                    "redis://b")
+                .config());
+    assertThrows(
+        CommandLine.ParameterException.class,
+        () -> parse("--data-dir", dir.toString(), "--review-pattern", "([").config());
+    assertThrows(CommandLine.MissingParameterException.class, () -> parse("--port", "1"));
+  }
+}

@@ -1,0 +1,50 @@
+package dev.danmakuledger.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ServerConfigTest {
+  private final Path dir = Path.of("/tmp/unused");
+
+  @Test
+  void defaultsAreEmbeddedLoopbackAndAFreePort() {
+    ServerConfig c = ServerConfig.defaults(dir);
+    assertTrue(c.embeddedRedis());
+    assertTrue(c.embeddedDatabase());
+    assertEquals("127.0.0.1", c.bind());
+    assertEquals(0, c.port());
+    assertEquals(c, c.toBuilder().build());
+  }
+
+  @Test
+  void preconditionsSayWhatWasWrong() {
+    IllegalArgumentException port =
+        assertThrows(
+            IllegalArgumentException.class, () -> ServerConfig.builder(dir).port(70000).build());
+    assertEquals("port: got 70000, want 0..65535", port.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            ServerConfig.builder(dir)
+                .redisUri("redis://a")
+                .redisClusterSeeds(List.of("redis://b"))
+                .build());
+    assertThrows(
+        IllegalArgumentException.class, () -> ServerConfig.builder(dir).maxBodyBytes(10).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ServerConfig.builder(dir).maxRecordsPerBatch(0).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ServerConfig.builder(dir).dedupeTtl(Duration.ZERO).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ServerConfig.builder(dir).bannedWords(List.of(" ")).build());
+  }
+}
