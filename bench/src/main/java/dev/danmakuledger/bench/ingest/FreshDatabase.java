@@ -1,0 +1,104 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.server.storage.Database;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A database that exists only for one benchmark run (ARCHITECTURE §6 targets): on MariaDB/MySQL a
+ * new schema {@code danmaku_bench_<run>} on the given server, dropped on {@link #close()}; without
+ * a server URL the sync server's embedded H2 file under a data directory. Never touches another
+ * schema.
+ */
+public final class FreshDatabase implements AutoCloseable {
+  private static final Pattern SERVER_URL =
+      Pattern.compile("(jdbc:(?:mariadb|mysql)://[^/?]+)(/[^?]*)?(\\?.*)?");
+
+  private final String url;
+  private final String adminUrl;
+  private final String schema;
+  private final String driverOptions;
+
+  private FreshDatabase(String url, String adminUrl, String schema, String driverOptions) {
+    this.url = url;
+    this.adminUrl = adminUrl;
+    this.schema = schema;
+    this.driverOptions = driverOptions;
+  }
+
+  /**
+   * Creates the run's database.
+   *
+   * @param serverUrl a {@code jdbc:mariadb://host:port[/db][?options]} or {@code jdbc:mysql:} URL
+   *     (the database part is replaced), or null for embedded H2 under {@code dataDir}
+   * @throws SQLException if the server refuses {@code CREATE DATABASE}
+   */
+  public static FreshDatabase create(String serverUrl, Path dataDir) throws SQLException {
+    if (serverUrl == null) {
+      return new FreshDatabase(Database.h2Url(dataDir), null, null, "");
+    }
+    Matcher m = SERVER_URL.matcher(serverUrl);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "--jdbc: got "
+              + Database.redact(serverUrl)
+              + ", want jdbc:mariadb://host:port[/db][?options] or jdbc:mysql://...");
+    }
+    String options = m.group(3) == null ? "" : m.group(3);
+    String schema =
+        "danmaku_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String admin = m.group(1) + "/" + options;
+    try (Connection c = DriverManager.getConnection(admin);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE DATABASE " + schema + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    }
+    return new FreshDatabase(m.group(1) + "/" + schema + options, admin, schema, options);
+  }
+
+  /** The URL of the run's database. */
+  public String url() {
+    return url;
+  }
+
+  /** True for the embedded H2 file. */
+  public boolean embedded() {
+    return schema == null;
+  }
+
+  /** The URL with the batched-statement options the server also uses, for raw baselines. */
+  public String batchUrl() {
+    if (embedded()) {
+      return url;
+    }
+    String sep = driverOptions.isEmpty() ? "?" : "&";
+    return url + sep + "useBulkStmts=true&rewriteBatchedStatements=true";
+  }
+
+  /** For the report: the kind of database and where. */
+  public String describe() {
+    return embedded()
+        ? "embedded H2 (MySQL mode)"
+        : Database.redact(url).toLowerCase(Locale.ROOT).startsWith("jdbc:mysql")
+            ? "MySQL " + Database.redact(url)
+            : "MariaDB " + Database.redact(url);
+  }
+
+  /** Drops the run's schema (no-op for H2: the data directory is deleted with the run). */
+  @Override
+  public void close() throws SQLException {
+    if (schema == null) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(adminUrl);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DROP DATABASE IF EXISTS " + schema);
+    }
+  }
+}

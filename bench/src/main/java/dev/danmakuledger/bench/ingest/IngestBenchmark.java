@@ -1,0 +1,382 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.bench.report.BenchResult;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.RecordOutcome;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.redis.EmbeddedRedis;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * {@code bin/bench e2e} (issues 5 and 8): full ingest over HTTP into the sync server, in this JVM,
+ * on MariaDB (or H2) and Redis (or embedded Redis): simulated devices each send signed batches of
+ * their device log in which a share of the records are retries. Then the same rows go, in the same
+ * run and into the same database, through a raw batched INSERT, through the seed's per-message
+ * path, and to NATS JetStream with {@code Nats-Msg-Id} de-duplication when a NATS server answers.
+ */
+public final class IngestBenchmark {
+  private IngestBenchmark() {}
+
+  /**
+   * What to run.
+   *
+   * @param records records to send in total (retries included); ignored when {@code duration} is
+   *     set
+   * @param duration run for this long instead of a count, or null
+   * @param batchSize records per batch, 1..1000 (the server's default limit)
+   * @param devices simulated devices, each with its own connection and thread, 1..64
+   * @param rooms rooms the messages spread over, 1..10000
+   * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
+   * @param seedMessages messages sent through the per-message baseline (it is slow), 0 to skip
+   * @param redisUri a Redis for the server and the per-message baseline, or null for embedded
+   * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
+   * @param natsUrl the NATS server for the peer row
+   */
+  public record Options(
+      long records,
+      Duration duration,
+      int batchSize,
+      int devices,
+      int rooms,
+      double duplicateShare,
+      int seedMessages,
+      String redisUri,
+      String jdbcUrl,
+      String natsUrl) {
+    public Options {
+      if (duration == null && records < 1) {
+        throw new IllegalArgumentException("records: got " + records + ", want >= 1");
+      }
+      if (duration != null && (duration.isNegative() || duration.isZero())) {
+        throw new IllegalArgumentException("duration: got " + duration + ", want > 0");
+      }
+      if (batchSize < 1 || batchSize > ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH) {
+        throw new IllegalArgumentException(
+            "batch size: got "
+                + batchSize
+                + ", want 1.."
+                + ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH);
+      }
+      if (devices < 1 || devices > 64) {
+        throw new IllegalArgumentException("devices: got " + devices + ", want 1..64");
+      }
+      if (rooms < 1 || rooms > 10_000) {
+        throw new IllegalArgumentException("rooms: got " + rooms + ", want 1..10000");
+      }
+      if (!(duplicateShare >= 0 && duplicateShare <= 0.9)) {
+        throw new IllegalArgumentException(
+            "duplicate share: got " + duplicateShare + ", want 0..0.9");
+      }
+      if (seedMessages < 0) {
+        throw new IllegalArgumentException("seed messages: got " + seedMessages + ", want >= 0");
+      }
+    }
+  }
+
+  /** The ledger's run and every baseline, and where it ran. */
+  public record Run(
+      String target, Measured ours, List<Measured> baselines, long confirmed, long duplicates) {}
+
+  /** Runs everything and returns the measured paths; progress goes to {@code log}. */
+  public static Run run(Options o, PrintStream log) throws Exception {
+    String runId = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    Path tmp = Files.createTempDirectory("danmaku-bench-e2e-");
+    EmbeddedRedis embedded = null;
+    try {
+      String redisUri = o.redisUri();
+      if (redisUri == null) {
+        embedded = EmbeddedRedis.start();
+        redisUri = embedded.uri();
+      }
+      try (FreshDatabase db = FreshDatabase.create(o.jdbcUrl(), tmp.resolve("server"))) {
+        String target = db.describe() + ", Redis " + (embedded == null ? redisUri : "embedded");
+        log.println("e2e: target " + target);
+        return runOn(o, db, redisUri, runId, tmp, target, log);
+      } finally {
+        if (embedded == null) {
+          RedisKeys.deleteMatching(redisUri, "{r:b" + runId + "-*");
+          RedisKeys.deleteMatching(redisUri, SeedPerMessageBaseline.roomPattern(runId));
+        }
+      }
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+      deleteTree(tmp);
+    }
+  }
+
+  private static Run runOn(
+      Options o,
+      FreshDatabase db,
+      String redisUri,
+      String runId,
+      Path tmp,
+      String target,
+      PrintStream log)
+      throws Exception {
+    List<String> rooms = new ArrayList<>();
+    for (int r = 0; r < o.rooms(); r++) {
+      rooms.add("b" + runId + "-r" + r);
+    }
+    ServerConfig config =
+        ServerConfig.builder(tmp.resolve("server"))
+            .redisUri(redisUri)
+            .jdbc(db.embedded() ? null : db.url(), null, null)
+            .reviewRule(null)
+            .build();
+    List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
+    Measured ours;
+    long confirmed = 0;
+    long duplicates = 0;
+    try (SyncServer server = SyncServer.start(config)) {
+      LedgerClient client = new LedgerClient(server.baseUri(), Duration.ofSeconds(60));
+      SecureRandom random = new SecureRandom();
+      List<SimulatedDevice> devices = new ArrayList<>();
+      List<MessageStream> streams = new ArrayList<>();
+      for (int d = 0; d < o.devices(); d++) {
+        SimulatedDevice device = SimulatedDevice.create("bench-" + runId + "-d" + d, random);
+        LedgerClient.Reply<?> enrolled =
+            client.enroll(device.deviceId(), device.publicKeyBase64(), server.enrollToken());
+        if (!enrolled.ok()) {
+          throw new IOException("enroll " + device.deviceId() + ": " + enrolled.code());
+        }
+        devices.add(device);
+        streams.add(
+            new MessageStream(
+                device.deviceId(),
+                rooms,
+                o.duplicateShare(),
+                d * 7919L + 1,
+                1_764_000_000_000L + d * 100_000_000L));
+        sent.add(new ArrayList<>());
+      }
+      warmUp(client, server.enrollToken(), rooms, runId, o, random);
+      long perDevice = Math.max(1, o.records() / o.devices());
+      long deadline =
+          o.duration() == null ? Long.MAX_VALUE : System.nanoTime() + o.duration().toNanos();
+      ExecutorService pool = Executors.newFixedThreadPool(o.devices());
+      List<Future<long[]>> running = new ArrayList<>();
+      Latencies all = new Latencies();
+      long start = System.nanoTime();
+      try {
+        for (int d = 0; d < o.devices(); d++) {
+          SimulatedDevice device = devices.get(d);
+          MessageStream stream = streams.get(d);
+          List<List<DanmakuRecord>> mine = sent.get(d);
+          running.add(
+              pool.submit(
+                  () -> {
+                    Latencies lat = new Latencies();
+                    long[] counts = new long[3];
+                    while (o.duration() == null
+                        ? counts[0] < perDevice
+                        : System.nanoTime() < deadline) {
+                      int n =
+                          (int)
+                              Math.min(
+                                  o.batchSize(),
+                                  o.duration() == null ? perDevice - counts[0] : o.batchSize());
+                      List<DanmakuRecord> batch = stream.nextBatch(n);
+                      long t0 = System.nanoTime();
+                      LedgerClient.Reply<BatchResponse> reply =
+                          client.postBatch(device.deviceId(), device.append(batch));
+                      lat.add(System.nanoTime() - t0);
+                      if (!reply.ok()) {
+                        throw new IOException(
+                            "batch of "
+                                + device.deviceId()
+                                + " refused: "
+                                + reply.code()
+                                + (reply.problem() == null ? "" : " " + reply.problem().detail()));
+                      }
+                      mine.add(batch);
+                      counts[0] += batch.size();
+                      for (RecordOutcome oc : reply.body().outcomes()) {
+                        if (oc.outcome() == Outcome.CONFIRMED) {
+                          counts[1]++;
+                        } else if (oc.outcome() == Outcome.DUPLICATE) {
+                          counts[2]++;
+                        }
+                      }
+                    }
+                    all.merge(lat);
+                    return counts;
+                  }));
+        }
+        long records = 0;
+        for (Future<long[]> f : running) {
+          long[] c = f.get();
+          records += c[0];
+          confirmed += c[1];
+          duplicates += c[2];
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        ours =
+            new Measured(
+                "ours",
+                records,
+                seconds,
+                all.percentileMs(99),
+                confirmed + " CONFIRMED, " + duplicates + " DUPLICATE");
+      } finally {
+        pool.shutdownNow();
+      }
+      log.printf(
+          Locale.ROOT,
+          "e2e: ledger %,d records in %.1f s (%,.0f/s, p99 batch %.1f ms): %s%n",
+          ours.records(),
+          ours.seconds(),
+          ours.perSecond(),
+          ours.p99Ms(),
+          ours.note());
+    }
+    List<Measured> baselines = new ArrayList<>();
+    String rawName = db.embedded() ? "h2-raw-insert" : "mariadb-raw-insert";
+    Measured raw = RawInsertBaseline.run(rawName, db.batchUrl(), sent);
+    log.printf(Locale.ROOT, "e2e: %s %,.0f/s (%s)%n", rawName, raw.perSecond(), raw.note());
+    baselines.add(raw);
+    if (o.seedMessages() > 0) {
+      List<List<DanmakuRecord>> seed = firstMessages(sent, o.seedMessages());
+      Measured s = SeedPerMessageBaseline.run(db.url(), redisUri, seed, runId);
+      log.printf(
+          Locale.ROOT,
+          "e2e: seed-per-message %,.0f/s on %,d messages%n",
+          s.perSecond(),
+          s.records());
+      baselines.add(s);
+    } else {
+      baselines.add(Measured.notMeasured("seed-per-message", "skipped with --seed-messages 0"));
+    }
+    Measured nats = NatsJetStreamBaseline.run(o.natsUrl(), sent, runId);
+    log.printf(
+        Locale.ROOT,
+        "e2e: %s %s%n",
+        NatsJetStreamBaseline.NAME,
+        nats.measured()
+            ? String.format(Locale.ROOT, "%,.0f/s (%s)", nats.perSecond(), nats.note())
+            : nats.note());
+    baselines.add(nats);
+    return new Run(target, ours, baselines, confirmed, duplicates);
+  }
+
+  /** Result rows: ours next to each baseline, ratio = ours / baseline (records/s). */
+  public static List<BenchResult> results(Options o, Run run) {
+    List<BenchResult> rows = new ArrayList<>();
+    Measured ours = run.ours();
+    String params =
+        String.format(
+            Locale.ROOT,
+            "batch %d, %d devices, %d rooms, %.0f%% retries, %s",
+            o.batchSize(),
+            o.devices(),
+            o.rooms(),
+            o.duplicateShare() * 100,
+            run.target());
+    for (Measured b : run.baselines()) {
+      if (!b.measured()) {
+        rows.add(BenchResult.notMeasured("e2e", "records/s", ours.perSecond(), b.name(), b.note()));
+        continue;
+      }
+      String scope =
+          b.records() == ours.records()
+              ? "same " + b.records() + " records"
+              : "baseline measured on the first "
+                  + b.records()
+                  + " of "
+                  + ours.records()
+                  + " records";
+      rows.add(
+          BenchResult.compared(
+              "e2e",
+              "records/s",
+              ours.perSecond(),
+              b.name(),
+              b.perSecond(),
+              ours.p99Ms(),
+              String.format(
+                  Locale.ROOT,
+                  "%s; %s; baseline p99 %.2f ms (%s)",
+                  params,
+                  scope,
+                  b.p99Ms(),
+                  b.note())));
+    }
+    return rows;
+  }
+
+  /** Warms the JIT and the pools with devices of their own, so measured logs start empty. */
+  private static void warmUp(
+      LedgerClient client,
+      String token,
+      List<String> rooms,
+      String runId,
+      Options o,
+      SecureRandom random)
+      throws IOException, InterruptedException {
+    for (int d = 0; d < o.devices(); d++) {
+      SimulatedDevice device = SimulatedDevice.create("bench-" + runId + "-w" + d, random);
+      client.enroll(device.deviceId(), device.publicKeyBase64(), token);
+      MessageStream stream =
+          new MessageStream(
+              device.deviceId(),
+              rooms,
+              o.duplicateShare(),
+              -d - 1,
+              1_763_000_000_000L + d * 1_000_000L);
+      for (int round = 0; round < 5; round++) {
+        LedgerClient.Reply<BatchResponse> r =
+            client.postBatch(device.deviceId(), device.append(stream.nextBatch(o.batchSize())));
+        if (!r.ok()) {
+          throw new IOException("warm-up batch refused: " + r.code());
+        }
+      }
+    }
+  }
+
+  private static List<List<DanmakuRecord>> firstMessages(
+      List<List<List<DanmakuRecord>>> sent, int total) {
+    List<List<DanmakuRecord>> out = new ArrayList<>();
+    int per = Math.max(1, total / sent.size());
+    for (List<List<DanmakuRecord>> batches : sent) {
+      List<DanmakuRecord> mine = new ArrayList<>();
+      for (List<DanmakuRecord> b : batches) {
+        for (DanmakuRecord r : b) {
+          if (mine.size() < per) {
+            mine.add(r);
+          }
+        }
+      }
+      out.add(mine);
+    }
+    return out;
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

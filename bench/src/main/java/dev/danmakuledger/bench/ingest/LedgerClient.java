@@ -1,0 +1,159 @@
+package dev.danmakuledger.bench.ingest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.AcksResponse;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.EnrollRequest;
+import dev.danmakuledger.protocol.wire.EnrollResponse;
+import dev.danmakuledger.protocol.wire.InclusionProofResponse;
+import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.RoomPage;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The device side of the sync-server HTTP API (ARCHITECTURE §4, §8) as the benchmarks and the
+ * harnesses use it: one JDK {@link HttpClient} (HTTP/1.1, keep-alive), the project's strict JSON
+ * mapper, and replies that keep the status and the problem document instead of throwing, so a
+ * caller can count refusals. Transport failures are {@link IOException}.
+ */
+public final class LedgerClient {
+  private final URI base;
+  private final HttpClient http;
+  private final ObjectMapper json = Json.mapper();
+  private final Duration timeout;
+
+  /** A reply: the status and either the parsed body or the problem document. */
+  public record Reply<T>(int status, T body, Problem problem) {
+    public boolean ok() {
+      return status == 200;
+    }
+
+    /** The problem's stable code, or {@code "http-<status>"} without one. */
+    public String code() {
+      if (problem != null && problem.code() != null) {
+        return problem.code();
+      }
+      return "http-" + status;
+    }
+  }
+
+  /**
+   * @param base the server, e.g. {@code http://127.0.0.1:8080}
+   * @param timeout the per-request timeout
+   */
+  public LedgerClient(URI base, Duration timeout) {
+    this.base = base;
+    this.timeout = timeout;
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+  }
+
+  public URI base() {
+    return base;
+  }
+
+  /** {@code POST /v1/devices}. */
+  public Reply<EnrollResponse> enroll(String deviceId, String publicKeyBase64, String token)
+      throws IOException, InterruptedException {
+    return post(
+        "/v1/devices", new EnrollRequest(deviceId, publicKeyBase64, token), EnrollResponse.class);
+  }
+
+  /** {@code POST /v1/devices/{deviceId}/batches}. */
+  public Reply<BatchResponse> postBatch(String deviceId, BatchRequest batch)
+      throws IOException, InterruptedException {
+    return post("/v1/devices/" + deviceId + "/batches", batch, BatchResponse.class);
+  }
+
+  /** {@code GET /v1/devices/{deviceId}/log}. */
+  public Reply<LogState> log(String deviceId) throws IOException, InterruptedException {
+    return get("/v1/devices/" + deviceId + "/log", LogState.class);
+  }
+
+  /** {@code GET /v1/devices/{deviceId}/acks?from=&to=}. */
+  public Reply<AcksResponse> acks(String deviceId, long from, long to)
+      throws IOException, InterruptedException {
+    return get("/v1/devices/" + deviceId + "/acks?from=" + from + "&to=" + to, AcksResponse.class);
+  }
+
+  /** {@code GET /v1/devices/{deviceId}/proofs/inclusion?index=}. */
+  public Reply<InclusionProofResponse> inclusion(String deviceId, long index)
+      throws IOException, InterruptedException {
+    return get(
+        "/v1/devices/" + deviceId + "/proofs/inclusion?index=" + index,
+        InclusionProofResponse.class);
+  }
+
+  /** {@code GET /v1/rooms/{room}/messages?after=&limit=}. */
+  public Reply<RoomPage> room(String room, long after, int limit)
+      throws IOException, InterruptedException {
+    return get(
+        "/v1/rooms/"
+            + URLEncoder.encode(room, StandardCharsets.UTF_8)
+            + "/messages?after="
+            + after
+            + "&limit="
+            + limit,
+        RoomPage.class);
+  }
+
+  /** {@code GET /v1/messages/{idempotencyKey}}: status 200 if the server stored the key. */
+  public int messageStatus(String idempotencyKey) throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(
+                base.resolve(
+                    "/v1/messages/" + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8)))
+            .timeout(timeout)
+            .GET()
+            .build();
+    return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  private <T> Reply<T> post(String path, Object body, Class<T> type)
+      throws IOException, InterruptedException {
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot serialise " + body.getClass().getSimpleName(), e);
+    }
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+            .build();
+    return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), type);
+  }
+
+  private <T> Reply<T> get(String path, Class<T> type) throws IOException, InterruptedException {
+    HttpRequest req = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build();
+    return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), type);
+  }
+
+  private <T> Reply<T> reply(HttpResponse<byte[]> res, Class<T> type) throws IOException {
+    if (res.statusCode() == 200) {
+      return new Reply<>(200, json.readValue(res.body(), type), null);
+    }
+    Problem problem = null;
+    String contentType = res.headers().firstValue("Content-Type").orElse("");
+    if (contentType.startsWith(Problem.MEDIA_TYPE)) {
+      problem = json.readValue(res.body(), Problem.class);
+    }
+    return new Reply<>(res.statusCode(), null, problem);
+  }
+}

@@ -1,0 +1,104 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * The messages one simulated device sends, deterministic for a seed: batches in which a given share
+ * are retries of messages the device sent before (same idempotency key, same content), the way
+ * double clicks and client retries reach the server when an edge check is bypassed (ARCHITECTURE
+ * §1). New messages spread over the rooms uniformly.
+ */
+public final class MessageStream {
+  private static final int HISTORY = 8192;
+  private static final String[] WORDS = {
+    "草", "233", "哈哈哈", "前方高能", "awsl", "名场面", "好耶", "泪目", "kksk", "打卡"
+  };
+
+  private final String deviceId;
+  private final List<String> rooms;
+  private final double duplicateShare;
+  private final SplittableRandom random;
+  private final DanmakuRecord[] history = new DanmakuRecord[HISTORY];
+  private long sent;
+  private long millis;
+
+  /**
+   * @param deviceId the device; every key carries it
+   * @param rooms rooms to spread messages over, at least one
+   * @param duplicateShare share of each batch that repeats earlier messages, 0..0.9
+   * @param seed random seed
+   * @param startMillis the capture time of the first message (13-digit unix ms)
+   */
+  public MessageStream(
+      String deviceId, List<String> rooms, double duplicateShare, long seed, long startMillis) {
+    this.deviceId = Objects.requireNonNull(deviceId, "deviceId");
+    this.rooms = List.copyOf(rooms);
+    if (this.rooms.isEmpty()) {
+      throw new IllegalArgumentException("rooms: got none, want at least one");
+    }
+    if (!(duplicateShare >= 0 && duplicateShare <= 0.9)) {
+      throw new IllegalArgumentException(
+          "duplicate share: got " + duplicateShare + ", want 0..0.9");
+    }
+    this.duplicateShare = duplicateShare;
+    this.random = new SplittableRandom(seed);
+    this.millis = startMillis;
+  }
+
+  /**
+   * The next batch of {@code size} records (index 0; the log assigns indices): {@code round(size *
+   * duplicateShare)} repeats of earlier messages, once there are earlier messages.
+   */
+  public List<DanmakuRecord> nextBatch(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("batch size: got " + size + ", want >= 1");
+    }
+    int repeats = sent == 0 ? 0 : (int) Math.round(size * duplicateShare);
+    List<DanmakuRecord> batch = new ArrayList<>(size);
+    for (int i = 0; i < size - repeats; i++) {
+      DanmakuRecord r = fresh();
+      history[(int) (sent % HISTORY)] = r;
+      sent++;
+      batch.add(r);
+    }
+    long known = Math.min(sent, HISTORY);
+    for (int i = 0; i < repeats; i++) {
+      int at = 1 + random.nextInt(batch.size());
+      batch.add(Math.min(at, batch.size()), history[(int) random.nextLong(known)]);
+    }
+    return batch;
+  }
+
+  /** Distinct messages generated so far (repeats not counted). */
+  public long distinct() {
+    return sent;
+  }
+
+  private DanmakuRecord fresh() {
+    millis++;
+    String user = "u" + random.nextInt(50_000);
+    IdempotencyKey key =
+        new IdempotencyKey(
+            deviceId, user, millis, String.format(Locale.ROOT, "%016x", random.nextLong()));
+    String room = rooms.get(random.nextInt(rooms.size()));
+    String text = WORDS[random.nextInt(WORDS.length)] + " #" + sent;
+    return new DanmakuRecord(
+        key,
+        deviceId,
+        room,
+        user,
+        text,
+        (long) random.nextInt(3_600_000),
+        1,
+        0xFFFFFF,
+        25,
+        (millis << 16),
+        0);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The baseline a user would write without the ledger: each batch of rows, retries included, sent as
+ * one batched {@code INSERT IGNORE} into a table shaped like the server's {@code messages} (UNIQUE
+ * idempotency key as the only dedupe), one transaction per batch, one connection per device, into
+ * the same database as the server in the same run.
+ */
+final class RawInsertBaseline {
+  static final String TABLE = "bench_raw_messages";
+
+  private RawInsertBaseline() {}
+
+  static Measured run(String name, String jdbcUrl, List<List<List<DanmakuRecord>>> perDevice)
+      throws Exception {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement st = c.createStatement()) {
+      st.executeUpdate(
+          "CREATE TABLE "
+              + TABLE
+              + " (room VARCHAR(64) NOT NULL, seq BIGINT NOT NULL, idempotency_key VARCHAR(255)"
+              + " NOT NULL, content_hash CHAR(64) NOT NULL, device_id VARCHAR(64) NOT NULL,"
+              + " user_id VARCHAR(64) NOT NULL, text VARCHAR(1200) NOT NULL, playback_ms BIGINT,"
+              + " mode INT NOT NULL, color INT NOT NULL, font_size INT NOT NULL, hlc BIGINT NOT"
+              + " NULL, status VARCHAR(16) NOT NULL, created_at BIGINT NOT NULL,"
+              + " PRIMARY KEY (room, seq), CONSTRAINT uq_bench_raw_key UNIQUE (idempotency_key))");
+    }
+    AtomicLong seq = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(perDevice.size());
+    Latencies all = new Latencies();
+    long records = perDevice.stream().flatMap(List::stream).mapToLong(List::size).sum();
+    try {
+      List<Future<Latencies>> running = new ArrayList<>();
+      long start = System.nanoTime();
+      for (List<List<DanmakuRecord>> batches : perDevice) {
+        running.add(pool.submit(() -> insertAll(jdbcUrl, batches, seq)));
+      }
+      for (Future<Latencies> f : running) {
+        all.merge(f.get());
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      return new Measured(
+          name,
+          records,
+          seconds,
+          all.percentileMs(99),
+          "batched INSERT IGNORE, " + countRows(jdbcUrl) + " rows kept of " + records);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  static long countRows(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static Latencies insertAll(String url, List<List<DanmakuRecord>> batches, AtomicLong seq)
+      throws SQLException {
+    Latencies lat = new Latencies();
+    try (Connection c = DriverManager.getConnection(url);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT IGNORE INTO "
+                    + TABLE
+                    + " (room, seq, idempotency_key, content_hash, device_id, user_id, text,"
+                    + " playback_ms, mode, color, font_size, hlc, status, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'CONFIRMED', ?)")) {
+      c.setAutoCommit(false);
+      for (List<DanmakuRecord> batch : batches) {
+        long t0 = System.nanoTime();
+        for (DanmakuRecord r : batch) {
+          ps.setString(1, r.room());
+          ps.setLong(2, seq.incrementAndGet());
+          ps.setString(3, r.key().toString());
+          ps.setString(4, r.contentHash());
+          ps.setString(5, r.deviceId());
+          ps.setString(6, r.user());
+          ps.setString(7, r.text());
+          ps.setLong(8, r.playbackMs());
+          ps.setInt(9, r.mode());
+          ps.setInt(10, r.color());
+          ps.setInt(11, r.fontSize());
+          ps.setLong(12, r.hlc());
+          ps.setLong(13, System.currentTimeMillis());
+          ps.addBatch();
+        }
+        ps.executeBatch();
+        c.commit();
+        lat.add(System.nanoTime() - t0);
+      }
+    }
+    return lat;
+  }
+}
