@@ -1,5 +1,6 @@
 package dev.danmakuledger.lua;
 
+import io.lettuce.core.RedisException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public final class DedupeScripts implements AutoCloseable {
     RedisOps redis;
     try {
       redis = opener.open();
-    } catch (io.lettuce.core.RedisException e) {
+    } catch (RedisException e) {
       throw ScriptCaller.classify(e).toException(1);
     }
     return new DedupeScripts(redis, policy, registry, leaseGroup);

@@ -52,6 +52,8 @@ public final class RedisClusterFixture implements AutoCloseable {
     List<Integer> ports = new ArrayList<>();
     List<Process> processes = new ArrayList<>();
     RedisClusterFixture fixture = new RedisClusterFixture(dir, ports, processes);
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> processes.forEach(Process::destroyForcibly)));
     try {
       for (int i = 0; i < 3; i++) {
         int port = clusterPort(ports);

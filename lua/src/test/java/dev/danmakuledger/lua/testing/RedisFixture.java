@@ -1,6 +1,9 @@
 package dev.danmakuledger.lua.testing;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -65,6 +68,7 @@ public final class RedisFixture implements AutoCloseable {
           .bind("127.0.0.1")
           .setting("save \"\"")
           .setting("appendonly no")
+          .onShutdownForceStop(true)
           .build();
     } catch (IOException e) {
       throw new UncheckedIOException("configuring embedded redis on port " + port, e);
@@ -181,9 +185,37 @@ public final class RedisFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes every key whose name contains one of this fixture's namespaces (SCAN + UNLINK), and
+   * nothing else: safe on a Redis shared with other users.
+   *
+   * @return how many keys were deleted
+   */
+  public long deleteNamespaceKeys() {
+    long deleted = 0;
+    try (Raw raw = connect()) {
+      RedisCommands<String, String> sync = raw.sync();
+      ScanArgs args = ScanArgs.Builder.matches("*-" + runId + "-*").limit(1000);
+      ScanCursor cursor = ScanCursor.INITIAL;
+      do {
+        KeyScanCursor<String> page = sync.scan(cursor, args);
+        if (!page.getKeys().isEmpty()) {
+          deleted += sync.unlink(page.getKeys().toArray(new String[0]));
+        }
+        cursor = page;
+      } while (!cursor.isFinished());
+    }
+    return deleted;
+  }
+
+  /** Stops an owned embedded server; on an external Redis deletes this fixture's keys. */
   @Override
   public void close() {
-    if (server != null && server.isActive()) {
+    if (server == null) {
+      deleteNamespaceKeys();
+      return;
+    }
+    if (server.isActive()) {
       try {
         server.stop();
       } catch (IOException e) {
