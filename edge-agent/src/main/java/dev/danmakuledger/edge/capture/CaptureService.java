@@ -23,6 +23,7 @@ import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -33,6 +34,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +75,8 @@ public final class CaptureService implements AutoCloseable {
   static final String C_CONFLICTS = "conflicts";
   static final String C_CAPTURES = "captures";
 
-  private static final Pending STOP = new Pending(null, null, null, null);
+  /** Queued by {@link #close()}; compared by identity. */
+  private static final List<Pending> STOP = Collections.unmodifiableList(new ArrayList<>());
 
   private final EdgeStore store;
   private final DeviceIdentity identity;
@@ -81,7 +84,11 @@ public final class CaptureService implements AutoCloseable {
   private final long maxStoreBytes;
   private final Clock clock;
   private final HybridLogicalClock hlc;
-  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+
+  /** Submissions in arrival order; a bulk submission stays one element so it commits together. */
+  private final BlockingQueue<List<Pending>> queue = new LinkedBlockingQueue<>();
+
+  private final AtomicInteger queuedCount = new AtomicInteger();
   private final Object lifecycle = new Object();
   private final Thread writer;
   private boolean closed;
@@ -165,16 +172,39 @@ public final class CaptureService implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public CompletableFuture<CaptureAck> submit(CaptureRequest request) {
-    DanmakuRecord draft = request.draft(identity.deviceId());
-    Pending p =
-        new Pending(draft, draft.key().toString(), draft.contentHash(), new CompletableFuture<>());
+    return submitAll(List.of(request)).get(0);
+  }
+
+  /**
+   * Queues captures that the writer commits in as few transactions as possible (one, up to {@value
+   * #MAX_BATCH} requests); futures as for {@link #submit}, in the order of {@code requests}.
+   *
+   * @throws dev.danmakuledger.protocol.record.InvalidRecordException if any request is invalid;
+   *     then none is queued
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<CompletableFuture<CaptureAck>> submitAll(List<CaptureRequest> requests) {
+    List<Pending> pending = new ArrayList<>(requests.size());
+    List<CompletableFuture<CaptureAck>> futures = new ArrayList<>(requests.size());
+    for (CaptureRequest request : requests) {
+      DanmakuRecord draft = request.draft(identity.deviceId());
+      Pending p =
+          new Pending(
+              draft, draft.key().toString(), draft.contentHash(), new CompletableFuture<>());
+      pending.add(p);
+      futures.add(p.future);
+    }
+    if (pending.isEmpty()) {
+      return futures;
+    }
     synchronized (lifecycle) {
       if (closed) {
         throw new IllegalStateException("capture service is closed");
       }
-      queue.add(p);
+      queuedCount.addAndGet(pending.size());
+      queue.add(pending);
     }
-    return p.future;
+    return futures;
   }
 
   /**
@@ -220,7 +250,7 @@ public final class CaptureService implements AutoCloseable {
 
   /** Requests still queued. */
   public int queued() {
-    return queue.size();
+    return queuedCount.get();
   }
 
   /**
@@ -255,33 +285,36 @@ public final class CaptureService implements AutoCloseable {
   }
 
   private void runWriter() {
-    List<Pending> batch = new ArrayList<>(MAX_BATCH);
     boolean stop = false;
     while (!stop) {
-      batch.clear();
+      List<Pending> batch = new ArrayList<>(MAX_BATCH);
       try {
-        batch.add(queue.take());
+        List<Pending> first = queue.take();
+        if (first == STOP) {
+          return;
+        }
+        batch.addAll(first);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
-      queue.drainTo(batch, MAX_BATCH - 1);
-      int stopAt = batch.indexOf(STOP);
-      if (stopAt >= 0) {
-        stop = true;
-        batch.subList(stopAt, batch.size()).clear();
-        List<Pending> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        batch.addAll(rest);
+      for (List<Pending> next = queue.peek();
+          next != null && batch.size() + next.size() <= MAX_BATCH;
+          next = queue.peek()) {
+        queue.poll();
+        if (next == STOP) {
+          stop = true;
+          break;
+        }
+        batch.addAll(next);
       }
-      if (!batch.isEmpty()) {
-        try {
-          process(batch);
-        } catch (RuntimeException e) {
-          LOG.error("capture batch failed", e);
-          for (Pending p : batch) {
-            p.future.completeExceptionally(e);
-          }
+      queuedCount.addAndGet(-batch.size());
+      try {
+        process(batch);
+      } catch (RuntimeException e) {
+        LOG.error("capture batch failed", e);
+        for (Pending p : batch) {
+          p.future.completeExceptionally(e);
         }
       }
     }

@@ -34,8 +34,8 @@ import javax.xml.stream.XMLStreamReader;
  *
  * <p>The XML parser has DTDs and external entities disabled: a document type declaration or an
  * entity other than the five predefined ones stops the import (no XXE). Malformed entries are
- * skipped and reported with their line; captures are submitted in groups that the capture service
- * commits together.
+ * skipped and reported with their line; captures are submitted in groups of {@value #GROUP} that
+ * the capture service commits in one transaction each, while the next group is parsed.
  */
 public final class BilibiliImporter {
   /** Entries submitted before waiting for their acks. */
@@ -69,7 +69,9 @@ public final class BilibiliImporter {
       throws IOException, InterruptedException {
     long total = countEntries(file);
     Tally tally = new Tally();
-    List<Submitted> group = new ArrayList<>(GROUP);
+    List<Long> lines = new ArrayList<>(GROUP);
+    List<CaptureRequest> group = new ArrayList<>(GROUP);
+    List<Submitted> inFlight = List.of();
     String fatal = null;
     try (InputStream in = Files.newInputStream(file)) {
       XMLStreamReader xml = factory().createXMLStreamReader(in);
@@ -84,13 +86,16 @@ public final class BilibiliImporter {
           tally.entries++;
           try {
             CaptureRequest request = toRequest(capture.deviceId(), room, p, text);
-            group.add(new Submitted(line, capture.submit(request)));
+            lines.add(line);
+            group.add(request);
           } catch (IllegalArgumentException e) {
             tally.skipped.add(new ImportSummary.Skipped(line, e.getMessage()));
           }
           if (group.size() >= GROUP) {
-            drain(group, tally);
-            progress.update(tally.entries, total);
+            List<Submitted> submitted = submit(lines, group);
+            drain(inFlight, tally);
+            inFlight = submitted;
+            progress.update(tally.entries - inFlight.size(), total);
           }
         }
       } catch (XMLStreamException e) {
@@ -103,10 +108,23 @@ public final class BilibiliImporter {
     } catch (XMLStreamException e) {
       fatal = "cannot read " + file + " as XML: " + e.getMessage();
     }
-    drain(group, tally);
+    drain(inFlight, tally);
+    drain(submit(lines, group), tally);
     progress.update(tally.entries, total);
     return new ImportSummary(
         tally.entries, tally.captured, tally.duplicates, tally.conflicts, tally.skipped, fatal);
+  }
+
+  /** Hands a group to the capture service as one bulk submission and clears it. */
+  private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group) {
+    List<CompletableFuture<CaptureAck>> futures = capture.submitAll(group);
+    List<Submitted> out = new ArrayList<>(futures.size());
+    for (int i = 0; i < futures.size(); i++) {
+      out.add(new Submitted(lines.get(i), futures.get(i)));
+    }
+    lines.clear();
+    group.clear();
+    return out;
   }
 
   private static void drain(List<Submitted> group, Tally tally)
@@ -123,7 +141,6 @@ public final class BilibiliImporter {
         tally.conflicts.add(new ImportSummary.Skipped(s.line, e.getMessage()));
       }
     }
-    group.clear();
   }
 
   /**

@@ -81,6 +81,7 @@ class BilibiliImporterTest {
     assertEquals(List.of(), s.conflicts());
     assertNull(s.fatal());
     assertTrue(s.complete());
+    assertEquals(2, device.store.checkpoints().size(), "groups of 1024 commit in one transaction");
 
     Map<String, String[]> expected = expectedByRowId(realFile);
     assertEquals(1_239, expected.size());
