@@ -11,6 +11,7 @@ import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import java.io.IOException;
 import java.net.URI;
@@ -109,6 +110,14 @@ public final class LedgerClient {
             + "&limit="
             + limit,
         RoomPage.class);
+  }
+
+  /** {@code GET /v1/messages/{idempotencyKey}}. */
+  public Reply<RoomMessage> message(String idempotencyKey)
+      throws IOException, InterruptedException {
+    return get(
+        "/v1/messages/" + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8),
+        RoomMessage.class);
   }
 
   /** {@code GET /v1/messages/{idempotencyKey}}: status 200 if the server stored the key. */
