@@ -90,26 +90,37 @@ if fresh > 0 then
 end
 local firstSeq = nextSeq
 local statuses = {}
+local seqs = {}
 local out = { VERSION, "OK", "", firstSeq }
+local o = 4
 for i = 1, n do
   local key = KEYS[i + 1]
   local hash = ARGV[2 * i]
   local entry = existing[key]
-  if entry then
-    if entry[3] == hash then
+  if entry == false then
+    -- tostring prints integers below 1e14 exactly and is much cheaper than format.
+    local seq = nextSeq < 1e14 and tostring(nextSeq) or format("%d", nextSeq)
+    nextSeq = nextSeq + 1
+    call("SET", key, seq .. "|" .. ARGV[2 * i + 1] .. "|" .. hash, "EX", ttl)
+    existing[key] = i
+    seqs[i] = seq
+    statuses[i] = "N"
+  else
+    local seq, id, original
+    if type(entry) == "number" then
+      -- admitted earlier in this call, as item number entry
+      seq, id, original = seqs[entry], ARGV[2 * entry + 1], ARGV[2 * entry]
+    else
+      seq, id, original = entry[1], entry[2], entry[3]
+    end
+    if original == hash then
       statuses[i] = "D"
     else
       statuses[i] = "C"
     end
-    out[#out + 1] = entry[1]
-    out[#out + 1] = entry[2]
-  else
-    local seq = format("%d", nextSeq)
-    nextSeq = nextSeq + 1
-    local id = ARGV[2 * i + 1]
-    call("SET", key, seq .. "|" .. id .. "|" .. hash, "EX", ttl)
-    existing[key] = { seq, id, hash }
-    statuses[i] = "N"
+    out[o + 1] = seq
+    out[o + 2] = id
+    o = o + 2
   end
 end
 out[3] = table.concat(statuses)
