@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.application.Platform;
 import okhttp3.OkHttpClient;
@@ -37,6 +38,7 @@ public final class ConsoleApp implements AutoCloseable {
   private final ScheduledExecutorService streamer;
   private final HistoryStore history;
   private final Path configFile;
+  private final Async async;
   private final ConsoleContext context;
   private final LiveUpdates live;
   final OverviewViewModel overview;
@@ -68,9 +70,8 @@ public final class ConsoleApp implements AutoCloseable {
     this.history = history;
     AdminClient client = new AdminClient(http, endpoint);
     ConnectionViewModel connection = new ConnectionViewModel(clock, endpoint.baseUrl().toString());
-    this.context =
-        new ConsoleContext(
-            client, new Async(background, Platform::runLater), connection, history, clock);
+    this.async = new Async(background, Platform::runLater);
+    this.context = new ConsoleContext(client, async, connection, history, clock);
     this.overview = new OverviewViewModel(context);
     this.devices = new DevicesViewModel(context);
     this.rooms = new RoomsViewModel(context);
@@ -115,10 +116,18 @@ public final class ConsoleApp implements AutoCloseable {
 
   @Override
   public void close() {
+    async.close();
     live.close();
     poller.shutdownNow();
     streamer.shutdownNow();
-    background.shutdownNow();
+    background.shutdown();
+    try {
+      if (!background.awaitTermination(3, TimeUnit.SECONDS)) {
+        background.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
     history.close();

@@ -92,9 +92,9 @@ public final class InspectorViewModel {
                 return;
               }
               busy.set(false);
-              message.set(found.message());
               decodedId.set(found.decodedId());
               position.set(found.position());
+              message.set(found.message());
               verdict.set(found.verdict());
             },
             e -> {

@@ -17,6 +17,7 @@ public final class Async {
 
   private final Executor background;
   private final Executor ui;
+  private volatile boolean closed;
 
   public Async(Executor background, Executor ui) {
     this.background = background;
@@ -30,13 +31,19 @@ public final class Async {
    */
   public <T> void run(
       String what, ApiCall<T> work, Consumer<T> onSuccess, Consumer<ApiException> onFailure) {
+    if (closed) {
+      return;
+    }
     background.execute(
         () -> {
+          if (closed) {
+            return;
+          }
           T result;
           try {
             result = work.call();
           } catch (ApiException e) {
-            ui.execute(() -> onFailure.accept(e));
+            ui(() -> onFailure.accept(e));
             return;
           } catch (RuntimeException e) {
             log.error("{} failed unexpectedly", what, e);
@@ -47,15 +54,27 @@ public final class Async {
                     "Something went wrong while loading " + what + "; see the log.",
                     what + ": " + e,
                     e);
-            ui.execute(() -> onFailure.accept(failure));
+            ui(() -> onFailure.accept(failure));
             return;
           }
-          ui.execute(() -> onSuccess.accept(result));
+          ui(() -> onSuccess.accept(result));
         });
   }
 
-  /** Runs {@code action} on the UI executor. */
+  /** Runs {@code action} on the UI executor, unless closed by then. */
   public void ui(Runnable action) {
-    ui.execute(action);
+    if (!closed) {
+      ui.execute(
+          () -> {
+            if (!closed) {
+              action.run();
+            }
+          });
+    }
+  }
+
+  /** Drops all later work and callbacks; the executors are the owner's to shut down. */
+  public void close() {
+    closed = true;
   }
 }

@@ -141,13 +141,36 @@ public final class OverviewView extends BorderPane {
   private void plot(XYChart.Series<Number, Number> series, List<ChartPoint> points) {
     series.getData().clear();
     for (ChartPoint p : points) {
-      series.getData().add(new XYChart.Data<>(p.at().getEpochSecond(), p.value()));
+      series.getData().add(new XYChart.Data<>(p.at().toEpochMilli() / 1000.0, p.value()));
     }
+    NumberAxis x = (NumberAxis) series.getChart().getXAxis();
+    if (points.isEmpty()) {
+      return;
+    }
+    double first = points.get(0).at().getEpochSecond();
+    double last = points.get(points.size() - 1).at().getEpochSecond() + 1;
+    double span = Math.max(60, last - first);
+    double unit = tickUnit(span / 6);
+    x.setLowerBound(Math.floor(first / unit) * unit);
+    x.setUpperBound(Math.ceil((first + span) / unit) * unit);
+    x.setTickUnit(unit);
+  }
+
+  /** A whole number of seconds or minutes near {@code raw}, so tick labels never repeat. */
+  static double tickUnit(double raw) {
+    for (double u : new double[] {10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600}) {
+      if (u >= raw) {
+        return u;
+      }
+    }
+    return 3600;
   }
 
   private LineChart<Number, Number> timeChart(
       String title, XYChart.Series<Number, Number> series, String id) {
     NumberAxis x = new NumberAxis();
+    x.setAutoRanging(false);
+    x.setMinorTickVisible(false);
     x.setForceZeroInRange(false);
     x.setTickLabelFormatter(
         new StringConverter<>() {

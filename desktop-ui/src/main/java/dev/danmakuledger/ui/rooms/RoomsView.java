@@ -4,6 +4,7 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import java.util.List;
 import java.util.function.Function;
+import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
@@ -84,7 +85,7 @@ public final class RoomsView extends BorderPane {
             (ListChangeListener<RoomMessage>)
                 c -> {
                   if (!vm.tail().isEmpty()) {
-                    tail.scrollTo(vm.tail().size() - 1);
+                    Platform.runLater(() -> tail.scrollTo(Math.max(0, vm.tail().size() - 1)));
                   }
                 });
     BorderPane lower = new BorderPane(tail);

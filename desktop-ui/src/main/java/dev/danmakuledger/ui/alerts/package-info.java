@@ -1,0 +1,2 @@
+/** Alerts: forks, tamper evidence, bad signatures and outages. */
+package dev.danmakuledger.ui.alerts;

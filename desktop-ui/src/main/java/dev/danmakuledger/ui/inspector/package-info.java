@@ -1,0 +1,2 @@
+/** The message inspector: lookup, message-id decoding and local proof verification. */
+package dev.danmakuledger.ui.inspector;

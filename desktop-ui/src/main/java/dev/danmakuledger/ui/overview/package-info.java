@@ -1,0 +1,2 @@
+/** The overview: headline counters, throughput and duplicate-rate charts, breakdowns. */
+package dev.danmakuledger.ui.overview;

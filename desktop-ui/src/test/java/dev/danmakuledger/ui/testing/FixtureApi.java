@@ -1,0 +1,444 @@
+package dev.danmakuledger.ui.testing;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.RoomPage;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
+import dev.danmakuledger.protocol.wire.admin.Overview;
+import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
+import dev.danmakuledger.protocol.wire.admin.ReviewItem;
+import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
+import dev.danmakuledger.protocol.wire.admin.RoomList;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import okhttp3.HttpUrl;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.RecordedRequest;
+
+/**
+ * A MockWebServer dispatcher that answers the console's part of the HTTP API (contract {@code
+ * protocol.wire} and {@code protocol.wire.admin}) from a {@link Ledger}, with the contract's DTO
+ * records serialized by the shared mapper, so every reply has exactly the contract's shape. Review
+ * decisions are compare-and-set on a version, like the server's.
+ */
+public final class FixtureApi extends Dispatcher {
+  public static final String TOKEN = "fixture-admin-token";
+
+  private final Ledger ledger;
+  private final Clock clock;
+  private final Instant started;
+  private final ObjectMapper json = Json.mapper();
+  private final Map<String, String> status = new ConcurrentHashMap<>();
+  private final Map<String, Long> versions = new ConcurrentHashMap<>();
+  private volatile boolean tamperProofs;
+  private volatile Duration streamFor = Duration.ZERO;
+
+  public FixtureApi(Ledger ledger, Clock clock) {
+    this.ledger = ledger;
+    this.clock = clock;
+    this.started = clock.instant();
+    for (RoomMessage m : ledger.messages) {
+      status.put(m.messageId(), m.status());
+      versions.put(m.messageId(), 1L);
+    }
+  }
+
+  /** Makes every inclusion proof from now on carry one flipped bit. */
+  public void tamperProofs(boolean on) {
+    tamperProofs = on;
+  }
+
+  /** Keeps each event stream open this long (trickling keep-alive comments) after its events. */
+  public void streamFor(Duration d) {
+    streamFor = d;
+  }
+
+  /** Bumps a held message's version, as if another operator touched it. */
+  public void touch(String messageId) {
+    versions.merge(messageId, 1L, Long::sum);
+  }
+
+  public List<RoomMessage> messages() {
+    List<RoomMessage> out = new ArrayList<>();
+    for (RoomMessage m : ledger.messages) {
+      out.add(current(m));
+    }
+    return out;
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    if (!("Bearer " + TOKEN).equals(request.getHeader("Authorization"))) {
+      return problem(401, "unauthenticated", "unknown admin token");
+    }
+    HttpUrl url = request.getRequestUrl();
+    List<String> p = url.pathSegments();
+    String method = request.getMethod();
+    try {
+      if (p.size() == 2 && p.get(0).equals("admin")) {
+        switch (p.get(1)) {
+          case "overview":
+            return ok(overview());
+          case "devices":
+            return ok(devices());
+          case "rooms":
+            return ok(rooms());
+          case "review":
+            return ok(review());
+          case "alerts":
+            return ok(new AlertList(alerts()));
+          case "events":
+            return events();
+          default:
+            break;
+        }
+      }
+      if (p.size() == 3
+          && p.get(0).equals("admin")
+          && p.get(1).equals("review")
+          && method.equals("POST")) {
+        return decide(p.get(2), json.readValue(request.getBody().readUtf8(), ReviewDecision.class));
+      }
+      if (p.size() == 4
+          && p.get(0).equals("admin")
+          && p.get(1).equals("devices")
+          && p.get(3).equals("key")
+          && ledger.devices.containsKey(p.get(2))) {
+        return ok(ledger.devices.get(p.get(2)).key());
+      }
+      if (p.size() == 4
+          && p.get(0).equals("v1")
+          && p.get(1).equals("rooms")
+          && p.get(3).equals("messages")) {
+        return ok(
+            page(
+                p.get(2),
+                Long.parseLong(url.queryParameter("from")),
+                Integer.parseInt(url.queryParameter("limit"))));
+      }
+      if (p.size() == 5 && p.get(0).equals("v1") && p.get(1).equals("rooms")) {
+        long seq = Long.parseLong(p.get(4));
+        return found(m -> m.room().equals(p.get(2)) && m.seq() == seq);
+      }
+      if (p.size() == 4 && p.get(0).equals("v1") && p.get(2).equals("by-id")) {
+        return found(m -> m.messageId().equals(p.get(3)));
+      }
+      if (p.size() == 3 && p.get(0).equals("v1") && p.get(1).equals("messages")) {
+        return found(m -> m.idempotencyKey().equals(p.get(2)));
+      }
+      if (p.size() >= 4
+          && p.get(0).equals("v1")
+          && p.get(1).equals("devices")
+          && ledger.devices.containsKey(p.get(2))) {
+        Ledger.Device d = ledger.devices.get(p.get(2));
+        if (p.size() == 4 && p.get(3).equals("log")) {
+          return ok(d.log());
+        }
+        if (p.size() == 5 && p.get(4).equals("inclusion")) {
+          var proof = d.proof(Long.parseLong(url.queryParameter("index")));
+          if (tamperProofs) {
+            List<String> hashes = new ArrayList<>(proof.proofHex());
+            String h = hashes.get(0);
+            hashes.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
+            proof =
+                new dev.danmakuledger.protocol.wire.InclusionProofResponse(
+                    proof.deviceId(),
+                    proof.index(),
+                    proof.size(),
+                    proof.leafHashHex(),
+                    hashes,
+                    proof.rootHex(),
+                    proof.checkpoint());
+          }
+          return ok(proof);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return problem(400, "invalid-field", e.getMessage());
+    }
+    return problem(404, "not-found", "no such resource: " + url.encodedPath());
+  }
+
+  private RoomMessage current(RoomMessage m) {
+    return new RoomMessage(
+        m.room(),
+        m.seq(),
+        m.messageId(),
+        m.idempotencyKey(),
+        m.deviceId(),
+        m.user(),
+        m.text(),
+        m.playbackMs(),
+        m.mode(),
+        m.color(),
+        m.fontSize(),
+        status.get(m.messageId()),
+        m.deviceIndex());
+  }
+
+  private MockResponse found(java.util.function.Predicate<RoomMessage> match) {
+    for (RoomMessage m : messages()) {
+      if (match.test(m)) {
+        return ok(m);
+      }
+    }
+    return problem(404, "not-found", "no such message");
+  }
+
+  private double elapsedSeconds() {
+    return Math.max(0, Duration.between(started, clock.instant()).toMillis() / 1000.0);
+  }
+
+  public Overview overview() {
+    double t = elapsedSeconds();
+    Map<String, Long> outcomes = new TreeMap<>();
+    for (RoomMessage m : messages()) {
+      outcomes.merge(m.status(), 1L, Long::sum);
+    }
+    long grow = (long) (t * 3);
+    outcomes.merge("CONFIRMED", 1200 + grow, Long::sum);
+    outcomes.put("DUPLICATE", 180 + (long) (t * 0.6 + 8 * Math.sin(t / 9)));
+    outcomes.put("CONFLICT", 2L);
+    Map<String, Long> rejects = new TreeMap<>();
+    rejects.put("banned-word", outcomes.getOrDefault("REJECTED", 0L) + 5);
+    rejects.put("invalid-text", 3L);
+    rejects.put("rate-limited", 1L);
+    return new Overview(
+        310 + (long) (t / 2),
+        outcomes,
+        new DuplicateLayers(95 + (long) (t * 0.3), outcomes.get("DUPLICATE") - 4, 4),
+        2,
+        1,
+        1,
+        rejects,
+        alerts().size(),
+        ledger.devices.size() + 2,
+        2,
+        3 + 2 * Math.sin(t / 15) + (t % 7) / 7,
+        clock.instant().toString());
+  }
+
+  private DeviceList devices() {
+    List<DeviceSummary> out = new ArrayList<>();
+    Instant now = clock.instant();
+    long skew = -40;
+    for (Ledger.Device d : ledger.devices.values()) {
+      out.add(
+          new DeviceSummary(
+              d.id,
+              "VERIFIED",
+              d.size(),
+              d.size(),
+              d.log().rootHex(),
+              now.minusSeconds(4).toString(),
+              now.minusSeconds(4).toString(),
+              skew,
+              0,
+              now.minusSeconds(2).toString()));
+      skew += 95;
+    }
+    out.add(
+        new DeviceSummary(
+            "phone-12",
+            "BEHIND",
+            180,
+            212,
+            null,
+            now.minusSeconds(90).toString(),
+            now.minusSeconds(90).toString(),
+            2350L,
+            32,
+            now.minusSeconds(30).toString()));
+    out.add(
+        new DeviceSummary(
+            "venue-3",
+            "FORKED",
+            57,
+            64,
+            null,
+            now.minusSeconds(600).toString(),
+            null,
+            null,
+            7,
+            now.minusSeconds(600).toString()));
+    return new DeviceList(out);
+  }
+
+  private RoomList rooms() {
+    Map<String, long[]> byRoom = new LinkedHashMap<>();
+    for (RoomMessage m : messages()) {
+      long[] c = byRoom.computeIfAbsent(m.room(), r -> new long[4]);
+      c[0] = Math.max(c[0], m.seq());
+      switch (m.status()) {
+        case "CONFIRMED" -> c[1]++;
+        case "PENDING" -> c[2]++;
+        case "REJECTED" -> c[3]++;
+        default -> {}
+      }
+    }
+    List<RoomSummary> out = new ArrayList<>();
+    byRoom.forEach(
+        (room, c) -> out.add(new RoomSummary(room, c[0] + 1, 1, c[1], c[2], c[3], 12.5)));
+    return new RoomList(out);
+  }
+
+  private ReviewQueue review() {
+    List<ReviewItem> items = new ArrayList<>();
+    for (RoomMessage m : messages()) {
+      if ("PENDING".equals(m.status())) {
+        items.add(
+            new ReviewItem(
+                m.messageId(),
+                m.room(),
+                m.seq(),
+                m.idempotencyKey(),
+                m.deviceId(),
+                m.user(),
+                m.text(),
+                m.color(),
+                versions.get(m.messageId())));
+      }
+    }
+    return new ReviewQueue(items);
+  }
+
+  private MockResponse decide(String messageId, ReviewDecision d) {
+    Long version = versions.get(messageId);
+    if (version == null) {
+      return problem(404, "not-found", "no such message");
+    }
+    synchronized (this) {
+      if (!"PENDING".equals(status.get(messageId)) || version != d.version()) {
+        return problem(
+            409,
+            "version-conflict",
+            "message " + messageId + " is at version " + version + ", not " + d.version());
+      }
+      status.put(messageId, ReviewDecision.APPROVE.equals(d.decision()) ? "CONFIRMED" : "REJECTED");
+      versions.put(messageId, version + 1);
+    }
+    return ok(Map.of("messageId", messageId, "status", status.get(messageId)));
+  }
+
+  private RoomPage page(String room, long from, int limit) {
+    List<RoomMessage> out = new ArrayList<>();
+    long next = from;
+    for (RoomMessage m : messages()) {
+      if (m.room().equals(room) && m.seq() >= from && out.size() < limit) {
+        out.add(m);
+        next = m.seq() + 1;
+      }
+    }
+    return new RoomPage(out, next);
+  }
+
+  public List<AdminEvent> alerts() {
+    Instant now = clock.instant();
+    return List.of(
+        new AdminEvent(
+            "ALERT",
+            "CRITICAL",
+            "venue-3",
+            null,
+            "Fork: venue-3 signed two different roots for size 57; device quarantined",
+            now.minusSeconds(600).toString(),
+            Map.of("kind", "FORK")),
+        new AdminEvent(
+            "ALERT",
+            "CRITICAL",
+            "venue-3",
+            null,
+            "Bad signature on a checkpoint from venue-3",
+            now.minusSeconds(540).toString(),
+            Map.of("kind", "BAD_SIGNATURE")),
+        new AdminEvent(
+            "ALERT",
+            "WARN",
+            null,
+            null,
+            "Redis unavailable for 4 s; the database caught 4 duplicates",
+            now.minusSeconds(300).toString(),
+            Map.of("kind", "REDIS_OUTAGE")),
+        new AdminEvent(
+            "ALERT",
+            "WARN",
+            "phone-12",
+            "lobby",
+            "Record 199 of phone-12 changed after signing (tamper) — rejected",
+            now.minusSeconds(120).toString(),
+            Map.of("kind", "TAMPER")));
+  }
+
+  private MockResponse events() {
+    StringBuilder body = new StringBuilder(": console fixture\n\n");
+    AdminEvent e =
+        new AdminEvent(
+            "DEVICE",
+            "INFO",
+            "kiosk-1",
+            null,
+            "batch verified",
+            clock.instant().toString(),
+            Map.of());
+    body.append("event: DEVICE\ndata: ").append(write(e)).append("\n\n");
+    MockResponse r =
+        new MockResponse()
+            .setHeader("Content-Type", "text/event-stream")
+            .setHeader("Cache-Control", "no-cache");
+    long seconds = streamFor.toSeconds();
+    if (seconds > 0) {
+      for (long i = 0; i < seconds; i++) {
+        body.append(": keep-alive\n");
+      }
+      r.throttleBody(body.length() / seconds + 1, 1, TimeUnit.SECONDS);
+    }
+    return r.setBody(body.toString());
+  }
+
+  private MockResponse ok(Object value) {
+    return new MockResponse().setHeader("Content-Type", "application/json").setBody(write(value));
+  }
+
+  private String write(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static MockResponse problem(int status, String code, String detail) {
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/problem+json")
+        .setBody(
+            "{\"type\":\"https://danmaku-ledger.dev/problems/"
+                + code
+                + "\",\"title\":\""
+                + code
+                + "\",\"status\":"
+                + status
+                + ",\"detail\":\""
+                + detail.replace("\"", "'")
+                + "\",\"code\":\""
+                + code
+                + "\"}");
+  }
+}

@@ -1,0 +1,174 @@
+package dev.danmakuledger.ui.testing;
+
+import dev.danmakuledger.merkle.NodeId;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.proof.Proofs;
+import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.id.MessageId;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.wire.InclusionProofResponse;
+import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.admin.DeviceKey;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A small, deterministic, cryptographically real ledger for tests and the screenshot fixture
+ * server: devices with Ed25519 note signers, device logs of real {@link DanmakuRecord}s built from
+ * the Bilibili sample, RFC 6962 roots and inclusion proofs, signed checkpoints, and the room
+ * messages the server would hold for them.
+ */
+public final class Ledger {
+  private static final HexFormat HEX = HexFormat.of();
+  public static final long BASE_MILLIS = 1_764_480_000_000L; // 2025-11-30T05:20:00Z
+
+  /** One device log. */
+  public static final class Device {
+    public final String id;
+    public final NoteSigner signer;
+    public final List<DanmakuRecord> records = new ArrayList<>();
+    final List<byte[]> leaves = new ArrayList<>();
+
+    Device(String id, NoteSigner signer) {
+      this.id = id;
+      this.signer = signer;
+    }
+
+    public long size() {
+      return records.size();
+    }
+
+    public byte[] root() {
+      return hash(leaves, 0, leaves.size());
+    }
+
+    public String checkpoint() {
+      return Checkpoints.sign(new Checkpoint(DeviceLog.origin(id), size(), root()), signer);
+    }
+
+    public LogState log() {
+      return new LogState(id, size(), HEX.formatHex(root()), checkpoint(), null, "VERIFIED");
+    }
+
+    public DeviceKey key() {
+      return new DeviceKey(id, signer.verifierKey());
+    }
+
+    public InclusionProofResponse proof(long index) {
+      List<byte[]> path =
+          Proofs.inclusion(
+              index,
+              size(),
+              (NodeId n) ->
+                  hash(
+                      leaves,
+                      n.index() << n.level(),
+                      Math.min(leaves.size(), (n.index() + 1) << n.level())));
+      List<String> hex = new ArrayList<>();
+      for (byte[] h : path) {
+        hex.add(HEX.formatHex(h));
+      }
+      return new InclusionProofResponse(
+          id,
+          index,
+          size(),
+          HEX.formatHex(leaves.get((int) index)),
+          hex,
+          HEX.formatHex(root()),
+          checkpoint());
+    }
+  }
+
+  public final Map<String, Device> devices = new LinkedHashMap<>();
+  public final List<RoomMessage> messages = new ArrayList<>();
+
+  /**
+   * Builds {@code perDevice} records on each of {@code deviceIds}, spread round-robin over {@code
+   * rooms}; every 7th message is PENDING, every 11th REJECTED, the rest CONFIRMED.
+   */
+  public static Ledger build(List<String> deviceIds, List<String> rooms, int perDevice) {
+    Ledger l = new Ledger();
+    SecureRandom random;
+    try {
+      random = SecureRandom.getInstance("SHA1PRNG");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    random.setSeed(42);
+    for (String id : deviceIds) {
+      l.devices.put(id, new Device(id, NoteSigner.generate(DeviceLog.origin(id), random)));
+    }
+    List<BilibiliSample.Entry> sample = BilibiliSample.load(deviceIds.size() * perDevice);
+    Map<String, Long> seqs = new LinkedHashMap<>();
+    int n = 0;
+    for (BilibiliSample.Entry e : sample) {
+      Device d = l.devices.get(deviceIds.get(n % deviceIds.size()));
+      String room = rooms.get(n % rooms.size());
+      long millis = BASE_MILLIS + n * 1_500L;
+      String user = "u" + e.sender();
+      IdempotencyKey key = new IdempotencyKey(d.id, user, millis, String.format("%032x", n + 1));
+      DanmakuRecord r =
+          new DanmakuRecord(
+              key,
+              d.id,
+              room,
+              user,
+              e.text(),
+              e.playbackMs(),
+              e.mode(),
+              e.color(),
+              Math.max(1, Math.min(255, e.fontSize())),
+              millis << 16,
+              d.records.size());
+      d.records.add(r);
+      d.leaves.add(r.leafHash());
+      long seq = seqs.merge(room, 1L, Long::sum);
+      String status = n % 7 == 6 ? "PENDING" : n % 11 == 10 ? "REJECTED" : "CONFIRMED";
+      long id = new MessageId(millis, 3, n % 4096).encode();
+      l.messages.add(
+          new RoomMessage(
+              room,
+              seq,
+              Long.toString(id),
+              key.toString(),
+              d.id,
+              user,
+              e.text(),
+              e.playbackMs(),
+              r.mode(),
+              r.color(),
+              r.fontSize(),
+              status,
+              r.index()));
+      n++;
+    }
+    return l;
+  }
+
+  /** The standard fixture: three devices, two rooms. */
+  public static Ledger standard() {
+    return build(List.of("kiosk-1", "kiosk-2", "stb-7"), List.of("lobby", "live.1"), 24);
+  }
+
+  static byte[] hash(List<byte[]> leaves, long begin, long end) {
+    long n = end - begin;
+    if (n == 0) {
+      return Rfc6962.emptyRoot();
+    }
+    if (n == 1) {
+      return leaves.get((int) begin);
+    }
+    long k = Long.highestOneBit(n - 1);
+    return Rfc6962.nodeHash(hash(leaves, begin, begin + k), hash(leaves, begin + k, end));
+  }
+}
