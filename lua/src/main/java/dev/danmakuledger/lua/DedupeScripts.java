@@ -145,11 +145,11 @@ public final class DedupeScripts implements AutoCloseable {
 
   private static long wholeSeconds(Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
-    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_ADMIT_TTL) > 0) {
+    long seconds = ttl.getNano() > 0 ? ttl.getSeconds() + 1 : ttl.getSeconds();
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || seconds > MAX_ADMIT_TTL.getSeconds()) {
       throw new IllegalArgumentException("ttl: got " + ttl + ", want 1s.." + MAX_ADMIT_TTL);
     }
-    long seconds = ttl.getSeconds();
-    return ttl.getNano() > 0 ? seconds + 1 : seconds;
+    return seconds;
   }
 
   /**

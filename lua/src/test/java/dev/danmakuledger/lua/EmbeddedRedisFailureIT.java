@@ -168,6 +168,10 @@ class EmbeddedRedisFailureIT {
           () -> scripts.admit("room", one, Duration.ofSeconds(Integer.MAX_VALUE + 1L)));
       assertThrows(
           IllegalArgumentException.class,
+          () -> scripts.admit("room", one, Duration.ofSeconds(Integer.MAX_VALUE, 1)),
+          "rounds up past the limit");
+      assertThrows(
+          IllegalArgumentException.class,
           () ->
               scripts.admit(
                   "room", List.of(new AdmitItem("a", "aa", 7), new AdmitItem("b", "aa", 7)), TTL),
