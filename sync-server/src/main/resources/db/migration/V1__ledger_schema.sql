@@ -32,13 +32,16 @@ CREATE TABLE devices (
   PRIMARY KEY (id)
 )${tableOptions};
 
--- Perfect-subtree hashes of every device log (leaves included), to serve proofs.
-CREATE TABLE device_nodes (
-  device_id VARCHAR(64)   NOT NULL,
-  lvl       INT           NOT NULL,
-  idx       BIGINT        NOT NULL,
-  node_hash VARBINARY(32) NOT NULL,
-  PRIMARY KEY (device_id, lvl, idx)
+-- Perfect-subtree hashes of every device log (leaves included), to serve proofs: one row per
+-- verified batch holding the nodes its appends completed, as 41-byte entries
+-- (level u8, index u64 big-endian, hash[32]). A node (level, index) lives in the block whose
+-- leaf range contains its last leaf ((index + 1) << level) - 1.
+CREATE TABLE device_node_blocks (
+  device_id  VARCHAR(64) NOT NULL,
+  first_leaf BIGINT      NOT NULL,
+  end_leaf   BIGINT      NOT NULL,
+  nodes      MEDIUMBLOB  NOT NULL,
+  PRIMARY KEY (device_id, first_leaf)
 )${tableOptions};
 
 -- Every record of every device log, with the outcome the server gave it.

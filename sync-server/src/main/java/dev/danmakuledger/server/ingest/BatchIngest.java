@@ -526,7 +526,8 @@ public final class BatchIngest {
             edge,
             device.version() + 1,
             device.createdAt());
-    store.commit(new BatchCommit(device.version(), updated, records, nodes, messages, counters));
+    store.commit(
+        new BatchCommit(device.version(), oldSize, updated, records, nodes, messages, counters));
 
     for (Map.Entry<String, List<MessageRow>> e : confirmedByRoom.entrySet()) {
       rooms.publish(e.getKey(), e.getValue());

@@ -5,6 +5,7 @@ import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.proof.HashSource;
 import dev.danmakuledger.merkle.proof.Proofs;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.NodeBlock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,14 +20,34 @@ public final class DeviceTrees {
     this.store = store;
   }
 
+  /** A hash source reading each node block at most once per call. */
   private HashSource source(String deviceId) {
-    return id ->
-        store
-            .nodeHash(deviceId, id.level(), id.index())
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "device " + deviceId + ": node " + id + " is not stored"));
+    List<NodeBlock> loaded = new ArrayList<>();
+    return id -> {
+      long lastLeaf = id.end() - 1;
+      NodeBlock block = null;
+      for (NodeBlock b : loaded) {
+        if (b.firstLeaf() <= lastLeaf && lastLeaf < b.endLeaf()) {
+          block = b;
+        }
+      }
+      if (block == null) {
+        block =
+            store
+                .nodeBlock(deviceId, lastLeaf)
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "device " + deviceId + ": leaf " + lastLeaf + " is not verified"));
+        loaded.add(block);
+      }
+      return block
+          .hash(id.level(), id.index())
+          .orElseThrow(
+              () ->
+                  new IllegalStateException(
+                      "device " + deviceId + ": node " + id + " is not stored"));
+    };
   }
 
   /** Root of the first {@code size} leaves; {@code size} must not exceed the verified size. */

@@ -11,6 +11,7 @@ import java.util.TreeMap;
  * with optimistic locking on the device row").
  *
  * @param expectedVersion the device row version the batch was verified against
+ * @param expectedVerifiedSize the verified size the batch starts at (its first leaf)
  * @param device the device row after the batch (its version is ignored: the store increments it)
  * @param records the batch's records with their outcomes
  * @param nodes the perfect-subtree hashes the batch completed
@@ -19,6 +20,7 @@ import java.util.TreeMap;
  */
 public record BatchCommit(
     long expectedVersion,
+    long expectedVerifiedSize,
     DeviceRow device,
     List<DeviceRecordRow> records,
     List<NodeRow> nodes,
@@ -27,6 +29,13 @@ public record BatchCommit(
 
   public BatchCommit {
     Objects.requireNonNull(device, "device");
+    if (expectedVerifiedSize < 0 || expectedVerifiedSize > device.verifiedSize()) {
+      throw new IllegalArgumentException(
+          "expectedVerifiedSize: got "
+              + expectedVerifiedSize
+              + ", want 0.."
+              + device.verifiedSize());
+    }
     records = List.copyOf(records);
     nodes = List.copyOf(nodes);
     messages = List.copyOf(messages);

@@ -257,15 +257,13 @@ public final class LedgerStore {
     if (!batch.nodes().isEmpty()) {
       try (PreparedStatement ps =
           c.prepareStatement(
-              "INSERT INTO device_nodes (device_id, lvl, idx, node_hash) VALUES (?,?,?,?)")) {
-        for (NodeRow n : batch.nodes()) {
-          ps.setString(1, d.id());
-          ps.setInt(2, n.level());
-          ps.setLong(3, n.index());
-          ps.setBytes(4, n.hash());
-          ps.addBatch();
-        }
-        ps.executeBatch();
+              "INSERT INTO device_node_blocks (device_id, first_leaf, end_leaf, nodes)"
+                  + " VALUES (?,?,?,?)")) {
+        ps.setString(1, d.id());
+        ps.setLong(2, batch.expectedVerifiedSize());
+        ps.setLong(3, d.verifiedSize());
+        ps.setBytes(4, NodeBlock.encode(batch.nodes()));
+        ps.executeUpdate();
       }
     }
     if (!batch.messages().isEmpty()) {
@@ -332,16 +330,26 @@ public final class LedgerStore {
                 rs.getString(10)));
   }
 
+  /**
+   * The block of proof nodes written by the batch that appended {@code leafIndex}, or empty when
+   * that leaf is not verified.
+   */
+  public Optional<NodeBlock> nodeBlock(String deviceId, long leafIndex) {
+    return queryOne(
+            "SELECT first_leaf, end_leaf, nodes FROM device_node_blocks"
+                + " WHERE device_id = ? AND first_leaf <= ? ORDER BY first_leaf DESC LIMIT 1",
+            ps -> {
+              ps.setString(1, deviceId);
+              ps.setLong(2, leafIndex);
+            },
+            rs -> new NodeBlock(rs.getLong(1), rs.getLong(2), NodeBlock.decode(rs.getBytes(3))))
+        .filter(b -> leafIndex < b.endLeaf());
+  }
+
   /** A stored perfect-subtree hash of a device log. */
   public Optional<byte[]> nodeHash(String deviceId, int level, long index) {
-    return queryOne(
-        "SELECT node_hash FROM device_nodes WHERE device_id = ? AND lvl = ? AND idx = ?",
-        ps -> {
-          ps.setString(1, deviceId);
-          ps.setInt(2, level);
-          ps.setLong(3, index);
-        },
-        rs -> rs.getBytes(1));
+    long lastLeaf = ((index + 1) << level) - 1;
+    return nodeBlock(deviceId, lastLeaf).flatMap(b -> b.hash(level, index));
   }
 
   // ---------------------------------------------------------------- messages

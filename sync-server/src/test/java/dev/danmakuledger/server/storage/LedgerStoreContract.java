@@ -125,7 +125,13 @@ abstract class LedgerStoreContract {
     counters.put(Counters.BATCHES, 1L);
     counters.put(Counters.RECORDS, size - before.verifiedSize());
     return new BatchCommit(
-        before.version(), advanced(before, size), records, nodes, messages, counters);
+        before.version(),
+        before.verifiedSize(),
+        advanced(before, size),
+        records,
+        nodes,
+        messages,
+        counters);
   }
 
   @Test
@@ -167,9 +173,39 @@ abstract class LedgerStoreContract {
     assertEquals(2, records.size());
     assertArrayEquals(bytes(1, 40), records.get(1).canonical());
     assertArrayEquals(bytes(5, 32), store.nodeHash("d1", 0, 0).orElseThrow());
+    assertTrue(store.nodeHash("d1", 0, 1).isEmpty());
+    assertTrue(store.nodeHash("d1", 0, 2).isEmpty());
     assertEquals(2, store.maxSeq("r"));
     assertEquals(0, store.maxSeq("empty-room"));
     assertEquals(1L, store.counters().get(Counters.BATCHES));
+  }
+
+  @Test
+  void nodeBlocksAreFoundByTheLeafThatCompletedTheNode() throws Exception {
+    DeviceRow d = enrolled("d1");
+    List<NodeRow> first =
+        List.of(
+            new NodeRow(0, 0, bytes(1, 32)),
+            new NodeRow(0, 1, bytes(2, 32)),
+            new NodeRow(1, 0, bytes(3, 32)));
+    store.commit(
+        new BatchCommit(d.version(), 0, advanced(d, 2), List.of(), first, List.of(), Map.of()));
+    DeviceRow mid = store.device("d1").orElseThrow();
+    List<NodeRow> second =
+        List.of(
+            new NodeRow(0, 2, bytes(4, 32)),
+            new NodeRow(0, 3, bytes(5, 32)),
+            new NodeRow(1, 1, bytes(6, 32)),
+            new NodeRow(2, 0, bytes(7, 32)));
+    store.commit(
+        new BatchCommit(
+            mid.version(), 2, advanced(mid, 4), List.of(), second, List.of(), Map.of()));
+    assertArrayEquals(bytes(3, 32), store.nodeHash("d1", 1, 0).orElseThrow());
+    assertArrayEquals(bytes(7, 32), store.nodeHash("d1", 2, 0).orElseThrow());
+    assertArrayEquals(bytes(4, 32), store.nodeHash("d1", 0, 2).orElseThrow());
+    assertEquals(2, store.nodeBlock("d1", 3).orElseThrow().firstLeaf());
+    assertTrue(store.nodeBlock("d1", 4).isEmpty());
+    assertTrue(store.nodeHash("d1", 2, 1).isEmpty());
   }
 
   @Test
