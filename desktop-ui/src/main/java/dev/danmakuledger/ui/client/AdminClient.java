@@ -177,6 +177,14 @@ public final class AdminClient {
       }
       ResponseBody body = response.body();
       byte[] bytes = body == null ? new byte[0] : readBounded(body);
+      if (bytes == null) {
+        throw new ApiException(
+            ApiException.Kind.MALFORMED_RESPONSE,
+            response.code(),
+            "The server sent a reply too large to read (" + url.encodedPath() + ").",
+            "GET " + url + ": body larger than " + MAX_BODY_BYTES + " bytes",
+            null);
+      }
       try {
         T value = mapper.readValue(bytes, type);
         if (value == null) {
@@ -196,16 +204,16 @@ public final class AdminClient {
     }
   }
 
+  /** The whole body, or null if it is larger than {@link #MAX_BODY_BYTES}. */
   private static byte[] readBounded(ResponseBody body) throws IOException {
-    long declared = body.contentLength();
-    if (declared > MAX_BODY_BYTES) {
-      throw new IOException("body of " + declared + " bytes, want <= " + MAX_BODY_BYTES);
+    if (body.contentLength() > MAX_BODY_BYTES) {
+      return null;
     }
     okio.BufferedSource source = body.source();
-    if (!source.request(MAX_BODY_BYTES + 1)) {
-      return source.readByteArray();
+    if (source.request(MAX_BODY_BYTES + 1)) {
+      return null;
     }
-    throw new IOException("body larger than " + MAX_BODY_BYTES + " bytes");
+    return source.readByteArray();
   }
 
   private ApiException unreachable(Request request, IOException e) {
