@@ -75,12 +75,12 @@ public final class HttpApi {
     this.json = json;
     this.requests = new Requests(json, services.maxBodyBytes(), services.maxRecordsPerBatch());
     this.batchTimer =
-        Timer.builder("danmaku_batch_seconds")
+        Timer.builder("danmaku.batch")
             .description("time to verify and store one batch")
             .publishPercentiles(0.5, 0.99)
             .register(services.metrics());
     this.batchRecords =
-        Counter.builder("danmaku_batch_records")
+        Counter.builder("danmaku.batch.records")
             .description("records received in batches")
             .register(services.metrics());
     this.app =
