@@ -1,0 +1,42 @@
+package dev.danmakuledger.ui.alerts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.ui.testing.Harness;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AlertsViewModelTest {
+  private final Harness h = new Harness();
+  private final AlertsViewModel vm = new AlertsViewModel(h.context);
+
+  @AfterEach
+  void close() {
+    h.close();
+  }
+
+  @Test
+  void liveAlertsArePrependedOnceAndCounted() {
+    h.json("alerts.json");
+    vm.refresh();
+    assertEquals(2, vm.alerts().size());
+    assertEquals(1, vm.critical().get());
+    AdminEvent sql =
+        new AdminEvent(
+            "ALERT",
+            "CRITICAL",
+            null,
+            null,
+            "SQL unavailable",
+            "2026-11-30T06:00:01Z",
+            Map.of("kind", "SQL_OUTAGE"));
+    vm.onEvent(sql);
+    vm.onEvent(sql);
+    vm.onEvent(new AdminEvent("DEVICE", "INFO", "k", null, "ok", "2026-11-30T06:00:01Z", null));
+    assertEquals(3, vm.alerts().size());
+    assertEquals(sql, vm.alerts().get(0));
+    assertEquals(2, vm.critical().get());
+  }
+}

@@ -1,0 +1,89 @@
+package dev.danmakuledger.ui.inspector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.ui.testing.FixtureApi;
+import dev.danmakuledger.ui.testing.Harness;
+import dev.danmakuledger.ui.testing.Ledger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class InspectorViewModelTest {
+  private final Harness h = new Harness();
+  private final FixtureApi api = new FixtureApi(Ledger.standard(), h.clock);
+  private final InspectorViewModel vm;
+
+  InspectorViewModelTest() {
+    h.client.reconnect(
+        new dev.danmakuledger.ui.client.Endpoint(h.server.url("/"), FixtureApi.TOKEN));
+    h.server.setDispatcher(api);
+    vm = new InspectorViewModel(h.context);
+  }
+
+  @AfterEach
+  void close() {
+    h.close();
+  }
+
+  private RoomMessage confirmed(String deviceId) {
+    return api.messages().stream()
+        .filter(m -> m.deviceId().equals(deviceId) && m.status().equals("CONFIRMED"))
+        .skip(3)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void byMessageIdDecodesAndVerifiesLocally() {
+    RoomMessage m = confirmed("stb-7");
+    vm.lookup(m.messageId());
+    assertEquals(m, vm.message().get());
+    assertTrue(vm.verdict().get().verified(), vm.verdict().get().toString());
+    assertEquals("device stb-7, index " + m.deviceIndex() + " of 24", vm.position().get());
+    assertTrue(vm.decodedId().get().startsWith("created 2025-11-30 "), vm.decodedId().get());
+    assertTrue(
+        vm.decodedId()
+            .get()
+            .endsWith(", node 3, sequence " + (Long.parseLong(m.messageId()) & 4095)));
+    assertEquals("", vm.error().get());
+    assertFalse(vm.busy().get());
+  }
+
+  @Test
+  void byKeyAndByRoomSeqFindTheSameMessage() {
+    RoomMessage m = confirmed("kiosk-2");
+    vm.lookup(m.idempotencyKey());
+    assertEquals(m, vm.message().get());
+    vm.lookup(m.room() + "#" + m.seq());
+    assertEquals(m, vm.message().get());
+    assertTrue(vm.verdict().get().verified());
+  }
+
+  @Test
+  void tamperedProofIsRedWithAnExplanation() {
+    api.tamperProofs(true);
+    vm.lookup(confirmed("kiosk-1").messageId());
+    assertFalse(vm.verdict().get().verified());
+    assertTrue(
+        vm.verdict().get().headline().contains("does not lead to the root the device signed"),
+        vm.verdict().get().headline());
+  }
+
+  @Test
+  void unknownMessageSaysSo() {
+    vm.lookup("lobby#999");
+    assertNull(vm.message().get());
+    assertEquals("No message matches lobby#999.", vm.error().get());
+  }
+
+  @Test
+  void malformedInputNeverReachesTheServer() {
+    vm.lookup("kiosk-1:u:12:zz");
+    assertTrue(vm.error().get().startsWith("That idempotency key is malformed"));
+    assertEquals(0, h.server.getRequestCount());
+  }
+}
