@@ -1,0 +1,222 @@
+package dev.danmakuledger.edge.sync;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
+import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.merkle.checkpoint.SignedNote;
+import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.wire.AcksResponse;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.RecordOutcome;
+import dev.danmakuledger.protocol.wire.WireRecord;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Function;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
+
+/**
+ * A MockWebServer dispatcher that plays the sync server's witness role for one device (issue 5
+ * batch protocol, reduced): it checks {@code oldSize}, the checkpoint signature and the recomputed
+ * root, answers CONFIRMED with seq = index + 1 and a cosigned receipt, replays stored outcomes for
+ * a resend, and serves {@code /log} and {@code /acks}. Faults queued with {@link #fault} replace
+ * the next answers.
+ */
+final class FakeWitness extends Dispatcher {
+  final NoteSigner serverSigner =
+      NoteSigner.generate("test-server", new SecureRandom(new byte[] {7}));
+  private final ObjectMapper json = Json.mapper();
+  private final String deviceId;
+  private final NoteVerifier device;
+  private final Deque<Function<RecordedRequest, MockResponse>> faults = new ArrayDeque<>();
+  private CompactRange range = CompactRange.empty();
+  private final List<byte[]> leaves = new ArrayList<>();
+  private final List<RecordOutcome> outcomes = new ArrayList<>();
+  private String lastCheckpoint;
+  private String lastReceipt;
+  int maxRecords = Integer.MAX_VALUE;
+  String status = "VERIFIED";
+  NoteSigner receiptSigner = serverSigner;
+  final List<BatchRequest> batches = new ArrayList<>();
+
+  /** Overrides the log state answered by the next {@code /log} (stale or forged views). */
+  LogState logOverride;
+
+  FakeWitness(String deviceId, NoteVerifier device) {
+    this.deviceId = deviceId;
+    this.device = device;
+  }
+
+  NoteVerifier serverVerifier() {
+    return NoteVerifier.parse(serverSigner.verifierKey());
+  }
+
+  long verifiedSize() {
+    return range.end();
+  }
+
+  /** The next request gets {@code fault} instead of the normal answer. */
+  void fault(Function<RecordedRequest, MockResponse> fault) {
+    faults.add(fault);
+  }
+
+  static MockResponse problem(ErrorCode code, String detail) {
+    return problem(Problem.of(code, detail));
+  }
+
+  static MockResponse problem(Problem p) {
+    try {
+      return new MockResponse()
+          .setResponseCode(p.status())
+          .setHeader("Content-Type", Problem.MEDIA_TYPE)
+          .setBody(Json.mapper().writeValueAsString(p));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Processes the request normally, then drops the connection before the reply. */
+  MockResponse processThenDrop(RecordedRequest r) {
+    normal(r);
+    return new MockResponse().setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST);
+  }
+
+  @Override
+  public synchronized MockResponse dispatch(RecordedRequest r) {
+    Function<RecordedRequest, MockResponse> f = faults.poll();
+    return f != null ? f.apply(r) : normal(r);
+  }
+
+  /** The normal answer (for faults that only affect later requests). */
+  MockResponse pass(RecordedRequest r) {
+    return normal(r);
+  }
+
+  private MockResponse normal(RecordedRequest r) {
+    String path = r.getRequestUrl().encodedPath();
+    try {
+      if (path.equals("/v1/devices/" + deviceId + "/log")) {
+        LogState s = logOverride != null ? logOverride : state();
+        logOverride = null;
+        return ok(s);
+      }
+      if (path.equals("/v1/devices/" + deviceId + "/acks")) {
+        int from = Integer.parseInt(r.getRequestUrl().queryParameter("from"));
+        int to = Integer.parseInt(r.getRequestUrl().queryParameter("to"));
+        return ok(new AcksResponse(deviceId, from, to, outcomes.subList(from, to)));
+      }
+      if (path.equals("/v1/devices/" + deviceId + "/batches")) {
+        return batch(json.readValue(r.getBody().readByteArray(), BatchRequest.class));
+      }
+      return problem(ErrorCode.NOT_FOUND, path);
+    } catch (Exception e) {
+      return problem(ErrorCode.INTERNAL, e.toString());
+    }
+  }
+
+  LogState state() {
+    return new LogState(
+        deviceId,
+        range.end(),
+        range.end() == 0 ? null : HexFormat.of().formatHex(range.root()),
+        lastCheckpoint,
+        lastReceipt,
+        status);
+  }
+
+  private MockResponse batch(BatchRequest b) throws Exception {
+    batches.add(b);
+    if (status.equals("QUARANTINED")) {
+      return problem(ErrorCode.DEVICE_QUARANTINED, "quarantined");
+    }
+    if (b.records().size() > maxRecords) {
+      return problem(ErrorCode.TOO_MANY_RECORDS, "got " + b.records().size());
+    }
+    Checkpoint cp;
+    try {
+      cp = Checkpoints.open(b.checkpoint(), DeviceLog.origin(deviceId), device);
+    } catch (NoteVerificationException e) {
+      return problem(ErrorCode.BAD_SIGNATURE, e.getMessage());
+    }
+    long newSize = b.oldSize() + b.records().size();
+    if (cp.size() != newSize) {
+      return problem(ErrorCode.INVALID_FIELD, "checkpoint size");
+    }
+    if (b.oldSize() > range.end()) {
+      return problem(
+          Problem.of(ErrorCode.SIZE_MISMATCH, "behind").with("verifiedSize", range.end()));
+    }
+    if (b.oldSize() < range.end() || b.records().isEmpty()) {
+      if (newSize > range.end()) {
+        return problem(
+            Problem.of(ErrorCode.SIZE_MISMATCH, "resend beyond").with("verifiedSize", range.end()));
+      }
+      CompactRange at = CompactRange.empty();
+      for (int i = 0; i < newSize; i++) {
+        at.append(leaves.get(i));
+      }
+      if (!Arrays.equals(at.root(), cp.root())) {
+        status = "QUARANTINED";
+        return problem(ErrorCode.FORK_DETECTED, "two roots for size " + newSize);
+      }
+      return ok(
+          new BatchResponse(
+              deviceId,
+              range.end(),
+              HexFormat.of().formatHex(range.root()),
+              outcomes.subList((int) b.oldSize(), (int) newSize),
+              SignedNote.addSignature(b.checkpoint(), receiptSigner)));
+    }
+    CompactRange next = range.copy();
+    List<byte[]> newLeaves = new ArrayList<>();
+    for (WireRecord w : b.records()) {
+      byte[] leaf = Rfc6962.leafHash(w.canonicalBytes());
+      next.append(leaf);
+      newLeaves.add(leaf);
+    }
+    if (!Arrays.equals(next.root(), cp.root())) {
+      return problem(ErrorCode.BAD_PROOF, "root");
+    }
+    List<RecordOutcome> got = new ArrayList<>();
+    for (WireRecord w : b.records()) {
+      String key = CanonicalRecord.decode(w.canonicalBytes()).key().toString();
+      got.add(
+          new RecordOutcome(
+              w.index(), key, Outcome.CONFIRMED, w.index() + 1, "9" + w.index(), null, null));
+    }
+    range = next;
+    leaves.addAll(newLeaves);
+    outcomes.addAll(got);
+    lastCheckpoint = b.checkpoint();
+    lastReceipt = SignedNote.addSignature(b.checkpoint(), receiptSigner);
+    return ok(
+        new BatchResponse(
+            deviceId, range.end(), HexFormat.of().formatHex(range.root()), got, lastReceipt));
+  }
+
+  private MockResponse ok(Object body) throws Exception {
+    return new MockResponse()
+        .setResponseCode(200)
+        .setHeader("Content-Type", "application/json")
+        .setBody(json.writeValueAsString(body));
+  }
+}

@@ -1,0 +1,153 @@
+package dev.danmakuledger.edge.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.EnrollRequest;
+import dev.danmakuledger.protocol.wire.EnrollResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP layer of the sync client against MockWebServer. */
+class SyncClientTest {
+  final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+  final OkHttpClient http = new OkHttpClient.Builder().readTimeout(Duration.ofSeconds(5)).build();
+  MockWebServer web;
+  SyncClient client;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    web = new MockWebServer();
+    web.start();
+    client = new SyncClient(http, web.url("/").toString(), clock);
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    web.shutdown();
+  }
+
+  static MockResponse json(int status, String body) {
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/json")
+        .setBody(body);
+  }
+
+  @Test
+  void enrollPostsTheKeyAndReadsTheReply() throws Exception {
+    web.enqueue(
+        json(
+            200,
+            "{\"deviceId\":\"dev-1\",\"origin\":\"danmaku-ledger/device/dev-1\","
+                + "\"serverVerifierKey\":\"k\",\"newerField\":1}"));
+
+    EnrollResponse r = client.enroll(new EnrollRequest("dev-1", "cHVi", "tok"));
+
+    assertEquals("danmaku-ledger/device/dev-1", r.origin());
+    RecordedRequest req = web.takeRequest();
+    assertEquals("POST", req.getMethod());
+    assertEquals("/v1/devices", req.getPath());
+    JsonNode body = Json.mapper().readTree(req.getBody().readUtf8());
+    assertEquals("dev-1", body.get("deviceId").asText());
+    assertEquals("cHVi", body.get("publicKey").asText());
+    assertEquals("tok", body.get("enrollToken").asText());
+  }
+
+  @Test
+  void acksQueryCarriesTheRangeAndEscapesTheDeviceId() throws Exception {
+    web.enqueue(json(200, "{\"deviceId\":\"a b\",\"from\":3,\"to\":9,\"outcomes\":[]}"));
+    client.acks("a b", 3, 9);
+    assertEquals("/v1/devices/a%20b/acks?from=3&to=9", web.takeRequest().getPath());
+  }
+
+  @Test
+  void problemRepliesBecomeTypedExceptions() {
+    web.enqueue(
+        new MockResponse()
+            .setResponseCode(409)
+            .setHeader("Content-Type", "application/problem+json")
+            .setBody(
+                "{\"type\":\"https://danmaku-ledger.dev/problems/size-mismatch\",\"title\":\"t\","
+                    + "\"status\":409,\"detail\":\"resend from 12\",\"code\":\"size-mismatch\","
+                    + "\"verifiedSize\":12}"));
+    ServerProblemException e =
+        assertThrows(ServerProblemException.class, () -> client.log("dev-1"));
+    assertEquals(409, e.status());
+    assertEquals("size-mismatch", e.code());
+    assertEquals(
+        12, ((Number) e.problem().orElseThrow().extensions().get("verifiedSize")).intValue());
+    assertFalse(e.transientFailure());
+    assertTrue(e.getMessage().contains("resend from 12"), e.getMessage());
+  }
+
+  @Test
+  void retryAfterInSecondsOrAsAnHttpDate() {
+    web.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    web.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .setHeader("Retry-After", "Thu, 01 Jan 2026 00:01:00 GMT"));
+    web.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "soon"));
+    ServerProblemException seconds =
+        assertThrows(ServerProblemException.class, () -> client.log("d"));
+    ServerProblemException date = assertThrows(ServerProblemException.class, () -> client.log("d"));
+    ServerProblemException junk = assertThrows(ServerProblemException.class, () -> client.log("d"));
+    assertEquals(Duration.ofSeconds(5), seconds.retryAfter().orElseThrow());
+    assertEquals(Duration.ofMinutes(1), date.retryAfter().orElseThrow());
+    assertTrue(junk.retryAfter().isEmpty());
+    assertTrue(seconds.transientFailure() && date.transientFailure());
+  }
+
+  @Test
+  void hugeRetryAfterIsCappedAtAnHour() {
+    assertEquals(Duration.ofHours(1), client.retryAfter("99999999"));
+    assertNull(client.retryAfter("-3"));
+  }
+
+  @Test
+  void nonProblemErrorBodyIsKeptAsStatusOnly() {
+    web.enqueue(new MockResponse().setResponseCode(502).setBody("<html>bad gateway</html>"));
+    ServerProblemException e = assertThrows(ServerProblemException.class, () -> client.log("d"));
+    assertEquals(502, e.status());
+    assertTrue(e.problem().isEmpty());
+    assertEquals("", e.code());
+    assertTrue(e.transientFailure());
+  }
+
+  @Test
+  void malformedSuccessReplyIsAnIoErrorNotAProblem() {
+    web.enqueue(json(200, "{\"deviceId\":\"d\",\"verifiedSize\":\"many\"}"));
+    IOException e = assertThrows(IOException.class, () -> client.log("d"));
+    assertFalse(e instanceof ServerProblemException);
+    assertTrue(e.getMessage().contains("not a valid LogState"), e.getMessage());
+  }
+
+  @Test
+  void droppedConnectionIsAnIoError() {
+    web.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST));
+    IOException e = assertThrows(IOException.class, () -> client.log("d"));
+    assertFalse(e instanceof ServerProblemException);
+  }
+
+  @Test
+  void badServerUrlIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new SyncClient(http, "ftp://x", clock));
+  }
+}

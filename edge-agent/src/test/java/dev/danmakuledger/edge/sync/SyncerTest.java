@@ -1,0 +1,295 @@
+package dev.danmakuledger.edge.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.edge.capture.CaptureAck;
+import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.store.StoredCheckpoint;
+import dev.danmakuledger.edge.store.StoredRecord;
+import dev.danmakuledger.edge.testing.MutableClock;
+import dev.danmakuledger.edge.testing.TestDevice;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.wire.BatchMetadata;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.WireRecord;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sync client against a scripted witness on MockWebServer (issue 6 "Sync client"). */
+class SyncerTest {
+  static final int RECORDS = 25;
+
+  @TempDir Path dir;
+  final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  final OkHttpClient http =
+      new OkHttpClient.Builder()
+          .readTimeout(Duration.ofSeconds(5))
+          .retryOnConnectionFailure(false)
+          .build();
+  final List<Duration> sleeps = new ArrayList<>();
+  TestDevice dev;
+  MockWebServer web;
+  FakeWitness witness;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dev = TestDevice.create(dir, clock);
+    List<CompletableFuture<CaptureAck>> acks = new ArrayList<>();
+    for (int i = 0; i < RECORDS; i++) {
+      acks.add(dev.capture.submit(dev.request("u" + (i % 3), i, "message " + i)));
+    }
+    for (CompletableFuture<CaptureAck> a : acks) {
+      CaptureService.await(a);
+    }
+    witness = new FakeWitness("dev-1", deviceVerifier());
+    web = new MockWebServer();
+    web.setDispatcher(witness);
+    web.start();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    web.shutdown();
+    dev.close();
+  }
+
+  NoteVerifier deviceVerifier() {
+    return NoteVerifier.ofEd25519(dev.identity.origin(), dev.identity.signer().publicKey());
+  }
+
+  Syncer syncer(SyncSettings s) {
+    return new Syncer(
+        dev.store,
+        dev.identity,
+        new SyncClient(http, web.url("/").toString(), clock),
+        witness.serverVerifier(),
+        s,
+        new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5),
+        sleeps::add,
+        clock,
+        () -> new BatchMetadata(RECORDS, 2, 1, 1));
+  }
+
+  Syncer syncer(int batchSize) {
+    return syncer(SyncSettings.defaults().withBatchSize(batchSize).withMaxAttempts(4));
+  }
+
+  long unsynced() throws Exception {
+    return dev.store.outcomeCounts().getOrDefault("UNSYNCED", 0L);
+  }
+
+  @Test
+  void sendsTheLogInBatchesWithACheckpointForEachEnd() throws Exception {
+    SyncReport r = syncer(10).sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(Map.of("CONFIRMED", (long) RECORDS), r.outcomes());
+    assertEquals(
+        List.of(0L, 10L, 20L), witness.batches.stream().map(BatchRequest::oldSize).toList());
+    for (BatchRequest b : witness.batches) {
+      Checkpoint cp = Checkpoints.open(b.checkpoint(), dev.identity.origin(), deviceVerifier());
+      assertEquals(b.oldSize() + b.records().size(), cp.size());
+      assertEquals(new BatchMetadata(RECORDS, 2, 1, 1), b.metadata());
+    }
+    StoredRecord last = dev.store.records(RECORDS - 1, 1).get(0);
+    assertEquals("CONFIRMED", last.outcome());
+    assertEquals(RECORDS, last.seq());
+    assertEquals(RECORDS, dev.store.latestReceipt().map(StoredCheckpoint::size).orElse(-1L));
+    assertEquals(0, r.retries());
+    assertTrue(sleeps.isEmpty());
+  }
+
+  @Test
+  void aSecondRunSendsNothing() throws Exception {
+    syncer(10).sync();
+    int before = witness.batches.size();
+    SyncReport again = syncer(10).sync();
+    assertTrue(again.complete());
+    assertEquals(before, witness.batches.size());
+    assertEquals(0, again.batches());
+  }
+
+  @Test
+  void lostReplyIsResentAndAnsweredWithTheStoredOutcomes() throws Exception {
+    Syncer s = syncer(10);
+    witness.fault(witness::pass);
+    witness.fault(witness::pass);
+    witness.fault(witness::processThenDrop);
+
+    SyncReport r = s.sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(RECORDS, witness.verifiedSize());
+    assertEquals(1, r.retries());
+    assertEquals(List.of(Duration.ofMillis(100)), sleeps);
+    assertEquals(
+        List.of(0L, 10L, 10L, 20L), witness.batches.stream().map(BatchRequest::oldSize).toList());
+    assertEquals(0, unsynced());
+  }
+
+  @Test
+  void retryAfterOfA503IsHonoured() throws Exception {
+    witness.fault(
+        r ->
+            FakeWitness.problem(ErrorCode.REDIS_UNAVAILABLE, "down").setHeader("Retry-After", "7"));
+    witness.fault(r -> FakeWitness.problem(ErrorCode.RATE_LIMITED, "slow down"));
+
+    SyncReport r = syncer(100).sync();
+
+    assertTrue(r.complete());
+    assertEquals(List.of(Duration.ofSeconds(7), Duration.ofMillis(200)), sleeps);
+  }
+
+  @Test
+  void givesUpAfterMaxAttemptsAndKeepsEverything() throws Exception {
+    for (int i = 0; i < 10; i++) {
+      witness.fault(r -> new MockResponse().setResponseCode(503));
+    }
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.UNREACHABLE, e.reason());
+    assertTrue(e.retryLater());
+    assertEquals(3, sleeps.size(), "4 attempts, 3 waits: " + sleeps);
+    assertEquals(RECORDS, unsynced());
+    assertEquals(RECORDS, dev.store.recordCount());
+  }
+
+  @Test
+  void sizeMismatchResumesFromTheServerSizeAndFetchesTheAcks() throws Exception {
+    // Records [0, 10) reached the server but the device never stored the reply.
+    List<StoredRecord> first = dev.store.records(0, 10);
+    CompactRange range = CompactRange.empty();
+    List<WireRecord> wire = new ArrayList<>();
+    for (StoredRecord r : first) {
+      range.append(r.leafHash());
+      wire.add(new WireRecord(r.index(), Base64.getEncoder().encodeToString(r.canonical())));
+    }
+    String note =
+        Checkpoints.sign(
+            new Checkpoint(dev.identity.origin(), 10, range.root()), dev.identity.signer());
+    new SyncClient(http, web.url("/").toString(), clock)
+        .postBatch("dev-1", new BatchRequest(0, wire, note, null));
+    witness.batches.clear();
+    witness.logOverride = new LogState("dev-1", 0, null, null, null, "VERIFIED");
+
+    SyncReport r = syncer(20).sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(1, r.resumes());
+    assertEquals(List.of(0L, 10L), witness.batches.stream().map(BatchRequest::oldSize).toList());
+    assertEquals(10L, dev.store.records(9, 1).get(0).seq(), "outcome of 9 fetched from /acks");
+    assertEquals(RECORDS, witness.verifiedSize());
+  }
+
+  @Test
+  void tooLargeBatchesAreHalved() throws Exception {
+    witness.maxRecords = 4;
+    SyncReport r = syncer(10).sync();
+    assertTrue(r.complete());
+    List<Integer> sizes = witness.batches.stream().map(b -> b.records().size()).toList();
+    assertEquals(10, sizes.get(0));
+    assertEquals(5, sizes.get(1));
+    assertEquals(2, sizes.get(2));
+    assertTrue(sizes.stream().skip(3).allMatch(n -> n <= 2), sizes.toString());
+  }
+
+  @Test
+  void notEnrolledStopsWithAClearMessage() throws Exception {
+    witness.fault(r -> FakeWitness.problem(ErrorCode.UNAUTHENTICATED, "unknown device"));
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.NOT_ENROLLED, e.reason());
+    assertTrue(e.getMessage().contains("edge-agent enroll"), e.getMessage());
+    assertTrue(sleeps.isEmpty());
+  }
+
+  @Test
+  void quarantinedDeviceSendsNothing() throws Exception {
+    witness.status = "QUARANTINED";
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.QUARANTINED, e.reason());
+    assertTrue(witness.batches.isEmpty());
+    assertEquals(RECORDS, unsynced());
+  }
+
+  @Test
+  void anotherRootAtTheVerifiedSizeIsAForkReportedToTheWitness() throws Exception {
+    syncer(10).sync();
+    // A clone: another key-holder's log of the same size with other records.
+    LogState real = witness.state();
+    witness.logOverride =
+        new LogState("dev-1", 10, "00".repeat(32), real.checkpoint(), real.receipt(), "VERIFIED");
+
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+
+    assertEquals(SyncStoppedException.Reason.FORK, e.reason());
+    assertTrue(e.getMessage().contains("FORK"), e.getMessage());
+    assertEquals(RECORDS, dev.store.recordCount(), "nothing local is deleted");
+  }
+
+  @Test
+  void aForkedCheckpointIsRefusedByTheWitnessAndQuarantines() throws Exception {
+    syncer(10).sync();
+    NoteSigner sameKey = dev.identity.signer();
+    String forged =
+        Checkpoints.sign(new Checkpoint(dev.identity.origin(), 10, new byte[32]), sameKey);
+    SyncClient client = new SyncClient(http, web.url("/").toString(), clock);
+    ServerProblemException e =
+        assertThrows(
+            ServerProblemException.class,
+            () -> client.postBatch("dev-1", new BatchRequest(10, List.of(), forged, null)));
+    assertEquals("fork-detected", e.code());
+    SyncStoppedException stop = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.QUARANTINED, stop.reason());
+  }
+
+  @Test
+  void serverAheadOfTheDeviceStopsWithoutSending() throws Exception {
+    syncer(10).sync();
+    witness.logOverride =
+        new LogState("dev-1", RECORDS + 5, "ab".repeat(32), null, null, "VERIFIED");
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.SERVER_AHEAD, e.reason());
+    assertTrue(e.getMessage().contains("older backup"), e.getMessage());
+  }
+
+  @Test
+  void receiptWithoutTheServerSignatureIsRefused() throws Exception {
+    witness.receiptSigner = NoteSigner.generate("impostor", new SecureRandom(new byte[] {9}));
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.PROTOCOL, e.reason());
+    assertEquals(RECORDS, unsynced(), "no outcome stored from an unverified reply");
+    assertFalse(dev.store.latestReceipt().isPresent());
+  }
+
+  @Test
+  void garbageReplyIsRetriedThenGivenUp() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      witness.fault(r -> new MockResponse().setResponseCode(200).setBody("{\"verifiedSize\": [}"));
+    }
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.UNREACHABLE, e.reason());
+    assertTrue(e.getMessage().contains("not a valid LogState"), e.getMessage());
+  }
+}
