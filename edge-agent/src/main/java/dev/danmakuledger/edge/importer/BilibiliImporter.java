@@ -67,7 +67,7 @@ public final class BilibiliImporter {
    */
   public ImportSummary importFile(Path file, String room, ImportProgress progress)
       throws IOException, InterruptedException {
-    long total = countEntries(file);
+    long total = progress == ImportProgress.NONE ? -1 : countEntries(file);
     Tally tally = new Tally();
     List<Long> lines = new ArrayList<>(GROUP);
     List<CaptureRequest> group = new ArrayList<>(GROUP);

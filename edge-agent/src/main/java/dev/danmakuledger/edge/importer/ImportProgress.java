@@ -6,8 +6,11 @@ public interface ImportProgress {
   /** {@code done} of {@code total} entries processed ({@code total} is -1 when unknown). */
   void update(long done, long total);
 
-  /** A listener that ignores progress. */
+  /** A listener that ignores progress; with it the importer skips counting the entries first. */
+  ImportProgress NONE = (done, total) -> {};
+
+  /** {@link #NONE}. */
   static ImportProgress none() {
-    return (done, total) -> {};
+    return NONE;
   }
 }

@@ -253,14 +253,17 @@ public final class EdgeStore implements AutoCloseable {
             ps.setBytes(5, r.leafHash());
             ps.setLong(6, r.capturedAt());
             ps.setLong(7, batch.newSize());
-            try {
-              ps.executeUpdate();
-            } catch (SQLiteException e) {
-              if (e.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE) {
-                throw new DuplicateKeyException(r.idempotencyKey(), e);
-              }
-              throw e;
+            ps.addBatch();
+          }
+          try {
+            ps.executeBatch();
+          } catch (SQLException e) {
+            if (isUniqueViolation(e)) {
+              rollbackQuietly();
+              String key = firstStoredKey(batch.records());
+              throw new DuplicateKeyException(key, e);
             }
+            throw e;
           }
         }
         try (PreparedStatement ps =
@@ -290,6 +293,32 @@ public final class EdgeStore implements AutoCloseable {
     } finally {
       autoCommit();
     }
+  }
+
+  private static boolean isUniqueViolation(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLiteException s
+          && s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The first key of {@code records} already in the table (after a UNIQUE violation). */
+  private String firstStoredKey(List<NewRecord> records) throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT 1 FROM records WHERE idempotency_key = ?")) {
+      for (NewRecord r : records) {
+        ps.setString(1, r.idempotencyKey());
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            return r.idempotencyKey();
+          }
+        }
+      }
+    }
+    return records.get(0).idempotencyKey();
   }
 
   private void addCounters(Map<String, Long> deltas) throws SQLException {

@@ -1,0 +1,417 @@
+package dev.danmakuledger.bench.edge;
+
+import dev.danmakuledger.bench.report.BenchResult;
+import dev.danmakuledger.edge.api.IngestServer;
+import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.capture.CaptureAck;
+import dev.danmakuledger.edge.capture.CaptureRequest;
+import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.importer.BilibiliImporter;
+import dev.danmakuledger.edge.importer.ImportProgress;
+import dev.danmakuledger.edge.importer.ImportSummary;
+import dev.danmakuledger.edge.keys.DeviceIdentity;
+import dev.danmakuledger.edge.store.Durability;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.StoredRecord;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The edge capture benchmark (issue 4, "Benchmark").
+ *
+ * <ul>
+ *   <li><b>bulk capture</b>: records/s through {@link CaptureService#submitAll} in groups of 1024
+ *       (validation, Bloom check, HLC, canonical bytes, leaf hash, compact-range append, one
+ *       Ed25519-signed checkpoint per transaction, WAL with {@code synchronous=FULL}), next to a
+ *       raw sqlite-jdbc batched insert of the very rows the agent stored into the same schema, same
+ *       pragmas, same 1024 rows per transaction: {@value #BASELINE}.
+ *   <li><b>bulk import</b>: the same through {@link BilibiliImporter} from a Bilibili XML file,
+ *       parsing included, against the same baseline.
+ *   <li><b>API ack p99</b>: one client posting to {@code POST /v1/danmaku} one at a time, each
+ *       answer after its own durable commit, next to the p99 of a single-row INSERT + COMMIT in
+ *       SQLite with the same pragmas.
+ * </ul>
+ *
+ * After one warm-up run of the agent (JIT), repetitions alternate agent and baseline in fresh
+ * directories; the median is reported.
+ */
+public final class EdgeCaptureBench {
+  public static final String BENCHMARK = "edge";
+  public static final String BASELINE = "sqlite-raw-insert";
+  static final int GROUP = 1024;
+
+  private EdgeCaptureBench() {}
+
+  /**
+   * Sizes of a run.
+   *
+   * @param records records per repetition of the bulk benchmarks
+   * @param repetitions repetitions of each bulk benchmark (median reported)
+   * @param latencySamples measured single posts (after a warm-up of a tenth as many)
+   */
+  public record Settings(int records, int repetitions, int latencySamples) {
+    public Settings {
+      if (records < GROUP || repetitions < 1 || latencySamples < 100) {
+        throw new IllegalArgumentException(
+            "settings: got records "
+                + records
+                + ", repetitions "
+                + repetitions
+                + ", latency samples "
+                + latencySamples
+                + "; want >= "
+                + GROUP
+                + ", >= 1, >= 100");
+      }
+    }
+
+    /** 20,000 records, 5 repetitions, 2,000 latency samples. */
+    public static Settings defaults() {
+      return new Settings(20_000, 5, 2_000);
+    }
+  }
+
+  /** Runs with default settings in a temporary directory; prints a table to {@code out}. */
+  public static List<BenchResult> run(PrintStream out) throws Exception {
+    return run(Files.createTempDirectory("edge-bench"), Settings.defaults(), out);
+  }
+
+  /**
+   * Runs every measurement in subdirectories of {@code workDir}, prints each repetition and a
+   * summary table to {@code out}, and returns the rows {benchmark, metric, ours, baseline,
+   * baselineValue, ratio}.
+   */
+  public static List<BenchResult> run(Path workDir, Settings s, PrintStream out) throws Exception {
+    List<CaptureRequest> requests = requests(s.records());
+    Path xml = workDir.resolve("import.xml");
+    writeBilibiliXml(xml, s.records());
+
+    double[] capture = new double[s.repetitions()];
+    double[] imported = new double[s.repetitions()];
+    double[] raw = new double[s.repetitions()];
+    out.printf(
+        Locale.ROOT,
+        "edge: %d records per repetition, %d per transaction, WAL + synchronous=FULL%n",
+        s.records(),
+        GROUP);
+    out.printf(
+        Locale.ROOT,
+        "%-4s %16s %16s %16s%n",
+        "rep",
+        "capture rec/s",
+        "import rec/s",
+        BASELINE + " rec/s");
+    bulkCapture(workDir.resolve("warm-up"), requests.subList(0, GROUP * 4), new ArrayList<>());
+    for (int rep = 0; rep < s.repetitions(); rep++) {
+      Path dir = workDir.resolve("rep-" + rep);
+      List<StoredRecord> rows = new ArrayList<>();
+      capture[rep] = bulkCapture(dir.resolve("capture"), requests, rows);
+      raw[rep] = rawInsert(dir.resolve("raw"), rows);
+      imported[rep] = bulkImport(dir.resolve("import"), xml, s.records());
+      out.printf(
+          Locale.ROOT,
+          "%-4d %,16.0f %,16.0f %,16.0f%n",
+          rep,
+          capture[rep],
+          imported[rep],
+          raw[rep]);
+    }
+    double rawMedian = median(raw);
+    Latency api = apiLatency(workDir.resolve("api"), s.latencySamples());
+    Latency commit = rawCommitLatency(workDir.resolve("raw-latency"), s.latencySamples());
+    out.printf(
+        Locale.ROOT,
+        "POST /v1/danmaku ack: p50 %.3f ms, p99 %.3f ms; %s single commit: p50 %.3f ms, p99 %.3f ms%n",
+        api.p50Ms,
+        api.p99Ms,
+        BASELINE,
+        commit.p50Ms,
+        commit.p99Ms);
+
+    List<BenchResult> results = new ArrayList<>();
+    results.add(
+        BenchResult.compared(
+            BENCHMARK,
+            "capture rec/s",
+            median(capture),
+            BASELINE,
+            rawMedian,
+            null,
+            "durable bulk capture, Bloom+Merkle+signed checkpoint per 1024; target ratio >= 0.8"));
+    results.add(
+        BenchResult.compared(
+            BENCHMARK,
+            "import rec/s",
+            median(imported),
+            BASELINE,
+            rawMedian,
+            null,
+            "Bilibili XML import incl. parsing, same pipeline"));
+    results.add(
+        new BenchResult(
+            BENCHMARK,
+            "ack ms p99",
+            api.p99Ms,
+            BASELINE,
+            commit.p99Ms,
+            commit.p99Ms > 0 ? api.p99Ms / commit.p99Ms : null,
+            api.p99Ms,
+            "one durable POST /v1/danmaku at a time vs one INSERT+COMMIT; lower is better;"
+                + " target p99 <= 2 ms"));
+    return results;
+  }
+
+  /** A device's store and capture service in a fresh directory. */
+  private record Agent(EdgeStore store, CaptureService capture) implements AutoCloseable {
+    static Agent start(Path dir) throws IOException {
+      Files.createDirectories(dir);
+      DeviceIdentity id = DeviceIdentity.generate(dir, "bench-1", new SecureRandom());
+      EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL);
+      return new Agent(
+          store,
+          CaptureService.start(
+              store, id, BloomConfig.defaults(), Long.MAX_VALUE, Clock.systemUTC()));
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        capture.close();
+      } finally {
+        store.close();
+      }
+    }
+  }
+
+  private static double bulkCapture(
+      Path dir, List<CaptureRequest> requests, List<StoredRecord> rowsOut) throws Exception {
+    try (Agent agent = Agent.start(dir)) {
+      long start = System.nanoTime();
+      List<CompletableFuture<CaptureAck>> futures = new ArrayList<>(requests.size());
+      for (int i = 0; i < requests.size(); i += GROUP) {
+        futures.addAll(
+            agent.capture.submitAll(requests.subList(i, Math.min(requests.size(), i + GROUP))));
+      }
+      for (CompletableFuture<CaptureAck> f : futures) {
+        CaptureService.await(f);
+      }
+      double rate = requests.size() / ((System.nanoTime() - start) / 1e9);
+      rowsOut.addAll(agent.store.records(0, requests.size()));
+      if (rowsOut.size() != requests.size()) {
+        throw new IllegalStateException(
+            "agent stored " + rowsOut.size() + " records, want " + requests.size());
+      }
+      return rate;
+    }
+  }
+
+  private static double bulkImport(Path dir, Path xml, int records) throws Exception {
+    try (Agent agent = Agent.start(dir)) {
+      long start = System.nanoTime();
+      ImportSummary summary =
+          new BilibiliImporter(agent.capture).importFile(xml, "bench-room", ImportProgress.none());
+      double rate = records / ((System.nanoTime() - start) / 1e9);
+      if (summary.captured() != records) {
+        throw new IllegalStateException(
+            "import captured " + summary.captured() + ", want " + records);
+      }
+      return rate;
+    }
+  }
+
+  private static Connection rawConnection(Path dir) throws IOException, SQLException {
+    Files.createDirectories(dir);
+    Path file = EdgeStore.fileIn(dir);
+    EdgeStore.open(file, Durability.FULL).close();
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setBusyTimeout(5_000);
+    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+  }
+
+  private static final String INSERT =
+      "INSERT INTO records(idx, idempotency_key, content_hash, canonical, leaf_hash, captured_at,"
+          + " checkpoint_size) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  private static double rawInsert(Path dir, List<StoredRecord> rows) throws Exception {
+    try (Connection c = rawConnection(dir)) {
+      c.setAutoCommit(false);
+      long start = System.nanoTime();
+      try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+        for (int i = 0; i < rows.size(); i += GROUP) {
+          int end = Math.min(rows.size(), i + GROUP);
+          for (StoredRecord r : rows.subList(i, end)) {
+            ps.setLong(1, r.index());
+            ps.setString(2, r.idempotencyKey());
+            ps.setString(3, r.contentHash());
+            ps.setBytes(4, r.canonical());
+            ps.setBytes(5, r.leafHash());
+            ps.setLong(6, r.capturedAt());
+            ps.setLong(7, end);
+            ps.addBatch();
+          }
+          ps.executeBatch();
+          c.commit();
+        }
+      }
+      return rows.size() / ((System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  private record Latency(double p50Ms, double p99Ms) {}
+
+  private static Latency apiLatency(Path dir, int samples) throws Exception {
+    try (Agent agent = Agent.start(dir);
+        IngestServer server =
+            IngestServer.start(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                agent.capture,
+                agent.store,
+                Long.MAX_VALUE)) {
+      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      URI uri = URI.create("http://" + server.hostPort() + "/v1/danmaku");
+      List<CaptureRequest> requests = requests(samples + samples / 10);
+      int warmup = samples / 10;
+      long[] nanos = new long[samples];
+      for (int i = 0; i < requests.size(); i++) {
+        CaptureRequest r = requests.get(i);
+        String body =
+            "{\"idempotencyKey\":\""
+                + r.key()
+                + "\",\"room\":\""
+                + r.room()
+                + "\",\"user\":\""
+                + r.user()
+                + "\",\"text\":\""
+                + r.text()
+                + "\"}";
+        HttpRequest request =
+            HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        long t0 = System.nanoTime();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        long t = System.nanoTime() - t0;
+        if (response.statusCode() != 201) {
+          throw new IllegalStateException(
+              "POST answered " + response.statusCode() + ": " + response.body());
+        }
+        if (i >= warmup) {
+          nanos[i - warmup] = t;
+        }
+      }
+      return percentiles(nanos);
+    }
+  }
+
+  private static Latency rawCommitLatency(Path dir, int samples) throws Exception {
+    List<CaptureRequest> requests = requests(samples + samples / 10);
+    int warmup = samples / 10;
+    long[] nanos = new long[samples];
+    byte[] payload = new byte[120];
+    try (Connection c = rawConnection(dir);
+        PreparedStatement ps = c.prepareStatement(INSERT)) {
+      c.setAutoCommit(false);
+      for (int i = 0; i < requests.size(); i++) {
+        long t0 = System.nanoTime();
+        ps.setLong(1, i);
+        ps.setString(2, requests.get(i).key().toString());
+        ps.setString(3, "0".repeat(64));
+        ps.setBytes(4, payload);
+        ps.setBytes(5, new byte[32]);
+        ps.setLong(6, i);
+        ps.setLong(7, i + 1);
+        ps.executeUpdate();
+        c.commit();
+        long t = System.nanoTime() - t0;
+        if (i >= warmup) {
+          nanos[i - warmup] = t;
+        }
+      }
+    }
+    return percentiles(nanos);
+  }
+
+  private static Latency percentiles(long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return new Latency(
+        sorted[(int) (sorted.length * 0.50)] / 1e6,
+        sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * 0.99) - 1)] / 1e6);
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  private static final String[] TEXTS = {
+    "前方高能", "合影", "厉害了我的弹幕君！", "hhhhhhhhh", "233333", "表白 🎉", "<3 & >_<", "awsl"
+  };
+
+  private static List<CaptureRequest> requests(int n) {
+    List<CaptureRequest> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String user = "u" + Integer.toHexString(i % 997);
+      IdempotencyKey key =
+          new IdempotencyKey("bench-1", user, 1_700_000_000_000L + i, String.format("%016x", i));
+      out.add(
+          new CaptureRequest(
+              key,
+              "bench-room",
+              user,
+              TEXTS[i % TEXTS.length] + " #" + i,
+              1000L * i,
+              1 + i % 5,
+              i % 0xFFFFFF,
+              25));
+    }
+    return out;
+  }
+
+  private static void writeBilibiliXml(Path file, int n) throws IOException {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?><i>\n");
+    for (int i = 0; i < n; i++) {
+      String text =
+          TEXTS[i % TEXTS.length].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+      xml.append(
+          String.format(
+              Locale.ROOT,
+              "<d p=\"%d.5,1,25,16777215,%d,0,%08x,%d\">%s #%d</d>%n",
+              i % 600,
+              1_484_219_280L + i,
+              i % 997,
+              2_839_373_425L + i,
+              text,
+              i));
+    }
+    xml.append("</i>\n");
+    Files.writeString(file, xml, StandardCharsets.UTF_8);
+  }
+}
