@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  */
 sealed interface Lookup {
   Pattern ROOM_SEQ = Pattern.compile("([A-Za-z0-9_.-]{1,64})\\s*[#: ]\\s*([0-9]{1,18})");
-  Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
+  Pattern DIGITS = Pattern.compile("[0-9]{1,40}");
 
   /** Lookup by idempotency key. */
   record ByKey(IdempotencyKey key) implements Lookup {}

@@ -96,10 +96,10 @@ public final class RoomsViewModel implements LiveFeed {
 
   @Override
   public void refresh() {
-    roomsFlight.request();
     if (selected.get() != null) {
       tailFlight.request();
     }
+    roomsFlight.request();
   }
 
   @Override

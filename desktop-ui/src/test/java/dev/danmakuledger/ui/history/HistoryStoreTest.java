@@ -56,13 +56,6 @@ class HistoryStoreTest {
   }
 
   @Test
-  void aSecondConsoleOnTheSameFileIsRefused(@TempDir Path dir) {
-    try (HistoryStore first = HistoryStore.open(dir, Json.mapper())) {
-      assertThrows(HistoryException.class, () -> HistoryStore.open(dir, Json.mapper()).close());
-    }
-  }
-
-  @Test
   void negativeCountersAreRejected() {
     assertThrows(IllegalArgumentException.class, () -> new OverviewSample(T0, -1, 0, 0, 0));
     assertThrows(IllegalArgumentException.class, () -> new OverviewSample(T0, 1, 0, -1, 0));

@@ -34,7 +34,8 @@ class OverviewViewModelTest {
             .setBody(
                 Harness.read("overview.json")
                     .replace("\"redis\":177", "\"redis\":187")
-                    .replace("\"CONFIRMED\":1259", "\"CONFIRMED\":1289")));
+                    .replace("\"CONFIRMED\":1259", "\"CONFIRMED\":1289")
+                    .replace("\"DUPLICATE\":181", "\"DUPLICATE\":191")));
     vm.refresh();
     assertEquals(187, vm.overview().get().duplicates().redis());
     assertEquals(2, vm.throughput().size());
