@@ -3,6 +3,7 @@ package dev.danmakuledger.server.events;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.server.storage.AlertRow;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Builds {@link AdminEvent}s from stored alerts and state changes. */
@@ -23,7 +24,7 @@ public final class Events {
 
   /** The event form of a stored alert; its id is in {@code data.id}. */
   public static AdminEvent of(AlertRow a, Map<String, Object> data) {
-    java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(data);
+    Map<String, Object> d = new LinkedHashMap<>(data);
     d.put("id", a.id());
     return of(a.type(), a.severity(), a.deviceId(), a.room(), a.message(), a.at(), d);
   }

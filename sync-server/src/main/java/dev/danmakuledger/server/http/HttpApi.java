@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
@@ -379,7 +380,7 @@ public final class HttpApi {
   }
 
   private static String validDeviceId(String id) {
-    if (!dev.danmakuledger.protocol.key.IdempotencyKey.isValidId(id)) {
+    if (!IdempotencyKey.isValidId(id)) {
       throw new LedgerException(
           ErrorCode.INVALID_FIELD,
           "deviceId: got " + Requests.quote(id) + ", want [A-Za-z0-9_-]{1,64}");

@@ -10,9 +10,13 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,9 +46,9 @@ public final class LedgerStore {
           + " playback_ms, mode, color, font_size, hlc, status, reason, version";
 
   private final DataSource ds;
-  private final java.time.Clock clock;
+  private final Clock clock;
 
-  public LedgerStore(Database db, java.time.Clock clock) {
+  public LedgerStore(Database db, Clock clock) {
     this.ds = db.dataSource();
     this.clock = clock;
   }
@@ -81,7 +85,7 @@ public final class LedgerStore {
 
   private static DeviceRow sameKeyOrThrow(DeviceRow stored, DeviceRow fresh)
       throws DeviceExistsException {
-    if (java.util.Arrays.equals(stored.publicKey(), fresh.publicKey())) {
+    if (Arrays.equals(stored.publicKey(), fresh.publicKey())) {
       return stored;
     }
     throw new DeviceExistsException(fresh.id());
@@ -357,10 +361,10 @@ public final class LedgerStore {
   /** The stored messages for these keys (absent keys are missing from the map). */
   public Map<String, MessageRow> messagesByKeys(Collection<String> keys) {
     Map<String, MessageRow> found = new HashMap<>();
-    List<String> all = new ArrayList<>(new java.util.LinkedHashSet<>(keys));
+    List<String> all = new ArrayList<>(new LinkedHashSet<>(keys));
     for (int from = 0; from < all.size(); from += KEY_CHUNK) {
       List<String> chunk = all.subList(from, Math.min(all.size(), from + KEY_CHUNK));
-      String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
+      String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
       for (MessageRow m :
           query(
               "SELECT "
