@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       RedisCommand.class,
       EdgeCommand.class,
       MerkleCommand.class,
+      ChaosCommand.class,
       TamperCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -33,6 +33,7 @@ public final class LedgerClient {
   private final HttpClient http;
   private final ObjectMapper json = Json.mapper();
   private final Duration timeout;
+  private final boolean closeEach;
 
   /** A reply: the status and either the parsed body or the problem document. */
   public record Reply<T>(int status, T body, Problem problem) {
@@ -54,8 +55,20 @@ public final class LedgerClient {
    * @param timeout the per-request timeout
    */
   public LedgerClient(URI base, Duration timeout) {
+    this(base, timeout, false);
+  }
+
+  /**
+   * As {@link #LedgerClient(URI, Duration)}; with {@code closeEach} every request asks the server
+   * to close the connection after its reply ({@code Connection: close}), so a fault-injecting proxy
+   * that decides per connection decides per request. That header is restricted in the JDK client:
+   * the process must set {@code -Djdk.httpclient.allowRestrictedHeaders=connection} before the
+   * first client is built.
+   */
+  public LedgerClient(URI base, Duration timeout, boolean closeEach) {
     this.base = base;
     this.timeout = timeout;
+    this.closeEach = closeEach;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -112,6 +125,13 @@ public final class LedgerClient {
         RoomPage.class);
   }
 
+  /** {@code GET /readyz}: true when the server answers 200 (Redis and SQL reachable). */
+  public boolean ready() throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve("/readyz")).timeout(timeout).GET().build();
+    return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+  }
+
   /** {@code GET /v1/messages/{idempotencyKey}}. */
   public Reply<RoomMessage> message(String idempotencyKey)
       throws IOException, InterruptedException {
@@ -141,8 +161,7 @@ public final class LedgerClient {
       throw new IllegalArgumentException("cannot serialise " + body.getClass().getSimpleName(), e);
     }
     HttpRequest req =
-        HttpRequest.newBuilder(base.resolve(path))
-            .timeout(timeout)
+        builder(path)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
             .build();
@@ -150,8 +169,16 @@ public final class LedgerClient {
   }
 
   private <T> Reply<T> get(String path, Class<T> type) throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build();
+    HttpRequest req = builder(path).GET().build();
     return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), type);
+  }
+
+  private HttpRequest.Builder builder(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
+    if (closeEach) {
+      b.header("Connection", "close");
+    }
+    return b;
   }
 
   private <T> Reply<T> reply(HttpResponse<byte[]> res, Class<T> type) throws IOException {
