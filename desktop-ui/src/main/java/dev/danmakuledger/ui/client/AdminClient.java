@@ -91,12 +91,15 @@ public final class AdminClient {
     return get(url("admin", "alerts"), AlertList.class);
   }
 
-  /** Messages of a room with {@code seq >= from}, oldest first, at most {@code limit}. */
-  public RoomPage roomMessages(String room, long from, int limit) throws ApiException {
+  /**
+   * Messages of a room with {@code seq > after}, oldest first, at most {@code limit}; the page's
+   * {@code next} is the {@code after} of the following page.
+   */
+  public RoomPage roomMessages(String room, long after, int limit) throws ApiException {
     HttpUrl u =
         url("v1", "rooms", room, "messages")
             .newBuilder()
-            .addQueryParameter("from", Long.toString(from))
+            .addQueryParameter("after", Long.toString(after))
             .addQueryParameter("limit", Integer.toString(limit))
             .build();
     return get(u, RoomPage.class);

@@ -19,7 +19,8 @@ import javafx.collections.FXCollections;
 /**
  * The rooms view (issue 7 "Rooms"): per-room sequence state from {@code GET /admin/rooms}, and a
  * live tail of the selected room's CONFIRMED messages read in sequence order from {@code GET
- * /v1/rooms/{room}/messages}, advanced whenever a MESSAGE or ROOM event names the room.
+ * /v1/rooms/{room}/messages?after=}, advanced at every poll, whenever a device batch is verified
+ * (DEVICE event) and whenever a MESSAGE or ROOM event names the room.
  */
 public final class RoomsViewModel implements LiveFeed {
   /** How many messages the tail keeps. */
@@ -37,7 +38,7 @@ public final class RoomsViewModel implements LiveFeed {
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyStringWrapper selected = new ReadOnlyStringWrapper();
   private boolean loaded;
-  private long next = -1;
+  private long after = -1;
   private int generation;
 
   public RoomsViewModel(ConsoleContext context) {
@@ -58,7 +59,7 @@ public final class RoomsViewModel implements LiveFeed {
     return selected.getReadOnlyProperty();
   }
 
-  /** Shows the tail of {@code room}, starting with its latest {@value #PAGE} sequence numbers. */
+  /** Shows the tail of {@code room}, starting after its latest {@value #PAGE} sequence numbers. */
   public void select(String room) {
     if (room == null || room.equals(selected.get())) {
       return;
@@ -72,7 +73,7 @@ public final class RoomsViewModel implements LiveFeed {
             .mapToLong(RoomSummary::highSeq)
             .findFirst()
             .orElse(0);
-    next = Math.max(1, high - PAGE + 1);
+    after = Math.max(0, high - PAGE);
     tailFlight.request();
   }
 
@@ -104,11 +105,14 @@ public final class RoomsViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if (!"MESSAGE".equals(event.type()) && !"ROOM".equals(event.type())) {
+    boolean batch = "DEVICE".equals(event.type());
+    boolean room = "MESSAGE".equals(event.type()) || "ROOM".equals(event.type());
+    if (!batch && !room) {
       return;
     }
     roomsFlight.request();
-    if (selected.get() != null && selected.get().equals(event.room())) {
+    String sel = selected.get();
+    if (sel != null && (batch || sel.equals(event.room()))) {
       tailFlight.request();
     }
   }
@@ -144,7 +148,7 @@ public final class RoomsViewModel implements LiveFeed {
 
   private void loadTail(Runnable done) {
     String room = selected.get();
-    long from = next;
+    long from = after;
     int gen = generation;
     if (room == null || from < 0) {
       done.run();
@@ -175,8 +179,8 @@ public final class RoomsViewModel implements LiveFeed {
         confirmed.add(m);
       }
     }
-    if (page.next() > next) {
-      next = page.next();
+    if (page.next() > after) {
+      after = page.next();
     }
     tail.addAll(confirmed);
     if (tail.size() > TAIL) {

@@ -166,8 +166,8 @@ class AdminClientTest {
     assertEquals("/v1/messages/a%2Fb:c%3Fd", h.server.takeRequest().getPath());
     h.json("room-page.json");
     RoomPage page = h.client.roomMessages("live.1", 5, 100);
-    assertEquals(4, page.next());
-    assertEquals("/v1/rooms/live.1/messages?from=5&limit=100", h.server.takeRequest().getPath());
+    assertEquals(3, page.next());
+    assertEquals("/v1/rooms/live.1/messages?after=5&limit=100", h.server.takeRequest().getPath());
   }
 
   @Test

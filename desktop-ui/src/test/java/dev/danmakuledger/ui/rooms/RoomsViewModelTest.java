@@ -28,7 +28,7 @@ class RoomsViewModelTest {
     assertEquals("lobby", vm.selected().get());
     assertEquals(List.of("厉害了我的弹幕君！🎉"), vm.tail().stream().map(RoomMessage::text).toList());
     h.server.takeRequest();
-    assertEquals("/v1/rooms/lobby/messages?from=1&limit=100", h.server.takeRequest().getPath());
+    assertEquals("/v1/rooms/lobby/messages?after=0&limit=100", h.server.takeRequest().getPath());
 
     h.json("rooms.json");
     h.server.enqueue(
@@ -37,12 +37,12 @@ class RoomsViewModelTest {
                 "{\"messages\":[{\"room\":\"lobby\",\"seq\":4,\"messageId\":\"1\","
                     + "\"idempotencyKey\":\"k\",\"deviceId\":\"d\",\"user\":\"u\",\"text\":\"新\","
                     + "\"playbackMs\":null,\"mode\":1,\"color\":255,\"fontSize\":25,"
-                    + "\"status\":\"CONFIRMED\",\"deviceIndex\":1}],\"next\":5}"));
+                    + "\"status\":\"CONFIRMED\",\"deviceIndex\":1}],\"next\":4}"));
     vm.onEvent(
         new AdminEvent(
             "MESSAGE", "INFO", "d", "lobby", "new message", "2026-11-30T06:00:00Z", Map.of()));
     h.server.takeRequest();
-    assertEquals("/v1/rooms/lobby/messages?from=4&limit=100", h.server.takeRequest().getPath());
+    assertEquals("/v1/rooms/lobby/messages?after=3&limit=100", h.server.takeRequest().getPath());
     assertEquals(2, vm.tail().size());
     assertEquals("新", vm.tail().get(1).text());
   }

@@ -337,13 +337,13 @@ public final class FixtureApi extends Dispatcher {
     return ok(Map.of("messageId", messageId, "status", status.get(messageId)));
   }
 
-  private RoomPage page(String room, long from, int limit) {
+  private RoomPage page(String room, long after, int limit) {
     List<RoomMessage> out = new ArrayList<>();
-    long next = from;
+    long next = after;
     for (RoomMessage m : messages()) {
-      if (m.room().equals(room) && m.seq() >= from && out.size() < limit) {
+      if (m.room().equals(room) && m.seq() > after && out.size() < limit) {
         out.add(m);
-        next = m.seq() + 1;
+        next = m.seq();
       }
     }
     return new RoomPage(out, next);
