@@ -196,7 +196,7 @@ public final class BatchIngest {
     }
     byte[] root = range.root();
     if (!Arrays.equals(root, cp.root())) {
-      store.addCounters(Map.of("bad-proofs", 1L));
+      store.addCounters(Map.of(Counters.BAD_PROOFS, 1L));
       throw new LedgerException(
           ErrorCode.BAD_PROOF,
           "records ["

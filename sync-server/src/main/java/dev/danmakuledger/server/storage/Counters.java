@@ -13,6 +13,7 @@ public final class Counters {
   public static final String SIGNATURE_FAILURES = "signature-failures";
   public static final String TOMBSTONES = "tombstones";
   public static final String REPLAYS = "replays";
+  public static final String BAD_PROOFS = "bad-proofs";
 
   private Counters() {}
 }
