@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.StoreException;
 import dev.danmakuledger.edge.store.StoreFullException;
 import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
@@ -18,6 +20,9 @@ import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.record.InvalidRecordException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -208,6 +213,54 @@ class CaptureServiceTest {
     assertTrue(device.capture.stats().bloomMisses() >= 1);
     VerifyReport report = device.verify();
     assertTrue(report.ok(), report.problem());
+  }
+
+  @Test
+  void failedTransactionLeavesTheCommittedStateUntouched() throws Exception {
+    device = TestDevice.create(dir, clock);
+    device.capture.capture(device.request("alice", 0, "first"));
+    String root = device.capture.logStatus().rootHex();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("INSERT INTO checkpoints(size, note, created_at) VALUES (2, 'blocker', 0)");
+    }
+    StoreException e =
+        assertThrows(
+            StoreException.class,
+            () -> device.capture.capture(device.request("alice", 1, "second")));
+    assertTrue(e.getMessage().contains("append records [1, 2)"), e.getMessage());
+    assertEquals(1, device.capture.logStatus().size());
+    assertEquals(root, device.capture.logStatus().rootHex());
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM checkpoints WHERE note = 'blocker'");
+    }
+    CaptureAck retried = device.capture.capture(device.request("alice", 1, "second"));
+    assertEquals(1, retried.index());
+    assertFalse(
+        retried.repeat(), "the failed capture must not have entered the Bloom filter as stored");
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+  }
+
+  @Test
+  void bloomIsRebuiltFromTheRecordsWithoutASnapshot() throws Exception {
+    device = TestDevice.create(dir, clock);
+    for (int i = 0; i < 30; i++) {
+      device.capture.capture(device.request("alice", i, "m" + i));
+    }
+    device.stop();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM bloom_snapshot");
+    }
+    device.start();
+    long maybes = device.capture.stats().maybes();
+    for (int i = 0; i < 30; i++) {
+      assertTrue(device.capture.capture(device.request("alice", i, "m" + i)).repeat());
+    }
+    assertEquals(maybes + 30, device.capture.stats().maybes(), "every old key is a Bloom maybe");
+    assertEquals(0, device.capture.stats().bloomMisses());
   }
 
   private long lastHlc() throws Exception {
