@@ -44,9 +44,9 @@ import java.util.UUID;
  * process) backed by a Redis the harness owns and by MariaDB (a fresh database on the given server)
  * or the server's embedded H2. For a bounded time the harness injects, at random moments, the
  * faults of {@link FaultKind} (in shuffled rounds, so a short run still meets each kind; the proxy
- * drops connections and loses responses at random throughout); then it stops the faults and the
- * agents, syncs every agent's store to the end, and checks what was acknowledged against what was
- * stored.
+ * drops connections and loses responses at random throughout; the first round always completes,
+ * even past the duration); then it stops the faults and the agents, syncs every agent's store to
+ * the end, and checks what was acknowledged against what was stored.
  */
 public final class ChaosHarness {
   private static final HexFormat HEX = HexFormat.of();
@@ -76,6 +76,9 @@ public final class ChaosHarness {
     public Options {
       if (duration == null || duration.isNegative() || duration.isZero()) {
         throw new IllegalArgumentException("duration: got " + duration + ", want > 0");
+      }
+      if (jdbcUrl != null) {
+        FreshDatabase.requireServerUrl(jdbcUrl);
       }
       if (agents < 1 || agents > 16) {
         throw new IllegalArgumentException("agents: got " + agents + ", want 1..16");
@@ -108,6 +111,7 @@ public final class ChaosHarness {
   public record Check(String name, boolean ok, String detail) {}
 
   private final Options options;
+  private final String classpath;
   private final PrintStream log;
   private final Path root;
   private final String runId;
@@ -126,8 +130,9 @@ public final class ChaosHarness {
   private LedgerClient direct;
   private String enrollToken;
 
-  private ChaosHarness(Options options, PrintStream log, Path root) {
+  private ChaosHarness(Options options, PrintStream log, Path root, String classpath) {
     this.options = options;
+    this.classpath = classpath;
     this.log = log;
     this.root = root;
     this.runId = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
@@ -137,10 +142,16 @@ public final class ChaosHarness {
     }
   }
 
-  /** Runs the whole scenario in a fresh directory under {@code root}. */
-  public static Summary run(Options options, PrintStream log, Path root) throws Exception {
+  /**
+   * Runs the whole scenario in {@code root}.
+   *
+   * @param classpath the class path of the child JVMs (server and agents): one holding the bench
+   *     module and its dependencies
+   */
+  public static Summary run(Options options, PrintStream log, Path root, String classpath)
+      throws Exception {
     Files.createDirectories(root);
-    ChaosHarness h = new ChaosHarness(options, log, root);
+    ChaosHarness h = new ChaosHarness(options, log, root, classpath);
     try (FreshDatabase db = FreshDatabase.create(options.jdbcUrl(), root.resolve("server"))) {
       return h.runWith(db);
     } finally {
@@ -264,19 +275,21 @@ public final class ChaosHarness {
     kinds.remove(FaultKind.PROXY_DROPPED_CONNECTION);
     kinds.remove(FaultKind.PROXY_LOST_RESPONSE);
     List<FaultKind> cycle = new ArrayList<>();
+    boolean firstRoundDone = false;
     while (true) {
       long gapMillis = 2_000 + random.nextInt(6_000);
       long left = (end - System.nanoTime()) / 1_000_000;
-      if (left <= gapMillis) {
+      if (left <= gapMillis && firstRoundDone) {
         Thread.sleep(Math.max(0, left));
         break;
       }
-      Thread.sleep(gapMillis);
+      Thread.sleep(firstRoundDone ? gapMillis : Math.min(gapMillis, Math.max(500, left)));
       if (cycle.isEmpty()) {
         cycle.addAll(kinds);
         java.util.Collections.shuffle(cycle, random);
       }
       FaultKind k = cycle.remove(cycle.size() - 1);
+      firstRoundDone |= cycle.isEmpty();
       apply(k);
       injected.merge(k, 1L, Long::sum);
     }
@@ -630,15 +643,10 @@ public final class ChaosHarness {
     }
   }
 
-  private static List<String> javaCommand(String heap) {
+  private List<String> javaCommand(String heap) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return List.of(
-        java,
-        "-Xmx" + heap,
-        "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1",
-        "-cp",
-        System.getProperty("java.class.path"));
+        java, "-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath);
   }
 
   private void stopAll() {

@@ -88,7 +88,8 @@ final class ChaosCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     Path dir = workDir != null ? workDir : Files.createTempDirectory("danmaku-chaos-");
-    ChaosHarness.Summary s = ChaosHarness.run(o, System.out, dir);
+    ChaosHarness.Summary s =
+        ChaosHarness.run(o, System.out, dir, System.getProperty("java.class.path"));
     System.out.println();
     System.out.println("faults injected:");
     s.faults().forEach((k, v) -> System.out.printf("  %-52s %6d%n", k, v));

@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
 final class MerkleCommand implements Callable<Integer> {
   static final String BASELINE = "raw-sha256-65B";
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
   @Mixin Output output;
 
   @Option(names = "--forks", defaultValue = "1", description = "JMH forks (default 1)")
@@ -53,7 +54,7 @@ final class MerkleCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (forks < 0 || warmups < 0 || iterations < 1 || seconds < 1) {
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this),
+          spec.commandLine(),
           "got forks "
               + forks
               + ", warmups "

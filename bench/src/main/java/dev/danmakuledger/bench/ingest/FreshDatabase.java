@@ -44,13 +44,7 @@ public final class FreshDatabase implements AutoCloseable {
     if (serverUrl == null) {
       return new FreshDatabase(Database.h2Url(dataDir), null, null, "");
     }
-    Matcher m = SERVER_URL.matcher(serverUrl);
-    if (!m.matches()) {
-      throw new IllegalArgumentException(
-          "--jdbc: got "
-              + Database.redact(serverUrl)
-              + ", want jdbc:mariadb://host:port[/db][?options] or jdbc:mysql://...");
-    }
+    Matcher m = requireServerUrl(serverUrl);
     String options = m.group(3) == null ? "" : m.group(3);
     String schema =
         "danmaku_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -60,6 +54,23 @@ public final class FreshDatabase implements AutoCloseable {
       st.executeUpdate("CREATE DATABASE " + schema + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     }
     return new FreshDatabase(m.group(1) + "/" + schema + options, admin, schema, options);
+  }
+
+  /**
+   * Checks the form of a server URL without connecting.
+   *
+   * @throws IllegalArgumentException unless it is a {@code jdbc:mariadb://} or {@code
+   *     jdbc:mysql://} URL with a host
+   */
+  public static Matcher requireServerUrl(String serverUrl) {
+    Matcher m = SERVER_URL.matcher(serverUrl);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "--jdbc: got "
+              + Database.redact(serverUrl)
+              + ", want jdbc:mariadb://host:port[/db][?options] or jdbc:mysql://...");
+    }
+    return m;
   }
 
   /** The URL of the run's database. */

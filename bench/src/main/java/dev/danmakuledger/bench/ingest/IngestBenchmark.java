@@ -84,6 +84,9 @@ public final class IngestBenchmark {
         throw new IllegalArgumentException(
             "duplicate share: got " + duplicateShare + ", want 0..0.9");
       }
+      if (jdbcUrl != null) {
+        FreshDatabase.requireServerUrl(jdbcUrl);
+      }
       if (seedMessages < 0) {
         throw new IllegalArgumentException("seed messages: got " + seedMessages + ", want >= 0");
       }

@@ -60,6 +60,11 @@ public final class MessageStream {
       throw new IllegalArgumentException("batch size: got " + size + ", want >= 1");
     }
     int repeats = sent == 0 ? 0 : (int) Math.round(size * duplicateShare);
+    long known = Math.min(sent, HISTORY);
+    List<DanmakuRecord> retries = new ArrayList<>(repeats);
+    for (int i = 0; i < repeats; i++) {
+      retries.add(history[(int) random.nextLong(known)]);
+    }
     List<DanmakuRecord> batch = new ArrayList<>(size);
     for (int i = 0; i < size - repeats; i++) {
       DanmakuRecord r = fresh();
@@ -67,10 +72,8 @@ public final class MessageStream {
       sent++;
       batch.add(r);
     }
-    long known = Math.min(sent, HISTORY);
-    for (int i = 0; i < repeats; i++) {
-      int at = 1 + random.nextInt(batch.size());
-      batch.add(Math.min(at, batch.size()), history[(int) random.nextLong(known)]);
+    for (DanmakuRecord r : retries) {
+      batch.add(random.nextInt(batch.size() + 1), r);
     }
     return batch;
   }

@@ -58,6 +58,9 @@ public final class ProofBenchmark {
       if (leaves < 2 || leaves > 100_000_000) {
         throw new IllegalArgumentException("leaves: got " + leaves + ", want 2..100000000");
       }
+      if (jdbcUrl != null) {
+        FreshDatabase.requireServerUrl(jdbcUrl);
+      }
       if (samples < 1 || baselineSamples < 1) {
         throw new IllegalArgumentException(
             "samples: got " + samples + " and " + baselineSamples + ", want >= 1 each");

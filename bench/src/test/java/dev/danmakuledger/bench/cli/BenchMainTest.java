@@ -1,0 +1,73 @@
+package dev.danmakuledger.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Option parsing of {@code bin/bench}: help everywhere, bad values refused before any work. */
+class BenchMainTest {
+  private record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = BenchMain.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper"})
+  void everySubcommandHasHelp(String sub) {
+    Result r = run(sub, "--help");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("Usage: bench " + sub), r.out());
+    assertTrue(r.out().contains("--json=FILE"), r.out());
+  }
+
+  @org.junit.jupiter.api.Test
+  void topLevelHelpListsEverySubcommandAndTheExitCodes() {
+    Result r = run("--help");
+    assertEquals(0, r.code());
+    for (String sub :
+        new String[] {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper"}) {
+      assertTrue(r.out().contains("  " + sub + " "), sub + " missing from:\n" + r.out());
+    }
+    assertTrue(r.out().contains("1   a check failed"), r.out());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "e2e --batch-size 0|batch size: got 0, want 1..1000",
+        "e2e --batch-size 500,5000|batch size: got 5000, want 1..1000",
+        "e2e --devices 0|devices: got 0, want 1..64",
+        "e2e --duplicates 1.5|duplicate share: got 1.5, want 0..0.9",
+        "e2e --duplicates NaN|duplicate share: got NaN, want 0..0.9",
+        "e2e --records -5|records: got -5, want >= 1",
+        "e2e --devices four|'four' is not an int",
+        "e2e --duration 0s|want a positive duration",
+        "e2e --duration soon|want a duration such as 90s",
+        "e2e --jdbc jdbc:postgresql://x/y|want jdbc:mariadb://host:port",
+        "proofs --leaves 1|leaves: got 1, want 2..100000000",
+        "proofs --samples 0|want >= 1 each",
+        "redis --threads 0|threads: got 0, want 1..64",
+        "edge --records 10|got records 10",
+        "merkle --iterations 0|want forks >= 0, warmups >= 0, iterations >= 1",
+        "chaos --duration -3m|want a duration such as 90s",
+        "chaos --agents 0|agents: got 0, want 1..16",
+        "chaos --rate 0|rate: got 0.0, want 0 < rate <= 500",
+        "chaos --drop 0.4 --lose 0.4|want >= 0, sum <= 0.5",
+        "tamper --unknown|Unknown option: '--unknown'"
+      })
+  void badValuesAreUsageErrors(String line, String message) {
+    Result r = run(line.split(" "));
+    assertEquals(ExitCodes.USAGE, r.code(), r.out() + r.err());
+    assertTrue(r.err().contains(message), "stderr: " + r.err());
+  }
+}
