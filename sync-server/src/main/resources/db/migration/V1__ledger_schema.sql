@@ -101,9 +101,12 @@ CREATE TABLE alerts (
   PRIMARY KEY (id)
 )${tableOptions};
 
--- Cluster-wide monotonic counters (batches, outcomes, duplicates per layer, rejects by reason).
+-- Cluster-wide monotonic counters (batches, outcomes, duplicates per layer, rejects by reason),
+-- split in shards so that concurrent batches of different devices do not queue on one row;
+-- a counter's value is the sum over its shards.
 CREATE TABLE counters (
-  name  VARCHAR(128) NOT NULL,
-  counter_value BIGINT NOT NULL,
-  PRIMARY KEY (name)
+  name          VARCHAR(128) NOT NULL,
+  shard         INT          NOT NULL,
+  counter_value BIGINT       NOT NULL,
+  PRIMARY KEY (name, shard)
 )${tableOptions};

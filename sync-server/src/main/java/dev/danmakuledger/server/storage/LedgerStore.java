@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 /**
@@ -34,6 +35,9 @@ import javax.sql.DataSource;
 public final class LedgerStore {
   /** Most keys per IN (...) lookup. */
   private static final int KEY_CHUNK = 500;
+
+  /** Counter shards; a batch writes the shard of its device. */
+  static final int COUNTER_SHARDS = 16;
 
   private static final String DEVICE_COLUMNS =
       "id, public_key, verifier_key, status, status_reason, verified_size, claimed_size,"
@@ -131,7 +135,7 @@ public final class LedgerStore {
             ps.setString(2, id);
             ps.executeUpdate();
           }
-          addCounters(c, Map.of(Counters.SIGNATURE_FAILURES, 1L));
+          addCounters(c, Map.of(Counters.SIGNATURE_FAILURES, 1L), shard(id));
           return insertAlert(c, alert);
         });
   }
@@ -150,7 +154,7 @@ public final class LedgerStore {
             ps.setString(4, id);
             ps.executeUpdate();
           }
-          addCounters(c, counters);
+          addCounters(c, counters, shard(id));
           return insertAlert(c, alert);
         });
   }
@@ -273,7 +277,7 @@ public final class LedgerStore {
     if (!batch.messages().isEmpty()) {
       insertMessages(c, batch.messages(), now);
     }
-    addCounters(c, batch.counterDeltas());
+    addCounters(c, batch.counterDeltas(), shard(d.id()));
   }
 
   private static void insertMessages(Connection c, List<MessageRow> rows, long now)
@@ -564,7 +568,7 @@ public final class LedgerStore {
     Map<String, Long> out = new TreeMap<>();
     for (Map.Entry<String, Long> e :
         query(
-            "SELECT name, counter_value FROM counters",
+            "SELECT name, SUM(counter_value) FROM counters GROUP BY name",
             ps -> {},
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
       out.put(e.getKey(), e.getValue());
@@ -574,35 +578,44 @@ public final class LedgerStore {
 
   /** Adds to counters outside a batch (e.g. a refused batch). */
   public void addCounters(Map<String, Long> deltas) {
+    int shard = ThreadLocalRandom.current().nextInt(COUNTER_SHARDS);
     inTransaction(
         c -> {
-          addCounters(c, deltas);
+          addCounters(c, deltas, shard);
           return null;
         });
   }
 
-  private static void addCounters(Connection c, Map<String, Long> deltas) throws SQLException {
-    if (deltas.isEmpty()) {
+  static int shard(String key) {
+    return Math.floorMod(key.hashCode(), COUNTER_SHARDS);
+  }
+
+  /** Adds all deltas in one multi-row upsert, rows in name order (no lock-order deadlocks). */
+  private static void addCounters(Connection c, Map<String, Long> deltas, int shard)
+      throws SQLException {
+    Map<String, Long> nonZero = new TreeMap<>();
+    deltas.forEach(
+        (name, delta) -> {
+          if (delta != 0) {
+            nonZero.put(name, delta);
+          }
+        });
+    if (nonZero.isEmpty()) {
       return;
     }
-    Map<String, Long> sorted = new TreeMap<>(deltas);
-    try (PreparedStatement up =
-            c.prepareStatement(
-                "UPDATE counters SET counter_value = counter_value + ? WHERE name = ?");
-        PreparedStatement ins =
-            c.prepareStatement("INSERT INTO counters (name, counter_value) VALUES (?, ?)")) {
-      for (Map.Entry<String, Long> e : sorted.entrySet()) {
-        if (e.getValue() == 0) {
-          continue;
-        }
-        up.setLong(1, e.getValue());
-        up.setString(2, e.getKey());
-        if (up.executeUpdate() == 0) {
-          ins.setString(1, e.getKey());
-          ins.setLong(2, e.getValue());
-          ins.executeUpdate();
-        }
+    String rows = String.join(",", Collections.nCopies(nonZero.size(), "(?, ?, ?)"));
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO counters (name, shard, counter_value) VALUES "
+                + rows
+                + " ON DUPLICATE KEY UPDATE counter_value = counter_value + VALUES(counter_value)")) {
+      int i = 1;
+      for (Map.Entry<String, Long> e : nonZero.entrySet()) {
+        ps.setString(i++, e.getKey());
+        ps.setInt(i++, shard);
+        ps.setLong(i++, e.getValue());
       }
+      ps.executeUpdate();
     }
   }
 

@@ -387,4 +387,28 @@ abstract class LedgerStoreContract {
     store.addCounters(Map.of("a", 3L));
     assertEquals(Map.of("a", 5L, "b", 1L), store.counters());
   }
+
+  @Test
+  void concurrentCounterUpdatesOnAllShardsAddUp() throws Exception {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 20; i++) {
+                    store.addCounters(Map.of("hits", 1L, "misses", 2L));
+                  }
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : work) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(Map.of("hits", 160L, "misses", 320L), store.counters());
+  }
 }
