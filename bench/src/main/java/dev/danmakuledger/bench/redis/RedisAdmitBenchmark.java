@@ -143,7 +143,7 @@ public final class RedisAdmitBenchmark {
       for (int batch : options.batchSizes()) {
         Workload warm =
             Workload.generate(
-                Math.max(batch, options.keysPerBatchSize() / 5), batch, options, ++round);
+                Math.max(batch, options.keysPerBatchSize() / 2), batch, options, ++round);
         measureRaw(options, pool, warm, rawPrefix + "-w" + round);
         measureOurs(options, pool, warm, oursPrefix + "-w" + round);
         double[] raw = new double[options.repetitions()];
