@@ -8,14 +8,18 @@ import dev.danmakuledger.bench.demo.BilibiliEntries;
 import dev.danmakuledger.bench.demo.BilibiliEntries.Entry;
 import dev.danmakuledger.bench.demo.EdgeNode;
 import dev.danmakuledger.bench.demo.LedgerReader;
+import dev.danmakuledger.edge.capture.CaptureAck;
+import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.edge.sync.SyncStoppedException;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,8 +50,12 @@ class ClonedDeviceIT {
     try (Cluster cluster = Cluster.start(backend, tmp.resolve("server"), c -> c.reviewRule(null))) {
       LedgerReader reader = cluster.reader();
       try (EdgeNode node = EdgeNode.init(original, device, clock)) {
+        List<CompletableFuture<CaptureAck>> acks = new ArrayList<>();
         for (Entry e : entries.subList(0, 40)) {
-          node.capture().capture(e.request(device, room));
+          acks.add(node.capture().submit(e.request(device, room)));
+        }
+        for (CompletableFuture<CaptureAck> a : acks) {
+          CaptureService.await(a);
         }
         node.enroll(Cluster.HTTP, cluster.url(), cluster.enrollToken(), clock);
         assertTrue(sync(node, cluster).complete());
