@@ -39,11 +39,7 @@ public final class BloomFilter {
     }
     this.words = words;
     this.items = items;
-    try {
-      this.sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
+    this.sha256 = newSha256();
   }
 
   /**
@@ -81,11 +77,28 @@ public final class BloomFilter {
     return Math.max(1, (int) Math.round((double) bits / expectedItems * LN2));
   }
 
+  /** The 128-bit hash that places a key: the first 16 bytes of SHA-256 of its UTF-8 bytes. */
+  public record Hash(long h1, long h2) {}
+
+  /** The hash of {@code key}, computable on any thread ahead of {@link #put(Hash)}. */
+  public static Hash hash(String key) {
+    return hash(newSha256(), key);
+  }
+
+  private static Hash hash(MessageDigest sha256, String key) {
+    ByteBuffer buf = ByteBuffer.wrap(sha256.digest(key.getBytes(StandardCharsets.UTF_8)));
+    return new Hash(buf.getLong(), buf.getLong());
+  }
+
   /** Adds a key. */
   public void put(String key) {
-    long[] h = hash(key);
+    put(hash(sha256, key));
+  }
+
+  /** Adds the key with hash {@code h}. */
+  public void put(Hash h) {
     for (int i = 0; i < hashCount; i++) {
-      long bit = Math.floorMod(h[0] + i * h[1], bitCount);
+      long bit = Math.floorMod(h.h1() + i * h.h2(), bitCount);
       words[(int) (bit >>> 6)] |= 1L << bit;
     }
     items++;
@@ -93,9 +106,13 @@ public final class BloomFilter {
 
   /** False means the key was never added; true means it may have been. */
   public boolean mightContain(String key) {
-    long[] h = hash(key);
+    return mightContain(hash(sha256, key));
+  }
+
+  /** As {@link #mightContain(String)} for the key with hash {@code h}. */
+  public boolean mightContain(Hash h) {
     for (int i = 0; i < hashCount; i++) {
-      long bit = Math.floorMod(h[0] + i * h[1], bitCount);
+      long bit = Math.floorMod(h.h1() + i * h.h2(), bitCount);
       if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
         return false;
       }
@@ -103,10 +120,12 @@ public final class BloomFilter {
     return true;
   }
 
-  private long[] hash(String key) {
-    byte[] digest = sha256.digest(key.getBytes(StandardCharsets.UTF_8));
-    ByteBuffer buf = ByteBuffer.wrap(digest);
-    return new long[] {buf.getLong(), buf.getLong()};
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
   }
 
   public long expectedItems() {

@@ -83,13 +83,23 @@ public final class RotatingBloom {
 
   /** False means the key was not added in the current or the previous generation. */
   public boolean mightContain(String key) {
-    return current.mightContain(key) || (previous != null && previous.mightContain(key));
+    return mightContain(BloomFilter.hash(key));
+  }
+
+  /** As {@link #mightContain(String)} for a key hashed with {@link BloomFilter#hash}. */
+  public boolean mightContain(BloomFilter.Hash h) {
+    return current.mightContain(h) || (previous != null && previous.mightContain(h));
   }
 
   /** Adds a key to the current generation, rotating first if that generation is full or expired. */
   public void put(String key) {
+    put(BloomFilter.hash(key));
+  }
+
+  /** As {@link #put(String)} for a key hashed with {@link BloomFilter#hash}. */
+  public void put(BloomFilter.Hash h) {
     rotateIfDue();
-    current.put(key);
+    current.put(h);
   }
 
   /** Rotates if the current generation holds n items or its window has ended. */

@@ -1,6 +1,7 @@
 package dev.danmakuledger.edge.capture;
 
 import dev.danmakuledger.edge.bloom.BloomConfig;
+import dev.danmakuledger.edge.bloom.BloomFilter;
 import dev.danmakuledger.edge.bloom.BloomSnapshot;
 import dev.danmakuledger.edge.bloom.RotatingBloom;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
@@ -188,9 +189,10 @@ public final class CaptureService implements AutoCloseable {
     List<CompletableFuture<CaptureAck>> futures = new ArrayList<>(requests.size());
     for (CaptureRequest request : requests) {
       DanmakuRecord draft = request.draft(identity.deviceId());
+      String key = draft.key().toString();
       Pending p =
           new Pending(
-              draft, draft.key().toString(), draft.contentHash(), new CompletableFuture<>());
+              draft, key, BloomFilter.hash(key), draft.contentHash(), new CompletableFuture<>());
       pending.add(p);
       futures.add(p.future);
     }
@@ -354,8 +356,8 @@ public final class CaptureService implements AutoCloseable {
         range = next;
         size = newSize;
         long rotationsBefore = bloom.rotations();
-        for (NewRecord r : round.newRecords) {
-          bloom.put(r.idempotencyKey());
+        for (BloomFilter.Hash h : round.newHashes) {
+          bloom.put(h);
         }
         sinceSnapshot += round.newRecords.size();
         status = new LogStatus(size, HexFormat.of().formatHex(range.root()), note);
@@ -400,7 +402,7 @@ public final class CaptureService implements AutoCloseable {
         round.results.add(same ? Result.repeatOf(p, inBatch) : Result.conflictWith(p, inBatch));
         continue;
       }
-      boolean maybe = bloom.mightContain(p.key);
+      boolean maybe = bloom.mightContain(p.bloomHash);
       round.deltas.merge(C_CHECKS, 1L, Long::sum);
       if (maybe) {
         round.deltas.merge(C_MAYBES, 1L, Long::sum);
@@ -425,6 +427,7 @@ public final class CaptureService implements AutoCloseable {
       NewRecord nr =
           new NewRecord(index, p.key, p.contentHash, canonical, Rfc6962.leafHash(canonical), now);
       round.newRecords.add(nr);
+      round.newHashes.add(p.bloomHash);
       Planned plan = new Planned(nr, p.contentHash);
       planned.put(p.key, plan);
       round.results.add(Result.fresh(p, plan));
@@ -532,8 +535,13 @@ public final class CaptureService implements AutoCloseable {
             bloom.rotations());
   }
 
+  /** A queued request with everything computed that does not depend on the log state. */
   private record Pending(
-      DanmakuRecord draft, String key, String contentHash, CompletableFuture<CaptureAck> future) {}
+      DanmakuRecord draft,
+      String key,
+      BloomFilter.Hash bloomHash,
+      String contentHash,
+      CompletableFuture<CaptureAck> future) {}
 
   private record Planned(NewRecord record, String contentHash) {
     CaptureAck ack(boolean repeat) {
@@ -593,6 +601,7 @@ public final class CaptureService implements AutoCloseable {
   private static final class Round {
     final List<Result> results;
     final List<NewRecord> newRecords = new ArrayList<>();
+    final List<BloomFilter.Hash> newHashes = new ArrayList<>();
     final Map<String, Long> deltas = new LinkedHashMap<>();
 
     Round(int n) {
