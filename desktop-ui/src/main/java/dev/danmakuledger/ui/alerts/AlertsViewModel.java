@@ -5,6 +5,7 @@ import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
+import java.util.List;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyListProperty;
@@ -101,7 +102,11 @@ public final class AlertsViewModel implements LiveFeed {
   }
 
   private void show(AlertList list) {
-    alerts.setAll(list.alerts().size() > MAX ? list.alerts().subList(0, MAX) : list.alerts());
+    List<AdminEvent> next =
+        list.alerts().size() > MAX ? list.alerts().subList(0, MAX) : list.alerts();
+    if (!alerts.equals(next)) {
+      alerts.setAll(next);
+    }
     count();
   }
 

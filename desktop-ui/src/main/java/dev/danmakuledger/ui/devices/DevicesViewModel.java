@@ -121,7 +121,9 @@ public final class DevicesViewModel implements LiveFeed {
   }
 
   private void show(DeviceList list) {
-    all.setAll(list.devices());
+    if (!all.equals(list.devices())) {
+      all.setAll(list.devices());
+    }
     needAttention.set((int) all.stream().filter(d -> !"VERIFIED".equals(d.status())).count());
   }
 }

@@ -95,7 +95,8 @@ public final class ConnectionViewModel {
   public void failed(ApiException e) {
     String key = e.kind() + ": " + e.plainMessage();
     if (!key.equals(lastLogged)) {
-      log.warn("{} ({})", e.plainMessage(), e.getMessage(), e.getCause());
+      log.warn("{} ({})", e.plainMessage(), e.getMessage());
+      log.debug("cause", e);
       lastLogged = key;
     }
     State next = e.kind() == ApiException.Kind.UNAUTHORIZED ? State.UNAUTHORIZED : State.STALE;

@@ -23,7 +23,8 @@ import javafx.collections.FXCollections;
  * answers 409 when somebody decided first; the console then says so and reloads the queue.
  */
 public final class ReviewViewModel implements LiveFeed {
-  static final String CONFLICT_MESSAGE =
+  /** What the operator reads when another decision won the compare-and-set. */
+  public static final String CONFLICT_MESSAGE =
       "Someone else decided this message first, so nothing was changed. The queue has been"
           + " reloaded.";
 
@@ -133,7 +134,9 @@ public final class ReviewViewModel implements LiveFeed {
             "the review queue",
             () -> context.client().reviewQueue(),
             (ReviewQueue q) -> {
-              items.setAll(q.items());
+              if (!items.equals(q.items())) {
+                items.setAll(q.items());
+              }
               context.connection().succeeded();
               done.run();
             },

@@ -140,7 +140,9 @@ public final class RoomsViewModel implements LiveFeed {
   }
 
   private void showRooms(RoomList list) {
-    rooms.setAll(list.rooms());
+    if (!rooms.equals(list.rooms())) {
+      rooms.setAll(list.rooms());
+    }
     if (selected.get() == null && !list.rooms().isEmpty()) {
       select(list.rooms().get(0).room());
     }

@@ -48,6 +48,7 @@ public final class FixtureApi extends Dispatcher {
   private final Map<String, String> status = new ConcurrentHashMap<>();
   private final Map<String, Long> versions = new ConcurrentHashMap<>();
   private volatile boolean tamperProofs;
+  private volatile boolean loseNext;
   private volatile Duration streamFor = Duration.ZERO;
 
   public FixtureApi(Ledger ledger, Clock clock) {
@@ -70,9 +71,12 @@ public final class FixtureApi extends Dispatcher {
     streamFor = d;
   }
 
-  /** Bumps a held message's version, as if another operator touched it. */
-  public void touch(String messageId) {
-    versions.merge(messageId, 1L, Long::sum);
+  /**
+   * Makes the next review decision lose the compare-and-set, as if another operator decided the
+   * same message between the console's load and its click.
+   */
+  public void loseNextDecision() {
+    loseNext = true;
   }
 
   public List<RoomMessage> messages() {
@@ -130,7 +134,7 @@ public final class FixtureApi extends Dispatcher {
         return ok(
             page(
                 p.get(2),
-                Long.parseLong(url.queryParameter("from")),
+                Long.parseLong(url.queryParameter("after")),
                 Integer.parseInt(url.queryParameter("limit"))));
       }
       if (p.size() == 5 && p.get(0).equals("v1") && p.get(1).equals("rooms")) {
@@ -325,6 +329,11 @@ public final class FixtureApi extends Dispatcher {
       return problem(404, "not-found", "no such message");
     }
     synchronized (this) {
+      if (loseNext) {
+        loseNext = false;
+        versions.put(messageId, version + 1);
+      }
+      version = versions.get(messageId);
       if (!"PENDING".equals(status.get(messageId)) || version != d.version()) {
         return problem(
             409,

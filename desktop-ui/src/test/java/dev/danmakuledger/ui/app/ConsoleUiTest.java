@@ -1,0 +1,158 @@
+package dev.danmakuledger.ui.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.protocol.wire.admin.ReviewItem;
+import dev.danmakuledger.ui.client.Endpoint;
+import dev.danmakuledger.ui.history.HistoryStore;
+import dev.danmakuledger.ui.live.ConnectionViewModel.State;
+import dev.danmakuledger.ui.review.ReviewViewModel;
+import dev.danmakuledger.ui.testing.Display;
+import dev.danmakuledger.ui.testing.FixtureApi;
+import dev.danmakuledger.ui.testing.Ledger;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import okhttp3.mockwebserver.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * Clicks through every view of the real console window against the fixture API (contract-shaped
+ * JSON from a cryptographically real ledger) served by MockWebServer.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleUiTest {
+  private MockWebServer server;
+  private FixtureApi api;
+  private ConsoleApp app;
+
+  @BeforeAll
+  static void display() {
+    Display.require();
+  }
+
+  @Start
+  void start(Stage stage) throws IOException {
+    server = new MockWebServer();
+    api = new FixtureApi(Ledger.standard(), Clock.systemUTC());
+    server.setDispatcher(api);
+    server.start();
+    app =
+        new ConsoleApp(
+            new Endpoint(server.url("/"), FixtureApi.TOKEN),
+            HistoryStore.inMemory(Json.mapper()),
+            Duration.ofSeconds(1),
+            Clock.systemUTC(),
+            null);
+    stage.setScene(new Scene(app.window(), 1280, 800));
+    stage.show();
+    app.start();
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    app.close();
+    server.shutdown();
+  }
+
+  private static <T> TableView<T> table(FxRobot robot, String id) {
+    return robot.lookup(id).queryTableView();
+  }
+
+  @Test
+  void clicksThroughEveryView(FxRobot robot) {
+    Display.await("the console is live", () -> app.connection().state().get() == State.LIVE);
+
+    robot.clickOn("#tab-overview");
+    Display.await("overview cards show", () -> robot.lookup("#card-forks").tryQuery().isPresent());
+
+    robot.clickOn("#tab-devices");
+    TableView<DeviceSummary> devices = table(robot, "#devices-table");
+    Display.await("five devices", () -> devices.getItems().size() == 5);
+    robot.clickOn("#device-filter").write("fork");
+    Display.await("the filter leaves venue-3", () -> devices.getItems().size() == 1);
+    assertEquals("venue-3", devices.getItems().get(0).deviceId());
+
+    robot.clickOn("#tab-rooms");
+    ListView<RoomMessage> tail = robot.lookup("#room-tail").queryListView();
+    Display.await("the tail fills", () -> !tail.getItems().isEmpty());
+    assertTrue(tail.getItems().stream().allMatch(m -> m.status().equals("CONFIRMED")));
+    assertTrue(tail.getItems().stream().anyMatch(m -> m.text().contains("弹幕")));
+
+    robot.clickOn("#tab-review");
+    TableView<ReviewItem> review = table(robot, "#review-table");
+    Display.await("held messages", () -> !review.getItems().isEmpty());
+    int held = review.getItems().size();
+    robot.clickOn(
+        robot.lookup("#review-table .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+    robot.clickOn("#review-approve");
+    Label result = robot.lookup("#review-message").queryAs(Label.class);
+    Display.await("approval confirmed", () -> result.getText().startsWith("Approved "));
+    Display.await("queue shrinks", () -> review.getItems().size() == held - 1);
+    api.loseNextDecision();
+    robot.clickOn(
+        robot.lookup("#review-table .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+    robot.clickOn("#review-reject");
+    Display.await(
+        "the conflict is explained",
+        () -> result.getText().equals(ReviewViewModel.CONFLICT_MESSAGE));
+
+    robot.clickOn("#tab-inspector");
+    RoomMessage m = tail.getItems().get(tail.getItems().size() - 1);
+    robot.clickOn("#inspector-query").write(m.messageId());
+    robot.clickOn("#inspector-lookup");
+    Display.await(
+        "a green verdict",
+        () ->
+            robot
+                .lookup("#verdict-headline")
+                .tryQuery()
+                .map(n -> ((Label) n).getText().startsWith("Verified: leaf #" + m.deviceIndex()))
+                .orElse(false));
+    api.tamperProofs(true);
+    robot.clickOn("#inspector-lookup");
+    Display.await(
+        "a tampered proof is red",
+        () ->
+            robot
+                .lookup("#verdict-headline")
+                .tryQuery()
+                .map(n -> ((Label) n).getText().contains("does not lead to the root"))
+                .orElse(false));
+
+    robot.clickOn("#tab-alerts");
+    TableView<AdminEvent> alerts = table(robot, "#alerts-table");
+    Display.await("four alerts", () -> alerts.getItems().size() == 4);
+    assertEquals("CRITICAL", alerts.getItems().get(0).severity());
+  }
+
+  @Test
+  void serverOutageShowsTheStaleBannerAndKeepsTheData(FxRobot robot) throws IOException {
+    Display.await("the console is live", () -> app.connection().state().get() == State.LIVE);
+    robot.clickOn("#tab-devices");
+    TableView<DeviceSummary> devices = table(robot, "#devices-table");
+    Display.await("five devices", () -> devices.getItems().size() == 5);
+    server.shutdown();
+    Label banner = robot.lookup("#connection-banner").queryAs(Label.class);
+    Display.await(
+        "the stale banner", () -> banner.isVisible() && banner.getText().contains("stale since"));
+    assertTrue(banner.getText().startsWith("Cannot reach the server at "), banner.getText());
+    assertEquals(5, devices.getItems().size());
+  }
+}
