@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;
   @Mixin DataDirOption dir;
+  @Mixin SyncCommand.Options sync;
 
   @Option(
       names = "--listen",
@@ -43,9 +44,11 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     InetSocketAddress bind = parse(listen);
     Agent agent = Agent.open(dir.dataDir, clock);
     IngestServer server;
+    AutoCloseable syncing;
     try {
       server = IngestServer.start(bind, agent.capture, agent.store, agent.config.maxStoreBytes());
       agent.lock.advertise(server.hostPort());
+      syncing = SyncCommand.background(agent, sync, clock, spec.commandLine().getOut());
     } catch (Exception e) {
       agent.close();
       throw e;
@@ -54,6 +57,11 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     Thread hook =
         new Thread(
             () -> {
+              try {
+                syncing.close();
+              } catch (Exception e) {
+                spec.commandLine().getErr().println("edge-agent: stopping sync: " + e.getMessage());
+              }
               server.close();
               try {
                 agent.close();

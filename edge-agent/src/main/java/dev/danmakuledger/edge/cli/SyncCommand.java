@@ -126,6 +126,37 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
         () -> Syncer.metadataOf(agent.capture.stats()));
   }
 
+  /**
+   * Starts background sync for {@code edge-agent run} when the device is enrolled; the returned
+   * handle stops it. Not enrolled: says so and returns a handle that does nothing.
+   */
+  static AutoCloseable background(Agent agent, Options options, Clock clock, PrintWriter out)
+      throws IOException {
+    if (ServerLink.load(agent.dataDir).isEmpty() && options.server == null) {
+      out.printf("not enrolled: capturing only (run `edge-agent enroll` to sync)%n");
+      return () -> {};
+    }
+    ServerLink link = options.link(agent.dataDir);
+    SyncSettings settings = options.settings();
+    OkHttpClient http = SyncClient.defaultHttp();
+    SecureRandom random = new SecureRandom();
+    SyncDaemon daemon =
+        SyncDaemon.start(
+            syncer(agent, http, link, settings, clock),
+            () -> agent.capture.logStatus().size(),
+            settings,
+            new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
+            Sleeper.real());
+    out.printf(
+        "syncing to %s in batches of up to %d (linger %s)%n",
+        link.serverUrl(), settings.batchSize(), settings.linger());
+    return () -> {
+      daemon.close();
+      http.dispatcher().executorService().shutdown();
+      http.connectionPool().evictAll();
+    };
+  }
+
   @Override
   public Integer call() throws Exception {
     ServerLink link = options.link(dir.dataDir);
