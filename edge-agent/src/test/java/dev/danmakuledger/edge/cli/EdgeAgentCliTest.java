@@ -185,8 +185,11 @@ class EdgeAgentCliTest {
     assertTrue(
         out.contains("entries: 1239, captured: 1239, duplicates: 0, conflicts: 0, skipped: 0"),
         out);
-    assertEquals(0, run("import", "-d", dataDir.toString(), "--room", "bili", file.toString()));
+    assertEquals(
+        0,
+        run("import", "-d", dataDir.toString(), "--room", "bili", "--progress", file.toString()));
     assertTrue(out.contains("captured: 0, duplicates: 1239"), out);
+    assertTrue(err.contains("1239/1239 100%"), "progress bar: " + err);
 
     assertEquals(0, run("status", "-d", dataDir.toString(), "--json"));
     JsonNode s = Json.mapper().readTree(out);
