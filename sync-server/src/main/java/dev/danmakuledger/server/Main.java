@@ -70,14 +70,16 @@ public final class Main implements Callable<Integer> {
   Integer maxRecords;
 
   private final PrintStream out;
+  private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
-  Main(PrintStream out) {
+  Main(PrintStream out, PrintStream err) {
     this.out = out;
+    this.err = err;
   }
 
   public static void main(String[] args) {
-    CommandLine cli = new CommandLine(new Main(System.out));
+    CommandLine cli = new CommandLine(new Main(System.out, System.err));
     int code = cli.execute(args);
     if (code != 0) {
       System.exit(code);
@@ -132,7 +134,17 @@ public final class Main implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
-    SyncServer server = SyncServer.start(config);
+    SyncServer server;
+    try {
+      server = SyncServer.start(config);
+    } catch (RuntimeException e) {
+      err.println("sync-server: cannot start: " + e.getMessage());
+      for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+        err.println("  caused by: " + c);
+      }
+      err.flush();
+      return 1;
+    }
     out.println("sync-server started:");
     for (String line : server.startupReport()) {
       out.println("  " + line);

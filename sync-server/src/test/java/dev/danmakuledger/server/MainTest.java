@@ -3,6 +3,7 @@ package dev.danmakuledger.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -18,8 +19,8 @@ final class MainTest {
   @TempDir Path dir;
 
   private Main parse(String... args) {
-    Main main =
-        new Main(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    Main main = new Main(sink, sink);
     new CommandLine(main).parseArgs(args);
     return main;
   }
@@ -89,5 +90,28 @@ final class MainTest {
         CommandLine.ParameterException.class,
         () -> parse("--data-dir", dir.toString(), "--review-pattern", "([").config());
     assertThrows(CommandLine.MissingParameterException.class, () -> parse("--port", "1"));
+  }
+
+  @Test
+  void anUnreachableDatabaseIsReportedInOneLineAndExitsNonZero() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Main main =
+        new Main(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        new CommandLine(main)
+            .execute(
+                "--data-dir",
+                dir.toString(),
+                "--port",
+                "0",
+                "--redis",
+                "redis://127.0.0.1:1",
+                "--jdbc",
+                "jdbc:mariadb://127.0.0.1:1/nothing?connectTimeout=500");
+    assertEquals(1, code);
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("sync-server: cannot start: "), text);
   }
 }
