@@ -495,6 +495,8 @@ abstract class SyncProtocolContract {
     assertEquals(200, api.admin("/admin/devices/" + d.id + "/key").status());
     Api.Reply metrics = api.get("/metrics");
     assertTrue(metrics.body().contains("danmaku_batch_seconds"), metrics.body());
+    assertTrue(
+        metrics.body().contains("danmaku_records_total{outcome=\"CONFIRMED\"}"), metrics.body());
     assertEquals(200, api.get("/readyz").status());
     assertEquals(200, api.get("/healthz").status());
   }

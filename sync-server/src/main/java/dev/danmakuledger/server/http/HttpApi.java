@@ -6,6 +6,8 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.server.error.LedgerException;
@@ -28,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +73,10 @@ public final class HttpApi {
   private int inFlight;
   private final Timer batchTimer;
   private final Counter batchRecords;
+  private final SseClients streams = new SseClients(HEARTBEAT);
+
+  /** Interval of the SSE comment heartbeat. */
+  static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
   public HttpApi(Services services, ObjectMapper json) {
     this.s = services;
@@ -238,6 +245,18 @@ public final class HttpApi {
                   b.request().metadata());
       if (r.replayed()) {
         ctx.header("Idempotent-Replayed", "true");
+      } else {
+        Map<Outcome, Long> byOutcome = new EnumMap<>(Outcome.class);
+        for (RecordOutcome o : r.response().outcomes()) {
+          byOutcome.merge(o.outcome(), 1L, Long::sum);
+        }
+        byOutcome.forEach(
+            (outcome, n) ->
+                Counter.builder("danmaku.records")
+                    .description("records of accepted batches by outcome")
+                    .tag("outcome", outcome.name())
+                    .register(s.metrics())
+                    .increment(n));
       }
       send(ctx, 200, r.response());
     } finally {
@@ -286,6 +305,7 @@ public final class HttpApi {
         }
       }
     }
+    streams.close();
     app.stop();
   }
 
@@ -298,7 +318,7 @@ public final class HttpApi {
           lastId != null && !lastId.isBlank()
               ? parseLastEventId(lastId)
               : Requests.queryLong(ctx, "after", 0);
-      RoomStream.open(client, json, s.rooms(), s.store(), room, after);
+      RoomStream.open(client, streams, json, s.rooms(), s.store(), room, after);
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
@@ -320,24 +340,18 @@ public final class HttpApi {
 
   private void adminEvents(SseClient client) {
     client.keepAlive();
-    AutoCloseable sub =
+    streams.add(
+        client,
         s.adminEvents()
             .subscribe(
                 (AdminEvent e) -> {
+                  String data = toJson(e);
                   synchronized (client) {
                     if (!client.terminated()) {
-                      client.sendEvent(e.type(), toJson(e));
+                      client.sendEvent(e.type(), data);
                     }
                   }
-                });
-    client.onClose(
-        () -> {
-          try {
-            sub.close();
-          } catch (Exception e) {
-            log.debug("unsubscribe failed: {}", e.toString());
-          }
-        });
+                }));
     synchronized (client) {
       client.sendComment("connected");
     }

@@ -10,8 +10,6 @@ import io.javalin.http.sse.SseClient;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One SSE subscriber of a room's CONFIRMED messages (issue 5): subscribes to live broadcasts first,
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
  * catch-up and live delivery never shows a duplicate.
  */
 final class RoomStream {
-  private static final Logger log = LoggerFactory.getLogger(RoomStream.class);
   private static final int PAGE = 500;
 
   private final SseClient client;
@@ -34,6 +31,7 @@ final class RoomStream {
 
   static void open(
       SseClient client,
+      SseClients streams,
       ObjectMapper json,
       RoomHub hub,
       LedgerStore store,
@@ -41,15 +39,7 @@ final class RoomStream {
       long after) {
     RoomStream stream = new RoomStream(client, json);
     client.keepAlive();
-    AutoCloseable sub = hub.subscribe(room, stream::send);
-    client.onClose(
-        () -> {
-          try {
-            sub.close();
-          } catch (Exception e) {
-            log.debug("unsubscribe failed: {}", e.toString());
-          }
-        });
+    streams.add(client, hub.subscribe(room, stream::send));
     long cursor = after;
     while (!client.terminated()) {
       List<MessageRow> page = store.confirmedAfter(room, cursor, PAGE);
@@ -63,15 +53,18 @@ final class RoomStream {
     }
   }
 
-  private synchronized void send(MessageRow m) {
-    if (client.terminated() || !sent.add(m.seq())) {
-      return;
-    }
+  /** Sends one message unless this connection already got its seq; writes lock the client. */
+  private void send(MessageRow m) {
+    String data;
     try {
-      client.sendEvent(
-          "message", json.writeValueAsString(LedgerQueries.wire(m)), Long.toString(m.seq()));
+      data = json.writeValueAsString(LedgerQueries.wire(m));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise message " + m.seq(), e);
+    }
+    synchronized (client) {
+      if (!client.terminated() && sent.add(m.seq())) {
+        client.sendEvent("message", data, Long.toString(m.seq()));
+      }
     }
   }
 }
