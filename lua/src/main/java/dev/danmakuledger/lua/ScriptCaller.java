@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs one script call: EVALSHA, and on {@code NOSCRIPT} (restart, failover, SCRIPT FLUSH) sends
@@ -25,6 +27,10 @@ import java.util.function.Supplier;
  * keys its first run stored as DUPLICATEs of themselves.
  */
 final class ScriptCaller {
+  /** Redis 6 wraps an error raised by a command inside a script; group 1 is its code. */
+  private static final Pattern NESTED =
+      Pattern.compile("@user_script:\\s*\\d+:\\s*-([A-Z][A-Z_]*)\\b");
+
   private final RedisOps redis;
   private final RetryPolicy policy;
   private final Map<LuaScript, String> shas = new ConcurrentHashMap<>();
@@ -178,8 +184,16 @@ final class ScriptCaller {
     return new Failure(Failure.Kind.UNAVAILABLE_CONNECTION, true, true, e);
   }
 
-  /** The error code of a Redis error reply: its first word. */
+  /**
+   * The error code of a Redis error reply: its first word, or, when a command called inside a
+   * script failed and Redis 6 wrapped it ({@code ERR Error running script ...: @user_script: 30:
+   * -READONLY You can't write ...}), the code of the wrapped error.
+   */
   static String code(String message) {
+    Matcher nested = NESTED.matcher(message);
+    if (message.startsWith("ERR") && nested.find()) {
+      return nested.group(1);
+    }
     String trimmed = message.strip();
     int space = trimmed.indexOf(' ');
     return space < 0 ? trimmed : trimmed.substring(0, space);

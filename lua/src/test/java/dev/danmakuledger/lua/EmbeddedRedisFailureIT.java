@@ -242,4 +242,96 @@ class EmbeddedRedisFailureIT {
       assertEquals(2, scripts.currentSeq("room"), "no second seq for the key");
     }
   }
+
+  @Test
+  void busyServerIsRetriedUntilTheLongScriptIsKilled() throws Exception {
+    try (RedisFixture slow = RedisFixture.embedded("lua-time-limit 50");
+        RedisFixture.Raw blocker = slow.connect();
+        RedisFixture.Raw killer = slow.connect()) {
+      List<Duration> waits = new ArrayList<>();
+      RetryPolicy policy =
+          RetryPolicy.exponential(5, Duration.ofMillis(10), Duration.ofMillis(10))
+              .withSleeper(
+                  d -> {
+                    waits.add(d);
+                    killer.sync().scriptKill();
+                    awaitIdle(killer);
+                  });
+      try (DedupeScripts scripts = DedupeScripts.standalone(slow.uri(), policy)) {
+        scripts.seed("room", 0);
+        blocker.async().eval("while true do end", io.lettuce.core.ScriptOutputType.STATUS);
+        awaitBusy(killer);
+        Admission got = scripts.admit("room", List.of(new AdmitItem("k", "aa", 1)), TTL).get(0);
+        assertEquals(new Admission(Status.NEW, 1, 1), got);
+        assertEquals(1, waits.size(), "one BUSY answer, retried after the kill");
+      }
+    }
+  }
+
+  @Test
+  void busyServerIsRedisUnavailableWhenRetriesRunOut() throws Exception {
+    try (RedisFixture slow = RedisFixture.embedded("lua-time-limit 50");
+        RedisFixture.Raw blocker = slow.connect();
+        RedisFixture.Raw killer = slow.connect()) {
+      RetryPolicy policy =
+          RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(10))
+              .withSleeper(d -> {});
+      try (DedupeScripts scripts = DedupeScripts.standalone(slow.uri(), policy)) {
+        scripts.seed("room", 0);
+        blocker.async().eval("while true do end", io.lettuce.core.ScriptOutputType.STATUS);
+        awaitBusy(killer);
+        RedisUnavailableException e =
+            assertThrows(
+                RedisUnavailableException.class,
+                () -> scripts.admit("room", List.of(new AdmitItem("k", "aa", 1)), TTL));
+        assertEquals(RedisUnavailableException.Reason.BUSY, e.reason());
+        assertEquals(3, e.attempts());
+        killer.sync().scriptKill();
+        awaitIdle(killer);
+        assertEquals(0, scripts.currentSeq("room"), "the BUSY attempts wrote nothing");
+      }
+    }
+  }
+
+  /** Polls until the server answers BUSY (a script has run past lua-time-limit), at most 10 s. */
+  private static void awaitBusy(RedisFixture.Raw raw) throws InterruptedException {
+    java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
+    while (java.time.Instant.now().isBefore(deadline)) {
+      try {
+        raw.sync().ping();
+      } catch (io.lettuce.core.RedisBusyException busy) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("server never answered BUSY");
+  }
+
+  /** Polls until the server answers PING again after SCRIPT KILL, at most 10 s. */
+  private static void awaitIdle(RedisFixture.Raw raw) throws InterruptedException {
+    java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
+    while (java.time.Instant.now().isBefore(deadline)) {
+      try {
+        raw.sync().ping();
+        return;
+      } catch (io.lettuce.core.RedisBusyException busy) {
+        Thread.sleep(10);
+      }
+    }
+    throw new AssertionError("server stayed BUSY after SCRIPT KILL");
+  }
+
+  @Test
+  void replicaAnswersReadOnlyAfterBoundedRetries() throws Exception {
+    try (RedisFixture replica = RedisFixture.embedded("replicaof 127.0.0.1 " + redis.port())) {
+      List<Duration> waits = new ArrayList<>();
+      RetryPolicy policy =
+          RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(10))
+              .withSleeper(waits::add);
+      try (DedupeScripts scripts = DedupeScripts.standalone(replica.uri(), policy)) {
+        assertThrows(ReadOnlyException.class, () -> scripts.seed("room", 5));
+        assertEquals(2, waits.size(), "READONLY is retried: a failover may promote the node");
+      }
+    }
+  }
 }

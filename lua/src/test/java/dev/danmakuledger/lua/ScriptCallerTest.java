@@ -166,6 +166,13 @@ class ScriptCallerTest {
     assertEquals("BADARG", ScriptCaller.code("BADARG ttl: want 1..2"));
     assertEquals("CORRUPT", ScriptCaller.code("  CORRUPT"));
     assertEquals("", ScriptCaller.code(""));
+    // Redis 6.2 wraps an error of a command called inside a script (seen on a replica).
+    assertEquals(
+        "READONLY",
+        ScriptCaller.code(
+            "ERR Error running script (call to f_d29d4db7): @user_script:30: @user_script: 30:"
+                + " -READONLY You can't write against a read only replica."));
+    assertEquals("ERR", ScriptCaller.code("ERR Error running script: attempt to call a nil value"));
   }
 
   private static LuaRedisException mapped(RedisException e) {

@@ -5,6 +5,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.net.ServerSocket;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
 /**
  * A Redis server for tests (CONVENTIONS.md, "Tests that prove something"): the real Redis named by
@@ -53,23 +55,30 @@ public final class RedisFixture implements AutoCloseable {
     return new RedisFixture(uri, -1, null);
   }
 
-  /** A fresh embedded redis-server on a free loopback port, owned by this fixture. */
-  public static RedisFixture embedded() {
+  /**
+   * A fresh embedded redis-server on a free loopback port, owned by this fixture, with extra
+   * redis.conf lines such as {@code "lua-time-limit 100"} or {@code "replicaof 127.0.0.1 6379"}.
+   */
+  public static RedisFixture embedded(String... settings) {
     int port = freePort();
-    RedisServer server = newServer(port);
+    RedisServer server = newServer(port, settings);
     startServer(server);
     return new RedisFixture("redis://127.0.0.1:" + port, port, server);
   }
 
-  private static RedisServer newServer(int port) {
+  private static RedisServer newServer(int port, String... settings) {
     try {
-      return RedisServer.newRedisServer()
-          .port(port)
-          .bind("127.0.0.1")
-          .setting("save \"\"")
-          .setting("appendonly no")
-          .onShutdownForceStop(true)
-          .build();
+      RedisServerBuilder builder =
+          RedisServer.newRedisServer()
+              .port(port)
+              .bind("127.0.0.1")
+              .setting("save \"\"")
+              .setting("appendonly no")
+              .onShutdownForceStop(true);
+      for (String setting : settings) {
+        builder.setting(setting);
+      }
+      return builder.build();
     } catch (IOException e) {
       throw new UncheckedIOException("configuring embedded redis on port " + port, e);
     }
@@ -128,6 +137,11 @@ public final class RedisFixture implements AutoCloseable {
     /** Synchronous commands on this connection. */
     public RedisCommands<String, String> sync() {
       return connection.sync();
+    }
+
+    /** Asynchronous commands on this connection. */
+    public RedisAsyncCommands<String, String> async() {
+      return connection.async();
     }
 
     @Override
