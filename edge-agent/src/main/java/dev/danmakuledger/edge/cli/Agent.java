@@ -43,7 +43,7 @@ final class Agent implements AutoCloseable {
     EdgeStore store = null;
     try {
       DeviceIdentity identity = DeviceIdentity.load(dataDir, config.deviceId());
-      store = EdgeStore.open(EdgeStore.fileIn(dataDir), config.durability());
+      store = EdgeStore.openExisting(EdgeStore.fileIn(dataDir), config.durability());
       CaptureService capture =
           CaptureService.start(store, identity, config.bloom(), config.maxStoreBytes(), clock);
       return new Agent(dataDir, lock, config, identity, store, capture);

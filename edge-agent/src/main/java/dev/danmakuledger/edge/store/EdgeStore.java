@@ -50,19 +50,13 @@ public final class EdgeStore implements AutoCloseable {
   }
 
   /**
-   * Opens (creating if needed) the store and applies pending migrations.
+   * Opens (creating if needed) the store and applies pending migrations. Commands on an initialised
+   * directory use {@link #openExisting} instead.
    *
    * @param durability {@code FULL} (the default: every commit is fsynced) or {@code NORMAL}
    */
   public static EdgeStore open(Path file, Durability durability) throws StoreException {
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(
-        durability == Durability.FULL
-            ? SQLiteConfig.SynchronousMode.FULL
-            : SQLiteConfig.SynchronousMode.NORMAL);
-    config.setBusyTimeout(5_000);
-    EdgeStore store = connect(file, config);
+    EdgeStore store = connect(file, readWrite(durability));
     try {
       store.migrate();
     } catch (StoreException e) {
@@ -70,6 +64,44 @@ public final class EdgeStore implements AutoCloseable {
       throw e;
     }
     return store;
+  }
+
+  /**
+   * Opens the store of an initialised data directory, applying pending migrations, but never
+   * creates one: a missing, empty or schema-less file there means the log was lost or truncated,
+   * and starting a fresh log would silently fork the device.
+   *
+   * @throws StoreException if the file is missing, empty or has no schema
+   */
+  public static EdgeStore openExisting(Path file, Durability durability) throws StoreException {
+    long bytes;
+    try {
+      bytes = Files.isRegularFile(file) ? Files.size(file) : 0;
+    } catch (IOException e) {
+      throw new StoreException("cannot stat store " + file, e);
+    }
+    if (bytes == 0) {
+      throw new StoreException(lostStore(file));
+    }
+    EdgeStore store = connect(file, readWrite(durability));
+    try {
+      if (store.schemaVersion() == 0) {
+        throw new StoreException(lostStore(file));
+      }
+      store.migrate();
+    } catch (StoreException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  private static String lostStore(Path file) {
+    return "store "
+        + file
+        + " is missing, empty or not an edge-agent store although the directory is initialised;"
+        + " the device log was lost or truncated: restore it from a backup (a fresh log would"
+        + " fork this device)";
   }
 
   /**
@@ -86,6 +118,9 @@ public final class EdgeStore implements AutoCloseable {
     EdgeStore store = connect(file, config);
     try {
       long version = store.schemaVersion();
+      if (version == 0) {
+        throw new StoreException(lostStore(file));
+      }
       if (version != MIGRATIONS.size()) {
         throw new StoreException(
             "store "
@@ -101,6 +136,17 @@ public final class EdgeStore implements AutoCloseable {
       throw e;
     }
     return store;
+  }
+
+  private static SQLiteConfig readWrite(Durability durability) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(
+        durability == Durability.FULL
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(5_000);
+    return config;
   }
 
   private static EdgeStore connect(Path file, SQLiteConfig config) throws StoreException {

@@ -218,6 +218,18 @@ class EdgeAgentCliTest {
   }
 
   @Test
+  void truncatedStoreIsNeverReplacedByAFreshLog() throws Exception {
+    init();
+    assertEquals(0, run("send", "-d", dataDir.toString(), "--room", "r", "--user", "u", "m"));
+    Files.write(EdgeStore.fileIn(dataDir), new byte[0]);
+    assertEquals(6, run("send", "-d", dataDir.toString(), "--room", "r", "--user", "u", "m2"));
+    assertTrue(err.contains("the device log was lost or truncated"), err);
+    assertEquals(0, Files.size(EdgeStore.fileIn(dataDir)), "no fresh log was written");
+    assertEquals(1, run("verify", "-d", dataDir.toString()));
+    assertTrue(out.contains("lost or truncated"), out);
+  }
+
+  @Test
   void importOfAMissingFileIsAnIoError() {
     init();
     assertEquals(
