@@ -1,12 +1,14 @@
 package dev.danmakuledger.lua;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.lua.testing.RedisClusterFixture;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -83,5 +85,24 @@ class RedisClusterDedupeIT extends DedupeScriptsContract {
         assertTrue(keys >= 6, "master on port " + port + ": got " + keys + " keys, want a room");
       }
     }
+  }
+
+  @Test
+  void keysOfTwoRoomsInOneCallAreCrossSlotAndNotRetried() {
+    String a = unique("room");
+    String b = unique("room");
+    while (SlotHash.getSlot(RedisKeys.counter(b)) == SlotHash.getSlot(RedisKeys.counter(a))) {
+      b = unique("room");
+    }
+    List<Duration> waits = new ArrayList<>();
+    RetryPolicy policy = RetryPolicy.defaults().withSleeper(waits::add);
+    try (RedisOps ops = RedisOps.cluster(cluster.uris())) {
+      ScriptCaller caller = new ScriptCaller(ops, policy);
+      String[] keys = {RedisKeys.counter(a), RedisKeys.entry(b, "k")};
+      assertThrows(
+          CrossSlotException.class,
+          () -> caller.call(LuaScript.bundled("admit"), keys, new String[] {"60", "aa", "1"}));
+    }
+    assertTrue(waits.isEmpty(), "CROSSSLOT is a bug, never retried");
   }
 }
