@@ -34,6 +34,8 @@ public record SyncReport(
 
   /** True when every record up to {@code localSize} has an outcome and a receipt covers them. */
   public boolean complete() {
-    return unsynced() == 0 && receiptSize >= localSize && verifiedSize >= localSize;
+    return unsynced() == 0
+        && verifiedSize >= localSize
+        && (localSize == 0 || receiptSize >= localSize);
   }
 }
