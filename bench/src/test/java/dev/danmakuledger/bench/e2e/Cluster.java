@@ -79,7 +79,12 @@ final class Cluster implements AutoCloseable {
       }
     }
     Cluster c = new Cluster(b, dir, redis, jdbc, admin, db, tweak);
-    c.startServer();
+    try {
+      c.startServer();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
     return c;
   }
 
@@ -127,7 +132,9 @@ final class Cluster implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     try {
-      server.close();
+      if (server != null) {
+        server.close();
+      }
     } finally {
       if (redis != null) {
         redis.close();
