@@ -30,7 +30,7 @@ public final class Format {
     return TIME.format(at.atZone(zone));
   }
 
-  /** A clock skew such as "+1.250 s" or "−40 ms"; "—" if unknown. */
+  /** A clock skew such as "+1.250 s", "−40 ms" or "−3 h 5 min"; "—" if unknown. */
   public static String skew(Long millis) {
     if (millis == null) {
       return "—";
@@ -40,7 +40,18 @@ public final class Format {
     if (abs < 1000) {
       return sign + abs + " ms";
     }
-    return sign + String.format("%d.%03d s", abs / 1000, abs % 1000);
+    if (abs < 120_000) {
+      return sign + String.format("%d.%03d s", abs / 1000, abs % 1000);
+    }
+    long minutes = abs / 60_000;
+    if (minutes < 120) {
+      return sign + minutes + " min";
+    }
+    long hours = minutes / 60;
+    if (hours < 48) {
+      return sign + hours + " h " + minutes % 60 + " min";
+    }
+    return sign + hours / 24 + " d " + hours % 24 + " h";
   }
 
   /** A danmaku colour as {@code #RRGGBB}. */

@@ -102,6 +102,17 @@ public final class Ledger {
    * rooms}; every 7th message is PENDING, every 11th REJECTED, the rest CONFIRMED.
    */
   public static Ledger build(List<String> deviceIds, List<String> rooms, int perDevice) {
+    return build(deviceIds, rooms, perDevice, 0, BASE_MILLIS);
+  }
+
+  /**
+   * As {@link #build(List, List, int)}, and when {@code retryEvery > 0} every {@code retryEvery}th
+   * capture is followed by a second capture of the same message (same idempotency key and content,
+   * as after a double click), which the server must answer as a DUPLICATE. Captures are 1.5 s apart
+   * from {@code baseMillis}.
+   */
+  public static Ledger build(
+      List<String> deviceIds, List<String> rooms, int perDevice, int retryEvery, long baseMillis) {
     Ledger l = new Ledger();
     SecureRandom random;
     try {
@@ -119,7 +130,7 @@ public final class Ledger {
     for (BilibiliSample.Entry e : sample) {
       Device d = l.devices.get(deviceIds.get(n % deviceIds.size()));
       String room = rooms.get(n % rooms.size());
-      long millis = BASE_MILLIS + n * 1_500L;
+      long millis = baseMillis + n * 1_500L;
       String user = "u" + e.sender();
       IdempotencyKey key = new IdempotencyKey(d.id, user, millis, String.format("%032x", n + 1));
       DanmakuRecord r =
@@ -137,6 +148,11 @@ public final class Ledger {
               d.records.size());
       d.records.add(r);
       d.leaves.add(r.leafHash());
+      if (retryEvery > 0 && n % retryEvery == retryEvery - 1) {
+        DanmakuRecord again = r.withIndexAndHlc(d.records.size(), (millis + 700) << 16);
+        d.records.add(again);
+        d.leaves.add(again.leafHash());
+      }
       long seq = seqs.merge(room, 1L, Long::sum);
       String status = n % 7 == 6 ? "PENDING" : n % 11 == 10 ? "REJECTED" : "CONFIRMED";
       long id = new MessageId(millis, 3, n % 4096).encode();
