@@ -316,26 +316,13 @@ public final class HttpApi {
       String lastId = ctx.header("Last-Event-ID");
       long after =
           lastId != null && !lastId.isBlank()
-              ? parseLastEventId(lastId)
+              ? Requests.nonNegative("Last-Event-ID", lastId)
               : Requests.queryLong(ctx, "after", 0);
       RoomStream.open(client, streams, json, s.rooms(), s.store(), room, after);
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
     }
-  }
-
-  private static long parseLastEventId(String raw) {
-    try {
-      long v = Long.parseLong(raw.strip());
-      if (v >= 0) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // answered below
-    }
-    throw new LedgerException(
-        ErrorCode.INVALID_FIELD, "Last-Event-ID: got " + Requests.quote(raw) + ", want a seq");
   }
 
   private void adminEvents(SseClient client) {

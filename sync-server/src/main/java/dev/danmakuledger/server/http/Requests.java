@@ -195,17 +195,19 @@ final class Requests {
     return (int) v;
   }
 
-  private static long nonNegative(String name, String raw) {
+  /** {@code raw} as a non-negative long, else 400 invalid-field naming {@code name}. */
+  static long nonNegative(String name, String raw) {
+    long v;
     try {
-      long v = Long.parseLong(raw);
-      if (v >= 0) {
-        return v;
-      }
+      v = Long.parseLong(raw == null ? "" : raw.strip());
     } catch (NumberFormatException e) {
-      // answered below
+      v = -1;
     }
-    throw new LedgerException(
-        ErrorCode.INVALID_FIELD, name + ": got " + quote(raw) + ", want a non-negative integer");
+    if (v < 0) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, name + ": got " + quote(raw) + ", want a non-negative integer");
+    }
+    return v;
   }
 
   static String quote(String s) {

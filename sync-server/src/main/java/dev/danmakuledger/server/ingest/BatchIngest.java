@@ -415,7 +415,7 @@ public final class BatchIngest {
                   key,
                   bytes,
                   same ? Outcome.DUPLICATE.name() : Outcome.CONFLICT.name(),
-                  room,
+                  original.room(),
                   original.seq(),
                   original.messageId(),
                   original.status().name(),
