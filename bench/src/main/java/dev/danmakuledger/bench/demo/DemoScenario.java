@@ -90,8 +90,8 @@ public final class DemoScenario implements AutoCloseable {
   private final SecureRandom random = new SecureRandom();
   private final ExecutorService pool = Executors.newFixedThreadPool(3);
   private final Map<String, EdgeNode> agents = new LinkedHashMap<>();
-  private final Map<String, Long> edgeRepeatsInjected = new HashMap<>();
-  private final Map<String, Long> edgeConflictsInjected = new HashMap<>();
+  private final Map<String, Long> edgeRepeatsInjected = new LinkedHashMap<>();
+  private final Map<String, Long> edgeConflictsInjected = new LinkedHashMap<>();
   private final Map<String, SyncReport> lastSync = new HashMap<>();
   private EmbeddedRedis redis;
   private SyncServer server;
