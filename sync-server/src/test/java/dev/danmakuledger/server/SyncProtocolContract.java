@@ -196,6 +196,27 @@ abstract class SyncProtocolContract {
   }
 
   @Test
+  void aKeyReusedInAnotherRoomIsAConflictAndThatRoomsNumberBecomesATombstone() {
+    TestDevice d = enrolledDevice();
+    String first = room();
+    String second = room();
+    DanmakuRecord original = d.record(first, "u1", "posted once");
+    RecordOutcome o = sync(d, d.batch(original)).outcomes().get(0);
+    BatchResponse again =
+        sync(d, d.batch(d.inRoom(original, second), d.record(second, "u1", "next")));
+    RecordOutcome c = again.outcomes().get(0);
+    assertEquals(Outcome.CONFLICT, c.outcome());
+    assertEquals(o.seq(), c.seq());
+    assertEquals(o.messageId(), c.messageId());
+    List<RoomMessage> slots =
+        api.get("/v1/rooms/" + second + "/messages").as(RoomPage.class).messages();
+    assertEquals(List.of(1L, 2L), slots.stream().map(RoomMessage::seq).toList());
+    assertEquals(
+        List.of("TOMBSTONE", "CONFIRMED"), slots.stream().map(RoomMessage::status).toList());
+    assertEquals(first, api.get("/v1/messages/" + original.key()).as(RoomMessage.class).room());
+  }
+
+  @Test
   void bannedWordsAreRejectedLinksWaitForReviewAndReviewIsCompareAndSet() {
     TestDevice d = enrolledDevice();
     String room = room();

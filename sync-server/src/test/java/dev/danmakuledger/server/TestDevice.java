@@ -92,6 +92,22 @@ final class TestDevice {
         nextIndex++);
   }
 
+  /** A record with {@code r}'s key and text but posted to another room, at the next index. */
+  DanmakuRecord inRoom(DanmakuRecord r, String room) {
+    return new DanmakuRecord(
+        r.key(),
+        r.deviceId(),
+        room,
+        r.user(),
+        r.text(),
+        r.playbackMs(),
+        r.mode(),
+        r.color(),
+        r.fontSize(),
+        nextHlc(),
+        nextIndex++);
+  }
+
   private long nextHlc() {
     return new Hlc(++hlcMillis, 0).pack();
   }
