@@ -24,6 +24,7 @@ import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -36,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,9 @@ public final class CaptureService implements AutoCloseable {
 
   /** Most records per transaction. */
   static final int MAX_BATCH = 1024;
+
+  /** Batches with at least this many new records are encoded in parallel. */
+  static final int PARALLEL_ENCODE_MIN = 64;
 
   /** New records between Bloom snapshots (also taken on rotation and on close). */
   static final long SNAPSHOT_EVERY = 50_000;
@@ -421,18 +426,45 @@ public final class CaptureService implements AutoCloseable {
           round.deltas.merge(C_FALSE_POSITIVES, 1L, Long::sum);
         }
       }
-      long index = size + round.newRecords.size();
-      DanmakuRecord stamped = p.draft.withIndexAndHlc(index, hlc.now().pack());
-      byte[] canonical = stamped.canonicalBytes();
-      NewRecord nr =
-          new NewRecord(index, p.key, p.contentHash, canonical, Rfc6962.leafHash(canonical), now);
-      round.newRecords.add(nr);
+      long index = size + round.fresh.size();
+      round.fresh.add(p);
+      round.stamped.add(p.draft.withIndexAndHlc(index, hlc.now().pack()));
       round.newHashes.add(p.bloomHash);
-      Planned plan = new Planned(nr, p.contentHash);
+      Planned plan = new Planned(p.key, index, now, p.contentHash);
       planned.put(p.key, plan);
       round.results.add(Result.fresh(p, plan));
     }
+    encode(round, now);
     return round;
+  }
+
+  /**
+   * Canonical bytes and leaf hashes of the new records; independent per record once index and clock
+   * are assigned, so large batches use the common fork-join pool (the submitting threads are
+   * usually waiting for this very batch).
+   */
+  private static void encode(Round round, long capturedAt) {
+    int n = round.stamped.size();
+    NewRecord[] encoded = new NewRecord[n];
+    IntStream indices = IntStream.range(0, n);
+    if (n >= PARALLEL_ENCODE_MIN) {
+      indices = indices.parallel();
+    }
+    indices.forEach(
+        i -> {
+          DanmakuRecord r = round.stamped.get(i);
+          Pending p = round.fresh.get(i);
+          byte[] canonical = r.canonicalBytes();
+          encoded[i] =
+              new NewRecord(
+                  r.index(),
+                  p.key,
+                  p.contentHash,
+                  canonical,
+                  Rfc6962.leafHash(canonical),
+                  capturedAt);
+        });
+    round.newRecords.addAll(Arrays.asList(encoded));
   }
 
   private Optional<StoredRecord> lookup(String key) {
@@ -543,10 +575,9 @@ public final class CaptureService implements AutoCloseable {
       String contentHash,
       CompletableFuture<CaptureAck> future) {}
 
-  private record Planned(NewRecord record, String contentHash) {
+  private record Planned(String key, long index, long capturedAt, String contentHash) {
     CaptureAck ack(boolean repeat) {
-      return new CaptureAck(
-          record.idempotencyKey(), record.index(), record.capturedAt(), repeat, null, null, null);
+      return new CaptureAck(key, index, capturedAt, repeat, null, null, null);
     }
   }
 
@@ -600,6 +631,8 @@ public final class CaptureService implements AutoCloseable {
 
   private static final class Round {
     final List<Result> results;
+    final List<Pending> fresh = new ArrayList<>();
+    final List<DanmakuRecord> stamped = new ArrayList<>();
     final List<NewRecord> newRecords = new ArrayList<>();
     final List<BloomFilter.Hash> newHashes = new ArrayList<>();
     final Map<String, Long> deltas = new LinkedHashMap<>();
