@@ -24,6 +24,10 @@ public record SyncReport(
     Map<String, Long> outcomes,
     long receiptSize) {
   public SyncReport {
+    if (localSize < 0 || verifiedSize < 0 || batches < 0 || recordsSent < 0 || retries < 0) {
+      throw new IllegalArgumentException(
+          "sync report: got sizes " + localSize + "/" + verifiedSize + ", want counts >= 0");
+    }
     outcomes = Map.copyOf(outcomes);
   }
 

@@ -246,6 +246,9 @@ class SyncerTest {
     assertEquals(SyncStoppedException.Reason.FORK, e.reason());
     assertTrue(e.getMessage().contains("FORK"), e.getMessage());
     assertEquals(RECORDS, dev.store.recordCount(), "nothing local is deleted");
+    BatchRequest shown = witness.batches.get(witness.batches.size() - 1);
+    assertEquals(10, shown.oldSize(), "the device showed its checkpoint for the disputed size");
+    assertTrue(shown.records().isEmpty());
   }
 
   @Test
