@@ -50,6 +50,9 @@ public record ServerConfig(
   /** Default most records per batch. */
   public static final int DEFAULT_MAX_RECORDS_PER_BATCH = 1000;
 
+  /** Largest configurable batch: one Redis admit call takes at most this many items. */
+  public static final int MAX_RECORDS_PER_BATCH = 10_000;
+
   /** Default review rule: messages carrying a link wait for an operator. */
   public static final Pattern DEFAULT_REVIEW_RULE =
       Pattern.compile("(?i)(https?://|www\\.)[^\\s]+");
@@ -74,9 +77,9 @@ public record ServerConfig(
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("maxBodyBytes: got " + maxBodyBytes + ", want >= 1024");
     }
-    if (maxRecordsPerBatch < 1) {
+    if (maxRecordsPerBatch < 1 || maxRecordsPerBatch > MAX_RECORDS_PER_BATCH) {
       throw new IllegalArgumentException(
-          "maxRecordsPerBatch: got " + maxRecordsPerBatch + ", want >= 1");
+          "maxRecordsPerBatch: got " + maxRecordsPerBatch + ", want 1.." + MAX_RECORDS_PER_BATCH);
     }
     if (dedupeTtl.isNegative() || dedupeTtl.isZero()) {
       throw new IllegalArgumentException("dedupeTtl: got " + dedupeTtl + ", want > 0");

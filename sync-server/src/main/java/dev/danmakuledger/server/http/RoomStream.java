@@ -6,10 +6,13 @@ import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
+import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.sse.SseClient;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One SSE subscriber of a room's CONFIRMED messages (issue 5): subscribes to live broadcasts first,
@@ -18,6 +21,7 @@ import java.util.Set;
  * catch-up and live delivery never shows a duplicate.
  */
 final class RoomStream {
+  private static final Logger log = LoggerFactory.getLogger(RoomStream.class);
   private static final int PAGE = 500;
 
   private final SseClient client;
@@ -41,14 +45,24 @@ final class RoomStream {
     client.keepAlive();
     streams.add(client, hub.subscribe(room, stream::send));
     long cursor = after;
-    while (!client.terminated()) {
-      List<MessageRow> page = store.confirmedAfter(room, cursor, PAGE);
-      for (MessageRow m : page) {
-        stream.send(m);
-        cursor = m.seq();
+    try {
+      while (!client.terminated()) {
+        List<MessageRow> page = store.confirmedAfter(room, cursor, PAGE);
+        for (MessageRow m : page) {
+          stream.send(m);
+          cursor = m.seq();
+        }
+        if (page.size() < PAGE) {
+          break;
+        }
       }
-      if (page.size() < PAGE) {
-        break;
+    } catch (StorageUnavailableException e) {
+      log.warn(
+          "room stream {}: catch-up failed, closing so the client reconnects: {}",
+          room,
+          e.getMessage());
+      synchronized (client) {
+        client.close();
       }
     }
   }
