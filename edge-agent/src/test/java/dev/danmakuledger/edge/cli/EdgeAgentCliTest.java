@@ -230,6 +230,42 @@ class EdgeAgentCliTest {
   }
 
   @Test
+  void fullStoreIsExit3AndKeepsEverythingCaptured() throws Exception {
+    assertEquals(
+        0,
+        run(
+            "init",
+            "-d",
+            dataDir.toString(),
+            "--device-id",
+            "kiosk-7",
+            "--max-store-bytes",
+            "65536"));
+    int code = 0;
+    int captured = 0;
+    while (code == 0 && captured < 500) {
+      code =
+          run(
+              "send",
+              "-d",
+              dataDir.toString(),
+              "--room",
+              "r",
+              "--user",
+              "u",
+              "message " + captured);
+      if (code == 0) {
+        captured++;
+      }
+    }
+    assertEquals(3, code, err);
+    assertTrue(err.contains("store is full"), err);
+    assertEquals(3, run("send", "-d", dataDir.toString(), "--room", "r", "--user", "u", "more"));
+    assertEquals(0, run("verify", "-d", dataDir.toString()));
+    assertTrue(out.startsWith("ok: " + captured + " records"), out);
+  }
+
+  @Test
   void importOfAMissingFileIsAnIoError() {
     init();
     assertEquals(
