@@ -60,7 +60,9 @@ public final class ChaosHarness {
    * @param ratePerAgent captures per second per agent, 0 < rate <= 500
    * @param seed seed of the fault schedule and the proxy
    * @param jdbcUrl a MariaDB/MySQL server URL (fresh database, not restarted: the harness does not
-   *     own it), or null for the server's embedded H2
+   *     own it), or null
+   * @param ownMariaDb start a MariaDB the harness owns (and restarts as a fault); with neither this
+   *     nor {@code jdbcUrl} the server uses its embedded H2
    * @param dropRate proxy connection-drop probability
    * @param loseRate proxy lost-response probability
    */
@@ -71,9 +73,14 @@ public final class ChaosHarness {
       double ratePerAgent,
       long seed,
       String jdbcUrl,
+      boolean ownMariaDb,
       double dropRate,
       double loseRate) {
     public Options {
+      if (ownMariaDb && jdbcUrl != null) {
+        throw new IllegalArgumentException(
+            "database: got both --jdbc and --own-mariadb, want at most one");
+      }
       if (duration == null || duration.isNegative() || duration.isZero()) {
         throw new IllegalArgumentException("duration: got " + duration + ", want > 0");
       }
@@ -123,6 +130,7 @@ public final class ChaosHarness {
   private final List<String> deviceIds = new ArrayList<>();
   private final List<Path> agentDirs = new ArrayList<>();
   private Child redis;
+  private OwnedMariaDb mariadb;
   private Child server;
   private int serverPort;
   private int redisPort;
@@ -152,8 +160,16 @@ public final class ChaosHarness {
       throws Exception {
     Files.createDirectories(root);
     ChaosHarness h = new ChaosHarness(options, log, root, classpath);
-    try (FreshDatabase db = FreshDatabase.create(options.jdbcUrl(), root.resolve("server"))) {
-      return h.runWith(db);
+    try {
+      String url = options.jdbcUrl();
+      if (options.ownMariaDb()) {
+        h.mariadb = OwnedMariaDb.start(root.resolve("mariadb"), freePort());
+        waitForPort(h.mariadb.port(), Duration.ofSeconds(60), "mariadbd");
+        url = h.mariadb.url();
+      }
+      try (FreshDatabase db = FreshDatabase.create(url, root.resolve("server"))) {
+        return h.runWith(db);
+      }
     } finally {
       h.stopAll();
     }
@@ -174,23 +190,23 @@ public final class ChaosHarness {
     for (int a = 0; a < options.agents(); a++) {
       startAgent(a);
     }
-    if (db.embedded()) {
+    if (mariadb == null) {
       skipped.put(
-          "mariadb-restart",
-          "no --jdbc: the server's embedded H2 lives in the server process, killed with it");
-    } else {
-      skipped.put(
-          "mariadb-restart",
-          "the MariaDB at --jdbc is not the harness's own: it is never restarted");
+          FaultKind.MARIADB_RESTART.label,
+          db.embedded()
+              ? "no MariaDB: the server's embedded H2 lives in the server process, killed with it"
+              : "the MariaDB at --jdbc is not the harness's own, so it is never restarted"
+                  + " (use --own-mariadb)");
     }
     log.printf(
         Locale.ROOT,
-        "chaos: %d agents at %.0f captures/s, %d rooms, server on %s, Redis :%d (owned), %s;"
+        "chaos: %d agents at %.0f captures/s, %d rooms, server on %s%s, Redis :%d (owned), %s;"
             + " injecting faults for %s%n",
         options.agents(),
         options.ratePerAgent(),
         options.rooms(),
         db.describe(),
+        mariadb == null ? "" : " (harness-owned mariadbd)",
         redisPort,
         "proxy :" + proxy.port(),
         options.duration());
@@ -274,6 +290,9 @@ public final class ChaosHarness {
     List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.values()));
     kinds.remove(FaultKind.PROXY_DROPPED_CONNECTION);
     kinds.remove(FaultKind.PROXY_LOST_RESPONSE);
+    if (mariadb == null) {
+      kinds.remove(FaultKind.MARIADB_RESTART);
+    }
     List<FaultKind> cycle = new ArrayList<>();
     boolean firstRoundDone = false;
     while (true) {
@@ -323,6 +342,13 @@ public final class ChaosHarness {
         Thread.sleep(random.nextInt(1_500));
         redis.start();
         waitForPort(redisPort, Duration.ofSeconds(20), "redis-server");
+      }
+      case MARIADB_RESTART -> {
+        mariadb.process().kill();
+        log.println("chaos: SIGKILL mariadbd; restarting it");
+        Thread.sleep(random.nextInt(1_500));
+        mariadb.process().start();
+        waitForPort(mariadb.port(), Duration.ofSeconds(60), "mariadbd");
       }
       case SERVER_PAUSE -> {
         long ms = 1_000 + random.nextInt(3_000);
@@ -662,6 +688,9 @@ public final class ChaosHarness {
     }
     if (redis != null) {
       quietly(() -> redis.kill());
+    }
+    if (mariadb != null) {
+      quietly(() -> mariadb.process().stop(30));
     }
   }
 

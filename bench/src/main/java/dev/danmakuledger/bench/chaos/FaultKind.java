@@ -5,6 +5,7 @@ enum FaultKind {
   SERVER_SIGKILL("sync-server SIGKILL + restart"),
   AGENT_SIGKILL("agent SIGKILL mid-capture + restart"),
   REDIS_RESTART_EMPTY("Redis restart, all data lost"),
+  MARIADB_RESTART("MariaDB SIGKILL + restart (harness-owned)"),
   SERVER_PAUSE("sync-server slow-down (SIGSTOP 1-4 s)"),
   PROXY_SLOW("slow network (proxy delay 50-300 ms/chunk, 5 s)"),
   PROXY_CUT_ALL("all connections cut (proxy)"),

@@ -74,6 +74,13 @@ final class ChaosCommand implements Callable<Integer> {
   String jdbc;
 
   @Option(
+      names = "--own-mariadb",
+      description =
+          "start a MariaDB the harness owns (mariadb-install-db + mariadbd on a free port) and"
+              + " restart it as one of the faults")
+  boolean ownMariaDb;
+
+  @Option(
       names = "--work-dir",
       paramLabel = "DIR",
       description = "where agents, server and logs live (default: a new temp directory, kept)")
@@ -83,7 +90,9 @@ final class ChaosCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ChaosHarness.Options o;
     try {
-      o = new ChaosHarness.Options(duration, agents, rooms, rate, seed, jdbc, drop, lose);
+      o =
+          new ChaosHarness.Options(
+              duration, agents, rooms, rate, seed, jdbc, ownMariaDb, drop, lose);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -92,13 +91,16 @@ public final class FreshDatabase implements AutoCloseable {
     return url + sep + "useBulkStmts=true&rewriteBatchedStatements=true";
   }
 
-  /** For the report: the kind of database and where. */
+  /** For the report: the kind of database and where (the run's schema is not named). */
   public String describe() {
-    return embedded()
-        ? "embedded H2 (MySQL mode)"
-        : Database.redact(url).toLowerCase(Locale.ROOT).startsWith("jdbc:mysql")
-            ? "MySQL " + Database.redact(url)
-            : "MariaDB " + Database.redact(url);
+    if (embedded()) {
+      return "embedded H2 (MySQL mode)";
+    }
+    Matcher m = SERVER_URL.matcher(url);
+    String server = m.matches() ? m.group(1).replaceFirst("^jdbc:(mariadb|mysql)://", "") : "?";
+    return (url.startsWith("jdbc:mysql") ? "MySQL " : "MariaDB ")
+        + server
+        + " (fresh database per run)";
   }
 
   /** Drops the run's schema (no-op for H2: the data directory is deleted with the run). */

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -19,6 +19,15 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /** Renders e2e throughput against batch size, one line per path, as a PNG (JFreeChart). */
 public final class ThroughputPlot {
+  private static final Color[] PALETTE = {
+    new Color(0xC0392B),
+    new Color(0x2E5EAA),
+    new Color(0x1E8449),
+    new Color(0x7D3C98),
+    new Color(0xB9770E),
+    new Color(0x17202A)
+  };
+
   private ThroughputPlot() {}
 
   /** One point: a batch size and the run measured with it. */
@@ -47,8 +56,8 @@ public final class ThroughputPlot {
             false);
     chart.addSubtitle(new org.jfree.chart.title.TextTitle(subtitle));
     XYPlot plot = chart.getXYPlot();
-    LogAxis y = new LogAxis("records/s (log scale)");
-    y.setSmallestValue(1);
+    LogarithmicAxis y = new LogarithmicAxis("records/s (log scale)");
+    y.setStrictValuesFlag(false);
     plot.setRangeAxis(y);
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -56,6 +65,7 @@ public final class ThroughputPlot {
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
     for (int i = 0; i < data.getSeriesCount(); i++) {
       renderer.setSeriesStroke(i, new BasicStroke(2f));
+      renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
     }
     plot.setRenderer(renderer);
     ChartUtils.saveChartAsPNG(file.toFile(), chart, 900, 540);

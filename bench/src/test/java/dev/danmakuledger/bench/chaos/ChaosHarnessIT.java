@@ -25,17 +25,20 @@ class ChaosHarnessIT {
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ChaosHarness.Summary s =
         ChaosHarness.run(
-            new ChaosHarness.Options(Duration.ofSeconds(45), 2, 3, 15, 3, null, 0.03, 0.03),
+            new ChaosHarness.Options(Duration.ofSeconds(45), 2, 3, 15, 3, null, false, 0.03, 0.03),
             new PrintStream(log, true, StandardCharsets.UTF_8),
             dir,
             classpath);
     String report = s + "\n" + log.toString(StandardCharsets.UTF_8);
     assertTrue(s.passed(), report);
     for (FaultKind k : FaultKind.values()) {
-      if (k != FaultKind.PROXY_DROPPED_CONNECTION && k != FaultKind.PROXY_LOST_RESPONSE) {
+      if (k != FaultKind.PROXY_DROPPED_CONNECTION
+          && k != FaultKind.PROXY_LOST_RESPONSE
+          && k != FaultKind.MARIADB_RESTART) {
         assertTrue(s.faults().get(k.label) >= 1, k + " never injected: " + report);
       }
     }
     assertTrue(s.totals().get("stored messages (server rooms)") > 0, report);
+    assertTrue(s.skipped().containsKey(FaultKind.MARIADB_RESTART.label), report);
   }
 }
