@@ -1,6 +1,7 @@
 package dev.danmakuledger.ui.overview;
 
 import dev.danmakuledger.protocol.wire.admin.Overview;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -27,6 +28,7 @@ import javafx.util.StringConverter;
 /** The overview tab: headline counters, two time series and three breakdowns. */
 public final class OverviewView extends BorderPane {
   private static final DateTimeFormatter HM = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private static final Duration GAP = Duration.ofSeconds(30);
 
   private final ZoneId zone;
   private final FlowPane cards = new FlowPane(12, 12);
@@ -138,12 +140,26 @@ public final class OverviewView extends BorderPane {
     return box;
   }
 
+  /**
+   * Draws {@code points} into the chart that holds {@code series}, starting a new line segment
+   * wherever the console was not sampling for longer than {@link #GAP}, so an outage or a closed
+   * console is not drawn as a straight line.
+   */
   private void plot(XYChart.Series<Number, Number> series, List<ChartPoint> points) {
+    XYChart<Number, Number> chart = series.getChart();
+    chart.getData().setAll(List.of(series));
     series.getData().clear();
+    XYChart.Series<Number, Number> segment = series;
+    ChartPoint previous = null;
     for (ChartPoint p : points) {
-      series.getData().add(new XYChart.Data<>(p.at().toEpochMilli() / 1000.0, p.value()));
+      if (previous != null && Duration.between(previous.at(), p.at()).compareTo(GAP) > 0) {
+        segment = new XYChart.Series<>();
+        chart.getData().add(segment);
+      }
+      segment.getData().add(new XYChart.Data<>(p.at().toEpochMilli() / 1000.0, p.value()));
+      previous = p;
     }
-    NumberAxis x = (NumberAxis) series.getChart().getXAxis();
+    NumberAxis x = (NumberAxis) chart.getXAxis();
     if (points.isEmpty()) {
       return;
     }

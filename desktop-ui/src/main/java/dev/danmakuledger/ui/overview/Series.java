@@ -2,6 +2,7 @@ package dev.danmakuledger.ui.overview;
 
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.ui.history.OverviewSample;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +10,14 @@ import java.util.List;
 /**
  * Turns the server's cumulative counters into the overview's time series. A submission is any
  * record that reached a duplicate check: every server outcome plus the duplicates the edge caught
- * before sending. The duplicate rate between two samples is the share of new submissions that were
- * duplicates, in percent. A counter that went down (the server restarted) starts a new baseline
- * instead of a negative rate.
+ * before sending. The duplicate rate at a sample is the share of the submissions since the newest
+ * sample at least {@link #RATE_WINDOW} older (or the first) that were duplicates, in percent, so
+ * one-second polls do not turn batch boundaries into spikes. A counter that went down (the server
+ * restarted) starts a new baseline instead of a negative rate.
  */
 final class Series {
+  static final Duration RATE_WINDOW = Duration.ofSeconds(10);
+
   private Series() {}
 
   static OverviewSample sample(Instant at, Overview o) {
@@ -37,14 +41,21 @@ final class Series {
 
   static List<ChartPoint> duplicateRate(List<OverviewSample> samples) {
     List<ChartPoint> out = new ArrayList<>();
+    int base = 0;
     for (int i = 1; i < samples.size(); i++) {
-      OverviewSample a = samples.get(i - 1);
+      OverviewSample prev = samples.get(i - 1);
       OverviewSample b = samples.get(i);
-      long submitted = b.outcomes() - a.outcomes();
-      long duplicated = b.duplicates() - a.duplicates();
-      if (submitted < 0 || duplicated < 0) {
+      if (b.outcomes() < prev.outcomes() || b.duplicates() < prev.duplicates()) {
+        base = i;
         continue;
       }
+      Instant windowStart = b.at().minus(RATE_WINDOW);
+      while (base + 1 < i && !samples.get(base + 1).at().isAfter(windowStart)) {
+        base++;
+      }
+      OverviewSample a = samples.get(base);
+      long submitted = b.outcomes() - a.outcomes();
+      long duplicated = b.duplicates() - a.duplicates();
       double rate = submitted == 0 ? 0 : Math.min(100.0, 100.0 * duplicated / submitted);
       out.add(new ChartPoint(b.at(), rate));
     }

@@ -155,4 +155,25 @@ class ConsoleUiTest {
     assertTrue(banner.getText().startsWith("Cannot reach the server at "), banner.getText());
     assertEquals(5, devices.getItems().size());
   }
+
+  @Test
+  void settingsDialogSwitchesTokensAndABadOneIsExplained(FxRobot robot) {
+    Display.await("the console is live", () -> app.connection().state().get() == State.LIVE);
+    Label banner = robot.lookup("#connection-banner").queryAs(Label.class);
+
+    robot.clickOn("#settings-button");
+    robot.clickOn("#settings-token").write("wrong-token");
+    robot.clickOn("OK");
+    Display.await(
+        "the refused-token banner",
+        () -> app.connection().state().get() == State.UNAUTHORIZED && banner.isVisible());
+    assertTrue(
+        banner.getText().startsWith("The server refused the admin token."), banner.getText());
+
+    robot.clickOn("#settings-button");
+    robot.clickOn("#settings-token").write(FixtureApi.TOKEN);
+    robot.clickOn("OK");
+    Display.await("live again", () -> app.connection().state().get() == State.LIVE);
+    Display.await("the banner is gone", () -> !banner.isVisible());
+  }
 }

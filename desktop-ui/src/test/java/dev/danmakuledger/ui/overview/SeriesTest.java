@@ -34,8 +34,24 @@ class SeriesTest {
     assertEquals(
         List.of(
             new ChartPoint(T0.plusSeconds(2), 25.0),
-            new ChartPoint(T0.plusSeconds(4), 0.0),
+            new ChartPoint(T0.plusSeconds(4), 25.0),
             new ChartPoint(T0.plusSeconds(8), 50.0)),
+        Series.duplicateRate(samples));
+  }
+
+  @Test
+  void duplicateRateLooksBackAtLeastTenSeconds() {
+    List<OverviewSample> samples =
+        List.of(
+            new OverviewSample(T0, 1, 0, 0, 0),
+            new OverviewSample(T0.plusSeconds(4), 1, 100, 50, 0),
+            new OverviewSample(T0.plusSeconds(12), 1, 200, 50, 0),
+            new OverviewSample(T0.plusSeconds(16), 1, 300, 50, 0));
+    assertEquals(
+        List.of(
+            new ChartPoint(T0.plusSeconds(4), 50.0),
+            new ChartPoint(T0.plusSeconds(12), 25.0),
+            new ChartPoint(T0.plusSeconds(16), 0.0)),
         Series.duplicateRate(samples));
   }
 

@@ -37,7 +37,7 @@ public final class DemoServer {
             List.of("lobby", "live.1"),
             150,
             9,
-            System.currentTimeMillis() - 60_000);
+            System.currentTimeMillis() - 900_000);
     OkHttpClient http = new OkHttpClient();
     ServerLoader loader = new ServerLoader(http, HttpUrl.get(server.baseUri()));
     for (Ledger.Device d : ledger.devices.values()) {
