@@ -41,7 +41,7 @@ public final class Report {
               r.metric(),
               number(r.ours()),
               r.baseline() == null ? "" : r.baseline(),
-              number(r.baselineValue()),
+              r.baseline() == null ? "" : number(r.baselineValue()),
               r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
               r.p99Ms() == null ? "" : String.format(Locale.ROOT, "%.2f", r.p99Ms()),
               r.note() == null ? "" : r.note()));
