@@ -325,8 +325,16 @@ public final class BatchIngest {
         r.reason());
   }
 
-  /** One decoded, valid, moderated record waiting for its room admission. */
-  private record Candidate(int position, DanmakuRecord record, Moderation.Decision decision) {}
+  /**
+   * One decoded, valid, moderated record waiting for its room admission, with its key and content
+   * hash computed once.
+   */
+  private record Candidate(
+      int position,
+      DanmakuRecord record,
+      String key,
+      String contentHash,
+      Moderation.Decision decision) {}
 
   private IngestResult append(
       DeviceRow device,
@@ -362,7 +370,7 @@ public final class BatchIngest {
       } else {
         byRoom
             .computeIfAbsent(rec.room(), r -> new ArrayList<>())
-            .add(new Candidate(i, rec, moderation.judge(rec.text())));
+            .add(new Candidate(i, rec, key, rec.contentHash(), moderation.judge(rec.text())));
         newestHlcMillis = Math.max(newestHlcMillis, Hlc.unpack(rec.hlc()).physicalMillis());
       }
     }
@@ -373,9 +381,8 @@ public final class BatchIngest {
     for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
       List<AdmitItem> roomItems = new ArrayList<>(e.getValue().size());
       for (Candidate c : e.getValue()) {
-        String key = c.record().key().toString();
-        keys.add(key);
-        roomItems.add(new AdmitItem(key, c.record().contentHash(), messageIds.next()));
+        keys.add(c.key());
+        roomItems.add(new AdmitItem(c.key(), c.contentHash(), messageIds.next()));
       }
       items.put(e.getKey(), roomItems);
       admissions.put(e.getKey(), sequencer.admit(e.getKey(), roomItems));
@@ -394,7 +401,7 @@ public final class BatchIngest {
         Candidate c = cands.get(j);
         Admission a = adm.get(j);
         DanmakuRecord rec = c.record();
-        String key = rec.key().toString();
+        String key = c.key();
         long index = oldSize + c.position();
         byte[] bytes = canonicals.get(c.position());
         boolean fresh = a.status() == Admission.Status.NEW || a.isReplayOf(its.get(j));
@@ -407,7 +414,7 @@ public final class BatchIngest {
           } else {
             counters.merge(Counters.DUPLICATES_REDIS, 1L, Long::sum);
           }
-          boolean same = Objects.equals(original.contentHash(), rec.contentHash());
+          boolean same = Objects.equals(original.contentHash(), c.contentHash());
           rows[c.position()] =
               new DeviceRecordRow(
                   deviceId,
@@ -443,7 +450,7 @@ public final class BatchIngest {
                 a.seq(),
                 a.messageId(),
                 key,
-                rec.contentHash(),
+                c.contentHash(),
                 deviceId,
                 index,
                 rec.user(),
