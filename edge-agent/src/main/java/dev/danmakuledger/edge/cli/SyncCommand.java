@@ -50,6 +50,9 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
 
   private Clock clock;
 
+  /** Released once the agent is closed, so a shutdown hook can wait for it. */
+  private final CountDownLatch cleanedUp = new CountDownLatch(1);
+
   /** Sync tunables shared by {@code sync} and {@code run}. */
   static final class Options {
     @Option(
@@ -205,6 +208,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     } finally {
       http.dispatcher().executorService().shutdown();
       http.connectionPool().evictAll();
+      cleanedUp.countDown();
     }
   }
 
@@ -212,7 +216,17 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
       throws InterruptedException {
     SecureRandom random = new SecureRandom();
     CountDownLatch stop = new CountDownLatch(1);
-    Thread hook = new Thread(stop::countDown, "edge-sync-shutdown");
+    Thread hook =
+        new Thread(
+            () -> {
+              stop.countDown();
+              try {
+                cleanedUp.await(20, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "edge-sync-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try (SyncDaemon daemon =
         SyncDaemon.start(
