@@ -406,7 +406,15 @@ abstract class SyncProtocolContract {
     assertEquals(byKey, api.get("/v1/messages/" + encoded).as(RoomMessage.class));
     RoomMessage byId = api.get("/v1/messages/by-id/" + byKey.messageId()).as(RoomMessage.class);
     assertEquals(byKey, byId);
-    assertEquals(404, api.get("/v1/messages/" + d.record(room, "u1", "never sent").key()).status());
+    Api.Reply missing = api.get("/v1/messages/" + d.record(room, "u1", "never sent").key());
+    assertEquals(404, missing.status());
+    assertEquals("not-found", missing.code());
+    assertTrue(
+        missing.json().get("detail").asText().startsWith("no message with key"),
+        missing.toString());
+    Api.Reply noRoute = api.get("/v1/nothing-here");
+    assertEquals(404, noRoute.status());
+    assertEquals("not-found", noRoute.code());
     assertEquals("malformed-idempotency-key", api.get("/v1/messages/not-a-key").code());
     RoomPage page = api.get("/v1/rooms/" + room + "/messages?after=1&limit=5").as(RoomPage.class);
     assertEquals(List.of(2L), page.messages().stream().map(RoomMessage::seq).toList());
