@@ -44,6 +44,7 @@ public final class CrashChild {
     out.flush();
     Random random = new Random(round);
     int n = 0;
+    // Referencing the lock in the loop keeps it reachable, so no cleaner can release it early.
     while (lock.dataDir().equals(dir)) {
       int group = 1 + random.nextInt(64);
       List<CompletableFuture<CaptureAck>> futures = new ArrayList<>();
