@@ -112,7 +112,9 @@ public final class SyncServer implements AutoCloseable {
       MessageIds ids =
           MessageIds.lease(scripts, "sync-server-" + UUID.randomUUID(), NODE_LEASE, config.clock());
       resources.push(ids);
-      RoomSequencer sequencer = new RoomSequencer(scripts, store::maxSeq, config.dedupeTtl());
+      RoomSequencer sequencer =
+          new RoomSequencer(
+              scripts, room -> store.sealGapsForReseed(room, "lost-by-redis"), config.dedupeTtl());
       RoomHub rooms = new RoomHub();
       AdminHub admin = new AdminHub();
       BatchIngest ingest =

@@ -107,6 +107,25 @@ final class RedisLossIT {
   }
 
   @Test
+  void numbersHandedOutByAForgettingRedisForBatchesThatNeverCommittedBecomeTombstones() {
+    TestDevice d = enroll("gap-dev");
+    String room = "gap-room";
+    sync(d, d.batch(d.record(room, "u1", "a")));
+    try (RedisFixture.Raw raw = redis.connect()) {
+      raw.sync().incrby("{r:" + room + "}:seq", 2);
+    }
+    assertEquals(4L, sync(d, d.batch(d.record(room, "u1", "b"))).outcomes().get(0).seq());
+    redis.flushAll();
+    assertEquals(5L, sync(d, d.batch(d.record(room, "u1", "c"))).outcomes().get(0).seq());
+    List<RoomMessage> page =
+        api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages();
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), page.stream().map(RoomMessage::seq).toList());
+    assertEquals(
+        List.of("CONFIRMED", "TOMBSTONE", "TOMBSTONE", "CONFIRMED", "CONFIRMED"),
+        page.stream().map(RoomMessage::status).toList());
+  }
+
+  @Test
   void whileRedisIsDownBatchesGet503WithRetryAfterAndNothingIsStored() {
     TestDevice d = enroll("down-dev");
     String room = "down-room";

@@ -275,18 +275,24 @@ public final class LedgerStore {
       }
     }
     if (!batch.messages().isEmpty()) {
-      insertMessages(c, batch.messages(), now);
+      insertMessages(c, batch.messages(), now, false);
     }
     addCounters(c, batch.counterDeltas(), shard(d.id()));
   }
 
-  private static void insertMessages(Connection c, List<MessageRow> rows, long now)
-      throws SQLException {
+  /**
+   * Inserts room slots as one JDBC batch. With {@code keepExisting} (few rows: sealed gaps) a slot
+   * that exists already is left as it is instead of failing, one statement per row, because drivers
+   * that rewrite batches into multi-row inserts mangle {@code ON DUPLICATE KEY}.
+   */
+  private static void insertMessages(
+      Connection c, List<MessageRow> rows, long now, boolean keepExisting) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO messages ("
                 + MESSAGE_COLUMNS
-                + ", created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ", created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                + (keepExisting ? " ON DUPLICATE KEY UPDATE seq = seq" : ""))) {
       for (MessageRow m : rows) {
         ps.setString(1, m.room());
         ps.setLong(2, m.seq());
@@ -307,9 +313,15 @@ public final class LedgerStore {
         ps.setLong(17, m.version());
         ps.setLong(18, now);
         ps.setLong(19, now);
-        ps.addBatch();
+        if (keepExisting) {
+          ps.executeUpdate();
+        } else {
+          ps.addBatch();
+        }
       }
-      ps.executeBatch();
+      if (!keepExisting) {
+        ps.executeBatch();
+      }
     }
   }
 
@@ -395,6 +407,63 @@ public final class LedgerStore {
             ps -> ps.setString(1, room),
             rs -> rs.getLong(1))
         .orElse(0L);
+  }
+
+  /**
+   * The room's high-water mark for re-seeding a lost Redis counter, after accounting for every
+   * number below it: a number missing from SQL was handed out by the Redis that forgot it, for a
+   * batch that never committed, so no retry can claim it any more; it becomes a TOMBSTONE. A batch
+   * still in flight with such a number loses the unique (room, seq) race and is retried whole.
+   *
+   * @return the highest seq of the room, 0 when it has none
+   */
+  public long sealGapsForReseed(String room, String reason) {
+    long max = maxSeq(room);
+    long count =
+        queryOne(
+                "SELECT COUNT(*) FROM messages WHERE room = ?",
+                ps -> ps.setString(1, room),
+                rs -> rs.getLong(1))
+            .orElse(0L);
+    if (count == max) {
+      return max;
+    }
+    List<long[]> gaps =
+        query(
+            "SELECT m.seq + 1, (SELECT MIN(n.seq) FROM messages n WHERE n.room = m.room"
+                + " AND n.seq > m.seq) FROM messages m WHERE m.room = ? AND m.seq < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM messages x WHERE x.room = m.room"
+                + " AND x.seq = m.seq + 1)",
+            ps -> {
+              ps.setString(1, room);
+              ps.setLong(2, max);
+            },
+            rs -> new long[] {rs.getLong(1), rs.getLong(2)});
+    long lowest =
+        queryOne(
+                "SELECT MIN(seq) FROM messages WHERE room = ?",
+                ps -> ps.setString(1, room),
+                rs -> rs.getLong(1))
+            .orElse(1L);
+    List<long[]> all = new ArrayList<>(gaps);
+    if (lowest > 1) {
+      all.add(new long[] {1, lowest});
+    }
+    List<MessageRow> tombstones = new ArrayList<>();
+    for (long[] gap : all) {
+      for (long seq = gap[0]; seq < gap[1]; seq++) {
+        tombstones.add(MessageRow.tombstone(room, seq, reason));
+      }
+    }
+    if (!tombstones.isEmpty()) {
+      inTransaction(
+          c -> {
+            insertMessages(c, tombstones, clock.millis(), true);
+            addCounters(c, Map.of(Counters.TOMBSTONES, (long) tombstones.size()), shard(room));
+            return null;
+          });
+    }
+    return max;
   }
 
   public Optional<MessageRow> messageByKey(String key) {

@@ -411,4 +411,33 @@ abstract class LedgerStoreContract {
     }
     assertEquals(Map.of("hits", 160L, "misses", 320L), store.counters());
   }
+
+  @Test
+  void reseedingSealsNumbersMissingBelowTheHighWaterMarkWithTombstones() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("gappy", 3, "k3", "c", MessageStatus.CONFIRMED),
+                message("gappy", 4, "k4", "d", MessageStatus.CONFIRMED),
+                message("gappy", 7, "k7", "g", MessageStatus.PENDING),
+                message("whole", 1, "w1", "a", MessageStatus.CONFIRMED))));
+    assertEquals(7, store.sealGapsForReseed("gappy", "lost-by-redis"));
+    List<MessageRow> page = store.roomPage("gappy", 0, 100);
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), page.stream().map(MessageRow::seq).toList());
+    assertEquals(
+        List.of(1L, 2L, 5L, 6L),
+        page.stream()
+            .filter(m -> m.status() == MessageStatus.TOMBSTONE)
+            .map(MessageRow::seq)
+            .toList());
+    assertEquals("lost-by-redis", page.get(0).reason());
+    assertEquals(7, store.sealGapsForReseed("gappy", "again"));
+    assertEquals(7, store.roomPage("gappy", 0, 100).size());
+    assertEquals(1, store.sealGapsForReseed("whole", "x"));
+    assertEquals(0, store.sealGapsForReseed("empty", "x"));
+    assertEquals(4L, store.counters().get(Counters.TOMBSTONES));
+  }
 }
