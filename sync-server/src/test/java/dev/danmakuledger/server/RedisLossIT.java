@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.danmakuledger.lua.Admission;
+import dev.danmakuledger.lua.AdmitItem;
+import dev.danmakuledger.lua.DedupeScripts;
+import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
@@ -15,6 +19,7 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -123,6 +128,42 @@ final class RedisLossIT {
     assertEquals(
         List.of("CONFIRMED", "TOMBSTONE", "TOMBSTONE", "CONFIRMED", "CONFIRMED"),
         page.stream().map(RoomMessage::status).toList());
+  }
+
+  @Test
+  void anOrphanedKeyWhoseNumberWasReusedGetsAFreshNumberInsteadOfCollidingForever()
+      throws Exception {
+    TestDevice d = enroll("orphan-dev");
+    TestDevice other = enroll("orphan-other");
+    String room = "orphan-room";
+    sync(d, d.batch(d.record(room, "u1", "a")));
+    DanmakuRecord b = d.record(room, "u1", "admitted, then the batch failed");
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults())) {
+      Admission lost =
+          scripts
+              .admit(
+                  room,
+                  List.of(new AdmitItem(b.key().toString(), b.contentHash(), 77)),
+                  Duration.ofHours(1))
+              .get(0);
+      assertEquals(2L, lost.seq());
+    }
+    try (RedisFixture.Raw raw = redis.connect()) {
+      raw.sync().del("{r:" + room + "}:seq");
+    }
+    assertEquals(
+        2L, sync(other, other.batch(other.record(room, "u2", "took 2"))).outcomes().get(0).seq());
+
+    RecordOutcome stored = sync(d, d.batch(b)).outcomes().get(0);
+    assertEquals(Outcome.CONFIRMED, stored.outcome());
+    assertEquals(3L, stored.seq());
+    RecordOutcome dup = sync(d, d.batch(d.again(b))).outcomes().get(0);
+    assertEquals(Outcome.DUPLICATE, dup.outcome());
+    assertEquals(3L, dup.seq());
+    List<RoomMessage> page =
+        api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages();
+    assertEquals(List.of(1L, 2L, 3L), page.stream().map(RoomMessage::seq).toList());
+    assertEquals(b.key().toString(), page.get(2).idempotencyKey());
   }
 
   @Test

@@ -43,11 +43,13 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -385,9 +387,13 @@ public final class BatchIngest {
         roomItems.add(new AdmitItem(c.key(), c.contentHash(), messageIds.next()));
       }
       items.put(e.getKey(), roomItems);
-      admissions.put(e.getKey(), sequencer.admit(e.getKey(), roomItems));
+      admissions.put(e.getKey(), new ArrayList<>(sequencer.admit(e.getKey(), roomItems)));
     }
     Map<String, MessageRow> inSql = keys.isEmpty() ? Map.of() : store.messagesByKeys(keys);
+    for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
+      reissueTakenOrphans(
+          e.getKey(), e.getValue(), admissions.get(e.getKey()), items.get(e.getKey()), inSql);
+    }
 
     List<MessageRow> messages = new ArrayList<>();
     Map<String, MessageRow> written = new HashMap<>();
@@ -553,6 +559,61 @@ public final class BatchIngest {
             now,
             data));
     return new IngestResult(response(updated, outcomes, receipt), false);
+  }
+
+  /**
+   * An orphan is a key Redis remembers (DUPLICATE of its own earlier admission) whose batch never
+   * committed: it is stored now at the number Redis remembers. If that number is meanwhile taken in
+   * SQL (the room counter was lost and re-seeded, and the number sealed or reused), the record gets
+   * a fresh number through a derived key, so the batch never collides with itself forever; SQL
+   * stays the authority for later duplicates of the key.
+   */
+  private void reissueTakenOrphans(
+      String room,
+      List<Candidate> cands,
+      List<Admission> adm,
+      List<AdmitItem> its,
+      Map<String, MessageRow> inSql) {
+    Map<Integer, Long> orphanSeqs = new LinkedHashMap<>();
+    Set<String> seen = new HashSet<>();
+    for (int j = 0; j < cands.size(); j++) {
+      Admission a = adm.get(j);
+      String key = cands.get(j).key();
+      boolean firstOccurrence = seen.add(key);
+      boolean fresh = a.status() == Admission.Status.NEW || a.isReplayOf(its.get(j));
+      if (firstOccurrence
+          && !fresh
+          && a.status() == Admission.Status.DUPLICATE
+          && !inSql.containsKey(key)) {
+        orphanSeqs.put(j, a.seq());
+      }
+    }
+    if (orphanSeqs.isEmpty()) {
+      return;
+    }
+    Set<Long> taken = store.takenSeqs(room, orphanSeqs.values());
+    for (Map.Entry<Integer, Long> o : orphanSeqs.entrySet()) {
+      long seq = o.getValue();
+      int j = o.getKey();
+      for (int round = 0; taken.contains(seq); round++) {
+        if (round >= MAX_ATTEMPTS) {
+          throw new IllegalStateException(
+              "room " + room + ": no free number for orphaned key " + cands.get(j).key());
+        }
+        AdmitItem reissue =
+            new AdmitItem(
+                "reissue:" + seq + ":" + cands.get(j).key(),
+                cands.get(j).contentHash(),
+                messageIds.next());
+        Admission b = sequencer.admit(room, List.of(reissue)).get(0);
+        seq = b.seq();
+        adm.set(j, new Admission(Admission.Status.NEW, b.seq(), b.messageId()));
+        if (b.status() == Admission.Status.NEW || b.isReplayOf(reissue)) {
+          break;
+        }
+        taken = store.takenSeqs(room, List.of(seq));
+      }
+    }
   }
 
   private static DeviceRecordRow rejected(

@@ -16,10 +16,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
@@ -464,6 +466,27 @@ public final class LedgerStore {
           });
     }
     return max;
+  }
+
+  /** Which of these sequence numbers of a room are taken (by a message or a tombstone). */
+  public Set<Long> takenSeqs(String room, Collection<Long> seqs) {
+    Set<Long> taken = new HashSet<>();
+    List<Long> all = new ArrayList<>(new LinkedHashSet<>(seqs));
+    for (int from = 0; from < all.size(); from += KEY_CHUNK) {
+      List<Long> chunk = all.subList(from, Math.min(all.size(), from + KEY_CHUNK));
+      String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
+      taken.addAll(
+          query(
+              "SELECT seq FROM messages WHERE room = ? AND seq IN (" + marks + ")",
+              ps -> {
+                ps.setString(1, room);
+                for (int i = 0; i < chunk.size(); i++) {
+                  ps.setLong(i + 2, chunk.get(i));
+                }
+              },
+              rs -> rs.getLong(1)));
+    }
+    return taken;
   }
 
   public Optional<MessageRow> messageByKey(String key) {
