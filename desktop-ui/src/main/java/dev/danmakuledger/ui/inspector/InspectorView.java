@@ -37,6 +37,13 @@ public final class InspectorView extends BorderPane {
     go.disableProperty().bind(vm.busy());
     go.setOnAction(e -> vm.lookup(query.getText()));
     query.setOnAction(e -> vm.lookup(query.getText()));
+    vm.query()
+        .addListener(
+            (obs, old, now) -> {
+              if (!now.equals(query.getText().strip())) {
+                query.setText(now);
+              }
+            });
     ProgressIndicator spinner = new ProgressIndicator();
     spinner.setPrefSize(20, 20);
     spinner.visibleProperty().bind(vm.busy());

@@ -33,6 +33,7 @@ public final class InspectorViewModel {
   private final ReadOnlyStringWrapper position = new ReadOnlyStringWrapper("");
   private final ReadOnlyObjectWrapper<Verdict> verdict = new ReadOnlyObjectWrapper<>();
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+  private final ReadOnlyStringWrapper query = new ReadOnlyStringWrapper("");
   private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
   private int generation;
 
@@ -65,12 +66,18 @@ public final class InspectorViewModel {
     return error.getReadOnlyProperty();
   }
 
+  /** What was last looked up, as typed. */
+  public ReadOnlyStringProperty query() {
+    return query.getReadOnlyProperty();
+  }
+
   public ReadOnlyBooleanProperty busy() {
     return busy.getReadOnlyProperty();
   }
 
   /** Looks up what the operator typed and verifies its inclusion proof. */
   public void lookup(String input) {
+    query.set(input == null ? "" : input.strip());
     Lookup lookup;
     try {
       lookup = Lookup.parse(input);

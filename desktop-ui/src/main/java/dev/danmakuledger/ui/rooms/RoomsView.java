@@ -123,11 +123,22 @@ public final class RoomsView extends BorderPane {
       text.getStyleClass().add("tail-text");
       Color colour = Color.rgb((m.color() >> 16) & 0xFF, (m.color() >> 8) & 0xFF, m.color() & 0xFF);
       text.setFill(colour);
-      if (colour.getBrightness() < 0.35) {
+      if (luminance(colour) < 0.15) {
         text.getStyleClass().add("tail-text-dark");
       }
       HBox row = new HBox(new TextFlow(seq, user, text));
       setGraphic(row);
+    }
+
+    /** WCAG relative luminance; below 0.15 text is hard to read on the tail's dark background. */
+    static double luminance(Color c) {
+      return 0.2126 * linear(c.getRed())
+          + 0.7152 * linear(c.getGreen())
+          + 0.0722 * linear(c.getBlue());
+    }
+
+    private static double linear(double srgb) {
+      return srgb <= 0.03928 ? srgb / 12.92 : Math.pow((srgb + 0.055) / 1.055, 2.4);
     }
   }
 }
