@@ -484,7 +484,7 @@ public final class Syncer {
   private SyncStoppedException stopped(ServerProblemException e) {
     String device = identity.deviceId();
     String code = e.code();
-    if (e.status() == 401) {
+    if (e.status() == 401 || (e.status() == 404 && code.equals("not-found"))) {
       return new SyncStoppedException(
           SyncStoppedException.Reason.NOT_ENROLLED,
           "the server does not know device "

@@ -225,6 +225,13 @@ class SyncerTest {
   }
 
   @Test
+  void unknownDeviceLogMeansNotEnrolled() throws Exception {
+    witness.fault(r -> FakeWitness.problem(ErrorCode.NOT_FOUND, "device dev-1 is not enrolled"));
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.NOT_ENROLLED, e.reason());
+  }
+
+  @Test
   void quarantinedDeviceSendsNothing() throws Exception {
     witness.status = "QUARANTINED";
     SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
