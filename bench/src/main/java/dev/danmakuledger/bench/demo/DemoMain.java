@@ -56,6 +56,9 @@ public final class DemoMain implements Callable<Integer> {
 
   private final PrintStream out;
 
+  /** The console process while it runs, so an interrupted demo can stop it. */
+  private volatile Process console;
+
   DemoMain(PrintStream out) {
     this.out = out;
   }
@@ -75,7 +78,23 @@ public final class DemoMain implements Callable<Integer> {
     }
     out.println("Danmaku Ledger demo; data in " + work);
     long failures;
-    try (DemoScenario demo = new DemoScenario(work, out, Clock.systemUTC(), offline)) {
+    DemoScenario demo = new DemoScenario(work, out, Clock.systemUTC(), offline);
+    Thread cleanup =
+        new Thread(
+            () -> {
+              Process p = console;
+              if (p != null) {
+                p.destroy();
+              }
+              try {
+                demo.close();
+              } catch (IOException e) {
+                System.err.println("demo: cleanup: " + e.getMessage());
+              }
+            },
+            "demo-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try (demo) {
       failures = demo.run().failures();
       console(demo);
     } finally {
@@ -103,7 +122,7 @@ public final class DemoMain implements Callable<Integer> {
     }
     out.println(
         "opening the console on " + demo.serverUrl() + "; the server runs until you close it");
-    Process p =
+    console =
         new ProcessBuilder(
                 List.of(
                     launcher.toString(),
@@ -113,7 +132,7 @@ public final class DemoMain implements Callable<Integer> {
                     demo.adminTokenFile().toString()))
             .inheritIO()
             .start();
-    int code = p.waitFor();
+    int code = console.waitFor();
     if (code != 0) {
       out.println("console exited with " + code + " (not a verification failure)");
     }

@@ -871,9 +871,15 @@ public final class DemoScenario implements AutoCloseable {
     out.flush();
   }
 
-  /** Stops the agents, the server and Redis. */
+  private boolean closed;
+
+  /** Stops the agents, the server and Redis; safe to call twice and from a shutdown hook. */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
     IOException failure = null;
     pool.shutdownNow();
     for (EdgeNode n : agents.values()) {
