@@ -23,10 +23,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "enroll",
     mixinStandardHelpOptions = true,
-    description = {
-      "Register this device's public key with a sync server, using the operator's enrolment",
-      "token, and remember the server (D/server.properties) for `sync` and `run`."
-    })
+    description =
+        "Register this device's public key with a sync server, using the operator's enrolment"
+            + " token, and remember the server (D/server.properties) for `sync` and `run`.")
 final class EnrollCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;
   @Mixin DataDirOption dir;

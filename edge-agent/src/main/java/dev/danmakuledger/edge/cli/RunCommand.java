@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Run the agent: own the data directory and serve the local ingest API on loopback",
-      "(POST /v1/danmaku, GET /v1/status, GET /metrics) until stopped (SIGTERM / Ctrl-C)."
+      "(POST /v1/danmaku, GET /v1/status, GET /metrics) until stopped (SIGTERM / Ctrl-C).",
+      "Once enrolled (`edge-agent enroll`), also syncs to the server in the background."
     })
 final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;

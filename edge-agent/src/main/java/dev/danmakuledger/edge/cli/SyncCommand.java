@@ -28,12 +28,11 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "sync",
     mixinStandardHelpOptions = true,
-    description = {
-      "Send captured records to the sync server in signed batches and store each record's",
-      "outcome and the server receipts. With --once: sync what is captured now and exit 0 only",
-      "if every record has an outcome and a receipt covers the whole log; otherwise keep",
-      "syncing until stopped."
-    })
+    description =
+        "Send captured records to the sync server in signed batches; store each record's"
+            + " outcome and the server receipts. With --once: sync what is captured now and exit"
+            + " 0 only if every record has an outcome and a receipt covers the whole log."
+            + " Without: keep syncing until stopped.")
 final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;
   @Mixin DataDirOption dir;
