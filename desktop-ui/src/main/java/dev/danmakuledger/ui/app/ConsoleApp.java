@@ -36,6 +36,7 @@ public final class ConsoleApp implements AutoCloseable {
   private final ExecutorService background;
   private final ScheduledExecutorService poller;
   private final ScheduledExecutorService streamer;
+  private final ScheduledExecutorService roomStreamer;
   private final HistoryStore history;
   private final Path configFile;
   private final Async async;
@@ -67,6 +68,7 @@ public final class ConsoleApp implements AutoCloseable {
     this.background = Executors.newFixedThreadPool(2, daemon("console-io"));
     this.poller = Executors.newSingleThreadScheduledExecutor(daemon("console-poll"));
     this.streamer = Executors.newSingleThreadScheduledExecutor(daemon("console-events"));
+    this.roomStreamer = Executors.newSingleThreadScheduledExecutor(daemon("console-room"));
     this.history = history;
     AdminClient client = new AdminClient(http, endpoint);
     ConnectionViewModel connection = new ConnectionViewModel(clock, endpoint.baseUrl().toString());
@@ -74,7 +76,7 @@ public final class ConsoleApp implements AutoCloseable {
     this.context = new ConsoleContext(client, async, connection, history, clock);
     this.overview = new OverviewViewModel(context);
     this.devices = new DevicesViewModel(context);
-    this.rooms = new RoomsViewModel(context);
+    this.rooms = new RoomsViewModel(context, roomStreamer);
     this.review = new ReviewViewModel(context);
     this.inspector = new InspectorViewModel(context);
     this.alerts = new AlertsViewModel(context);
@@ -118,8 +120,10 @@ public final class ConsoleApp implements AutoCloseable {
   public void close() {
     async.close();
     live.close();
+    rooms.close();
     poller.shutdownNow();
     streamer.shutdownNow();
+    roomStreamer.shutdownNow();
     background.shutdown();
     try {
       if (!background.awaitTermination(3, TimeUnit.SECONDS)) {

@@ -9,6 +9,7 @@ import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
@@ -17,7 +18,9 @@ import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import java.io.IOException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -136,6 +139,41 @@ public final class AdminClient {
 
   public DeviceKey deviceKey(String deviceId) throws ApiException {
     return get(url("admin", "devices", deviceId, "key"), DeviceKey.class);
+  }
+
+  /**
+   * The admin event feed {@code GET /admin/events}; call {@link EventStream#start()} to open it.
+   */
+  public EventStream<AdminEvent> adminEvents(
+      ScheduledExecutorService scheduler,
+      Backoff backoff,
+      EventStream.Listener<AdminEvent> listener) {
+    return new EventStream<>(
+        this, () -> url("admin", "events"), AdminEvent.class, scheduler, backoff, listener);
+  }
+
+  /**
+   * The message feed of one room, {@code GET /v1/rooms/{room}/stream?after=}: CONFIRMED messages
+   * with {@code seq > after()}, each once, in sequence order; {@code after} is asked again before
+   * every reconnection.
+   */
+  public EventStream<RoomMessage> roomStream(
+      String room,
+      LongSupplier after,
+      ScheduledExecutorService scheduler,
+      Backoff backoff,
+      EventStream.Listener<RoomMessage> listener) {
+    return new EventStream<>(
+        this,
+        () ->
+            url("v1", "rooms", room, "stream")
+                .newBuilder()
+                .addQueryParameter("after", Long.toString(after.getAsLong()))
+                .build(),
+        RoomMessage.class,
+        scheduler,
+        backoff,
+        listener);
   }
 
   /** Approves or rejects a PENDING message; 409 means its version moved on. */

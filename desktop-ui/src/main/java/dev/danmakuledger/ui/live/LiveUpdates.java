@@ -21,7 +21,7 @@ public final class LiveUpdates implements AutoCloseable {
   private final ScheduledExecutorService poller;
   private final Duration pollEvery;
   private final List<LiveFeed> feeds;
-  private final EventStream stream;
+  private final EventStream<AdminEvent> stream;
   private ScheduledFuture<?> polling;
 
   /**
@@ -42,7 +42,7 @@ public final class LiveUpdates implements AutoCloseable {
     this.poller = poller;
     this.pollEvery = pollEvery;
     this.feeds = List.copyOf(feeds);
-    this.stream = new EventStream(context.client(), streamer, backoff, new Listener());
+    this.stream = context.client().adminEvents(streamer, backoff, new Listener());
   }
 
   /** Restores, loads, and starts polling and the event stream. Call on the UI thread. */
@@ -79,7 +79,7 @@ public final class LiveUpdates implements AutoCloseable {
     stream.close();
   }
 
-  private final class Listener implements EventStream.Listener {
+  private final class Listener implements EventStream.Listener<AdminEvent> {
     @Override
     public void connected() {
       context.async().ui(context.connection()::eventsConnected);

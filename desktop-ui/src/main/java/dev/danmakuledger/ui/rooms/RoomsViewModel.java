@@ -5,11 +5,16 @@ import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import dev.danmakuledger.ui.client.ApiException;
+import dev.danmakuledger.ui.client.Backoff;
+import dev.danmakuledger.ui.client.EventStream;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 import javafx.beans.property.ReadOnlyListProperty;
 import javafx.beans.property.ReadOnlyListWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -19,8 +24,10 @@ import javafx.collections.FXCollections;
 /**
  * The rooms view (issue 7 "Rooms"): per-room sequence state from {@code GET /admin/rooms}, and a
  * live tail of the selected room's CONFIRMED messages read in sequence order from {@code GET
- * /v1/rooms/{room}/messages?after=}, advanced at every poll, whenever a device batch is verified
- * (DEVICE event) and whenever a MESSAGE or ROOM event names the room.
+ * /v1/rooms/{room}/messages?after=} and then followed on the room's message stream {@code GET
+ * /v1/rooms/{room}/stream}; the tail is also advanced at every poll, whenever a device batch is
+ * verified (DEVICE event) and whenever a MESSAGE or ROOM event names the room, so it stays current
+ * while the stream reconnects. Sequence numbers only move forward, so no message shows twice.
  */
 public final class RoomsViewModel implements LiveFeed {
   /** How many messages the tail keeps. */
@@ -30,6 +37,8 @@ public final class RoomsViewModel implements LiveFeed {
   private static final int PAGE = 100;
 
   private final ConsoleContext context;
+  private final ScheduledExecutorService streamer;
+  private EventStream<RoomMessage> stream;
   private final SingleFlight roomsFlight = new SingleFlight(this::loadRooms);
   private final SingleFlight tailFlight = new SingleFlight(this::loadTail);
   private final ReadOnlyListWrapper<RoomSummary> rooms =
@@ -38,11 +47,21 @@ public final class RoomsViewModel implements LiveFeed {
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyStringWrapper selected = new ReadOnlyStringWrapper();
   private boolean loaded;
-  private long after = -1;
+  private volatile long after = -1;
   private int generation;
 
+  /** A rooms view-model that follows the selected room by polling and admin events only. */
   public RoomsViewModel(ConsoleContext context) {
+    this(context, null);
+  }
+
+  /**
+   * @param streamer runs the selected room's message stream ({@code /v1/rooms/{room}/stream}); a
+   *     thread of its own, or null to follow by polling and admin events only
+   */
+  public RoomsViewModel(ConsoleContext context, ScheduledExecutorService streamer) {
     this.context = context;
+    this.streamer = streamer;
   }
 
   public ReadOnlyListProperty<RoomSummary> rooms() {
@@ -75,6 +94,51 @@ public final class RoomsViewModel implements LiveFeed {
             .orElse(0);
     after = Math.max(0, high - PAGE);
     tailFlight.request();
+    follow(room);
+  }
+
+  /** Stops following the selected room's stream. */
+  public void close() {
+    if (stream != null) {
+      stream.close();
+      stream = null;
+    }
+  }
+
+  private void follow(String room) {
+    close();
+    if (streamer == null) {
+      return;
+    }
+    int gen = generation;
+    stream =
+        context
+            .client()
+            .roomStream(
+                room,
+                () -> after,
+                streamer,
+                new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)),
+                new EventStream.Listener<>() {
+                  @Override
+                  public void connected() {}
+
+                  @Override
+                  public void event(RoomMessage m) {
+                    context.async().ui(() -> streamed(gen, m));
+                  }
+
+                  @Override
+                  public void disconnected(ApiException cause, Duration retryIn) {}
+                });
+    stream.start();
+  }
+
+  private void streamed(int gen, RoomMessage m) {
+    if (gen != generation || m.seq() <= after) {
+      return;
+    }
+    append(new RoomPage(List.of(m), m.seq()));
   }
 
   @Override
@@ -188,7 +252,7 @@ public final class RoomsViewModel implements LiveFeed {
     if (tail.size() > TAIL) {
       tail.remove(0, tail.size() - TAIL);
     }
-    if (page.messages().size() == PAGE) {
+    if (page.messages().size() >= PAGE) {
       tailFlight.request();
     }
   }

@@ -3,6 +3,7 @@ package dev.danmakuledger.ui.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.ui.testing.Harness;
 import java.time.Duration;
@@ -20,8 +21,8 @@ class EventStreamTest {
   private final Harness h = new Harness();
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final BlockingQueue<String> seen = new LinkedBlockingQueue<>();
-  private final EventStream.Listener listener =
-      new EventStream.Listener() {
+  private final EventStream.Listener<AdminEvent> listener =
+      new EventStream.Listener<>() {
         @Override
         public void connected() {
           seen.add("connected");
@@ -68,12 +69,9 @@ class EventStreamTest {
     h.server.enqueue(new MockResponse().setResponseCode(401));
     h.server.enqueue(new MockResponse().setResponseCode(503));
     h.server.enqueue(sse(""));
-    try (EventStream s =
-        new EventStream(
-            h.client,
-            scheduler,
-            new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)),
-            listener)) {
+    try (EventStream<AdminEvent> s =
+        h.client.adminEvents(
+            scheduler, new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)), listener)) {
       s.start();
       assertEquals(
           List.of(
@@ -96,16 +94,54 @@ class EventStreamTest {
   @Test
   void closeStopsReconnecting() throws Exception {
     h.server.enqueue(sse("data: {}\n\n"));
-    EventStream s =
-        new EventStream(
-            h.client,
-            scheduler,
-            new Backoff(Duration.ofMillis(50), Duration.ofMillis(50)),
-            listener);
+    EventStream<AdminEvent> s =
+        h.client.adminEvents(
+            scheduler, new Backoff(Duration.ofMillis(50), Duration.ofMillis(50)), listener);
     s.start();
     assertEquals("connected", next());
     assertTrue(next().startsWith("lost:"));
     s.close();
     assertEquals(null, seen.poll(300, TimeUnit.MILLISECONDS));
+  }
+
+  @Test
+  void roomStreamResumesAfterTheLastSeenSeq() throws Exception {
+    String m7 =
+        "{\"room\":\"lobby\",\"seq\":7,\"messageId\":\"1\",\"idempotencyKey\":\"k\","
+            + "\"deviceId\":\"d\",\"user\":\"u\",\"text\":\"合影🎉\",\"playbackMs\":null,"
+            + "\"mode\":1,\"color\":255,\"fontSize\":25,\"status\":\"CONFIRMED\","
+            + "\"deviceIndex\":3}";
+    h.server.enqueue(sse("id: 7\nevent: message\ndata: " + m7 + "\n\n"));
+    h.server.enqueue(sse(""));
+    BlockingQueue<String> got = new LinkedBlockingQueue<>();
+    try (EventStream<RoomMessage> s =
+        h.client.roomStream(
+            "lobby",
+            () -> 5,
+            scheduler,
+            new Backoff(Duration.ofMillis(1), Duration.ofMillis(1)),
+            new EventStream.Listener<>() {
+              @Override
+              public void connected() {}
+
+              @Override
+              public void event(RoomMessage m) {
+                got.add(m.seq() + ":" + m.text());
+              }
+
+              @Override
+              public void disconnected(ApiException cause, Duration retryIn) {
+                got.add("lost");
+              }
+            })) {
+      s.start();
+      assertEquals("7:合影🎉", got.poll(10, TimeUnit.SECONDS));
+      assertEquals("lost", got.poll(10, TimeUnit.SECONDS));
+      assertEquals("lost", got.poll(10, TimeUnit.SECONDS));
+    }
+    var first = h.server.takeRequest();
+    assertEquals("/v1/rooms/lobby/stream?after=5", first.getPath());
+    assertEquals(null, first.getHeader("Last-Event-ID"));
+    assertEquals("7", h.server.takeRequest().getHeader("Last-Event-ID"));
   }
 }

@@ -1,13 +1,20 @@
 package dev.danmakuledger.ui.rooms;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.ui.testing.Harness;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,5 +64,55 @@ class RoomsViewModelTest {
     vm.onEvent(
         new AdminEvent("MESSAGE", "INFO", "d", "live.1", "m", "2026-11-30T06:00:00Z", Map.of()));
     assertEquals(before + 1, h.server.getRequestCount());
+  }
+
+  @Test
+  void selectedRoomIsFollowedOnItsMessageStream() throws Exception {
+    String seq4 =
+        "{\"room\":\"lobby\",\"seq\":4,\"messageId\":\"9\",\"idempotencyKey\":\"k\","
+            + "\"deviceId\":\"d\",\"user\":\"u\",\"text\":\"直播中 🎉\",\"playbackMs\":null,"
+            + "\"mode\":1,\"color\":65280,\"fontSize\":25,\"status\":\"CONFIRMED\","
+            + "\"deviceIndex\":2}";
+    h.server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest r) {
+            String path = r.getRequestUrl().encodedPath();
+            if (path.equals("/admin/rooms")) {
+              return new MockResponse().setBody(Harness.read("rooms.json"));
+            }
+            if (path.equals("/v1/rooms/lobby/messages")) {
+              return new MockResponse().setBody(Harness.read("room-page.json"));
+            }
+            if (path.equals("/v1/rooms/lobby/stream")) {
+              return new MockResponse()
+                  .setHeader("Content-Type", "text/event-stream")
+                  .setBody("id: 4\nevent: message\ndata: " + seq4 + "\n\n")
+                  .setSocketPolicy(SocketPolicy.KEEP_OPEN);
+            }
+            return new MockResponse().setResponseCode(404);
+          }
+        });
+    ScheduledExecutorService streamer = Executors.newSingleThreadScheduledExecutor();
+    RoomsViewModel streaming = new RoomsViewModel(h.context, streamer);
+    try {
+      streaming.refresh();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (streaming.tail().size() < 2 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertEquals(
+          List.of("厉害了我的弹幕君！🎉", "直播中 🎉"),
+          List.copyOf(streaming.tail()).stream().map(RoomMessage::text).toList());
+    } finally {
+      streaming.close();
+      streamer.shutdownNow();
+    }
+    boolean askedAfter3 = false;
+    for (int i = h.server.getRequestCount(); i > 0; i--) {
+      RecordedRequest r = h.server.takeRequest();
+      askedAfter3 |= "/v1/rooms/lobby/stream?after=3".equals(r.getPath());
+    }
+    assertTrue(askedAfter3, "the stream resumes after the last page");
   }
 }
