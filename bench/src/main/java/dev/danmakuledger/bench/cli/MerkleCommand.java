@@ -95,12 +95,15 @@ final class MerkleCommand implements Callable<Integer> {
         continue;
       }
       double score = r.getPrimaryResult().getScore();
+      double error = r.getPrimaryResult().getScoreError();
       String note =
           String.format(
               Locale.ROOT,
-              "%s, +/- %.0f (99.9%%); %.2f SHA-256 per op",
+              "%s, %s; %.2f SHA-256 per op",
               name,
-              r.getPrimaryResult().getScoreError(),
+              Double.isNaN(error)
+                  ? "too few iterations for an error bound"
+                  : String.format(Locale.ROOT, "+/- %.0f (99.9%%)", error),
               sha / score);
       rows.add(
           Double.isNaN(sha)
