@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.cli;
 
 import dev.danmakuledger.bench.edge.EdgeCaptureBench;
+import dev.danmakuledger.bench.ingest.Dirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -15,14 +15,12 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * {@code bin/bench e2e} (issues 5 and 8): full ingest over HTTP into the sync server, in this JVM,
@@ -122,7 +120,7 @@ public final class IngestBenchmark {
       if (embedded != null) {
         embedded.close();
       }
-      deleteTree(tmp);
+      Dirs.deleteTree(tmp);
     }
   }
 
@@ -370,16 +368,5 @@ public final class IngestBenchmark {
       out.add(mine);
     }
     return out;
-  }
-
-  static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.proofs;
 
+import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.ingest.LedgerClient;
@@ -131,7 +132,7 @@ public final class ProofBenchmark {
       } else {
         RedisKeys.deleteMatching(redisUri, "{r:p" + runId + "-*");
       }
-      deleteTree(tmp);
+      Dirs.deleteTree(tmp);
     }
   }
 
@@ -213,13 +214,5 @@ public final class ProofBenchmark {
       InclusionProof.verify(index, leaves.length, leaves[index], proof, root);
     }
     return lat;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var walk = Files.walk(root)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

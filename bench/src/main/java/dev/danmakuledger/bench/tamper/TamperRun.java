@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.tamper;
 
 import dev.danmakuledger.bench.ingest.AgentDevice;
+import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.LedgerClient;
 import dev.danmakuledger.bench.ingest.StoreSync;
 import dev.danmakuledger.edge.capture.CaptureRequest;
@@ -35,7 +36,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +98,7 @@ public final class TamperRun {
       }
       return results;
     } finally {
-      deleteTree(root);
+      Dirs.deleteTree(root);
     }
   }
 
@@ -461,13 +461,5 @@ public final class TamperRun {
       }
     }
     return to;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

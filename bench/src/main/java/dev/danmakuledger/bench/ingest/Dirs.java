@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.cli;
+package dev.danmakuledger.bench.ingest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,10 +7,11 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Removes a benchmark's temporary directory. */
-final class Dirs {
+public final class Dirs {
   private Dirs() {}
 
-  static void deleteTree(Path root) throws IOException {
+  /** Deletes {@code root} and everything under it; nothing if it does not exist. */
+  public static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;
     }
