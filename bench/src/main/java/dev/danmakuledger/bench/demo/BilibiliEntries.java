@@ -75,7 +75,11 @@ public final class BilibiliEntries {
           continue;
         }
         long line = xml.getLocation().getLineNumber();
-        String[] p = xml.getAttributeValue(null, "p").split(",", -1);
+        String attribute = xml.getAttributeValue(null, "p");
+        if (attribute == null) {
+          throw new IOException("line " + line + ": got no p attribute, want one");
+        }
+        String[] p = attribute.split(",", -1);
         String text = xml.getElementText();
         if (p.length != 8) {
           throw new IOException("line " + line + ": got " + p.length + " fields in p, want 8");
@@ -83,7 +87,7 @@ public final class BilibiliEntries {
         out.add(
             new Entry(
                 line,
-                p[0],
+                new BigDecimal(p[0]).toPlainString(),
                 Integer.parseInt(p[1]),
                 Integer.parseInt(p[2]),
                 (int) (Long.parseLong(p[3]) & 0xFFFFFF),
