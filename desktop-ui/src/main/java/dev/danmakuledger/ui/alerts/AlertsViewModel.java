@@ -6,6 +6,8 @@ import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
 import java.util.List;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyListProperty;
@@ -25,6 +27,7 @@ public final class AlertsViewModel implements LiveFeed {
 
   private final ConsoleContext context;
   private final SingleFlight flight = new SingleFlight(this::load);
+  private final ReadOnlyBooleanWrapper loadedOnce = new ReadOnlyBooleanWrapper();
   private final ReadOnlyListWrapper<AdminEvent> alerts =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyIntegerWrapper critical = new ReadOnlyIntegerWrapper();
@@ -42,6 +45,11 @@ public final class AlertsViewModel implements LiveFeed {
   /** How many of them are CRITICAL. */
   public ReadOnlyIntegerProperty critical() {
     return critical.getReadOnlyProperty();
+  }
+
+  /** True once the server's list was read at least once. */
+  public ReadOnlyBooleanProperty loadedOnce() {
+    return loadedOnce.getReadOnlyProperty();
   }
 
   @Override
@@ -91,6 +99,7 @@ public final class AlertsViewModel implements LiveFeed {
             },
             list -> {
               loaded = true;
+              loadedOnce.set(true);
               show(list);
               context.connection().succeeded();
               done.run();

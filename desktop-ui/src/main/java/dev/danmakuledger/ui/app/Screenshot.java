@@ -90,7 +90,8 @@ final class Screenshot {
           case OVERVIEW -> () -> app.overview.overview().get() != null;
           case DEVICES -> () -> !app.devices.devices().isEmpty();
           case ROOMS -> () -> !app.rooms.rooms().isEmpty() && !app.rooms.tail().isEmpty();
-          case REVIEW, ALERTS -> () -> true;
+          case REVIEW -> () -> app.review.loadedOnce().get();
+          case ALERTS -> () -> app.alerts.loadedOnce().get();
           case INSPECTOR -> this::inspected;
         };
     return viewReady.getAsBoolean();

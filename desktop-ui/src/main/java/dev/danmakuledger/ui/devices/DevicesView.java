@@ -5,6 +5,7 @@ import dev.danmakuledger.ui.live.Chips;
 import dev.danmakuledger.ui.live.Format;
 import java.time.ZoneId;
 import java.util.Comparator;
+import java.util.List;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.transformation.SortedList;
@@ -63,7 +64,7 @@ public final class DevicesView extends BorderPane {
     table
         .getColumns()
         .addAll(
-            java.util.List.of(
+            List.of(
                 column("Device", DeviceSummary::deviceId),
                 status,
                 number("Verified size", DeviceSummary::verifiedSize),

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import javafx.collections.ListChangeListener;
@@ -136,7 +137,7 @@ public final class OverviewView extends BorderPane {
     if (alarm) {
       box.getStyleClass().add("card-alarm");
     }
-    box.setId("card-" + title.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
+    box.setId("card-" + title.toLowerCase(Locale.ROOT).replace(' ', '-'));
     return box;
   }
 

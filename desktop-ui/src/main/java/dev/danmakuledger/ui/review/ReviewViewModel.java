@@ -30,6 +30,7 @@ public final class ReviewViewModel implements LiveFeed {
 
   private final ConsoleContext context;
   private final SingleFlight flight = new SingleFlight(this::load);
+  private final ReadOnlyBooleanWrapper loadedOnce = new ReadOnlyBooleanWrapper();
   private final ReadOnlyListWrapper<ReviewItem> items =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
@@ -68,6 +69,11 @@ public final class ReviewViewModel implements LiveFeed {
   public void reject(ReviewItem item, String reason) {
     String why = reason == null || reason.isBlank() ? "rejected by operator" : reason.strip();
     decide(item, new ReviewDecision(ReviewDecision.REJECT, item.version(), why));
+  }
+
+  /** True once the server's list was read at least once. */
+  public ReadOnlyBooleanProperty loadedOnce() {
+    return loadedOnce.getReadOnlyProperty();
   }
 
   @Override
@@ -134,6 +140,7 @@ public final class ReviewViewModel implements LiveFeed {
             "the review queue",
             () -> context.client().reviewQueue(),
             (ReviewQueue q) -> {
+              loadedOnce.set(true);
               if (!items.equals(q.items())) {
                 items.setAll(q.items());
               }

@@ -9,6 +9,7 @@ import dev.danmakuledger.protocol.wire.admin.DeviceList;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.ui.testing.Harness;
+import java.util.Arrays;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.RecordedRequest;
 import okio.Buffer;
@@ -115,7 +116,7 @@ class AdminClientTest {
   void oversizedBodyIsRefusedWithoutBufferingIt() {
     Buffer huge = new Buffer();
     byte[] chunk = new byte[1024 * 1024];
-    java.util.Arrays.fill(chunk, (byte) ' ');
+    Arrays.fill(chunk, (byte) ' ');
     for (int i = 0; i < 17; i++) {
       huge.write(chunk);
     }

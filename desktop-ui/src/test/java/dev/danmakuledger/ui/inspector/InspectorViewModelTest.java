@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.testing.FixtureApi;
 import dev.danmakuledger.ui.testing.Harness;
 import dev.danmakuledger.ui.testing.Ledger;
@@ -18,8 +19,7 @@ class InspectorViewModelTest {
   private final InspectorViewModel vm;
 
   InspectorViewModelTest() {
-    h.client.reconnect(
-        new dev.danmakuledger.ui.client.Endpoint(h.server.url("/"), FixtureApi.TOKEN));
+    h.client.reconnect(new Endpoint(h.server.url("/"), FixtureApi.TOKEN));
     h.server.setDispatcher(api);
     vm = new InspectorViewModel(h.context);
   }

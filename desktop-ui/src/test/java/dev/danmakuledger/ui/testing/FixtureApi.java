@@ -3,6 +3,7 @@ package dev.danmakuledger.ui.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
@@ -156,13 +157,13 @@ public final class FixtureApi extends Dispatcher {
           return ok(d.log());
         }
         if (p.size() == 5 && p.get(4).equals("inclusion")) {
-          var proof = d.proof(Long.parseLong(url.queryParameter("index")));
+          InclusionProofResponse proof = d.proof(Long.parseLong(url.queryParameter("index")));
           if (tamperProofs) {
             List<String> hashes = new ArrayList<>(proof.proofHex());
             String h = hashes.get(0);
             hashes.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
             proof =
-                new dev.danmakuledger.protocol.wire.InclusionProofResponse(
+                new InclusionProofResponse(
                     proof.deviceId(),
                     proof.index(),
                     proof.size(),
