@@ -88,6 +88,9 @@ public final class DemoMain implements Callable<Integer> {
               }
               try {
                 demo.close();
+                if (temp && !keep) {
+                  deleteTree(work);
+                }
               } catch (IOException e) {
                 System.err.println("demo: cleanup: " + e.getMessage());
               }
