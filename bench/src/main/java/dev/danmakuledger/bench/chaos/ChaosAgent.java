@@ -1,14 +1,19 @@
 package dev.danmakuledger.bench.chaos;
 
 import dev.danmakuledger.bench.ingest.AgentDevice;
-import dev.danmakuledger.bench.ingest.LedgerClient;
-import dev.danmakuledger.bench.ingest.StoreSync;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
+import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.Enrollment;
+import dev.danmakuledger.edge.sync.ServerLink;
+import dev.danmakuledger.edge.sync.Sleeper;
+import dev.danmakuledger.edge.sync.SyncClient;
+import dev.danmakuledger.edge.sync.SyncDaemon;
+import dev.danmakuledger.edge.sync.SyncSettings;
+import dev.danmakuledger.edge.sync.Syncer;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,18 +24,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
 
 /**
  * One agent of the chaos run, as a child process the harness can SIGKILL: a real edge agent ({@link
  * AgentDevice}) capturing continuously (a share of captures are client retries of earlier
- * messages), appending each acknowledged key to {@code acked.log} after its durable ack, while a
- * sync thread pushes the log through the fault proxy with backoff.
+ * messages), appending each acknowledged key to {@code acked.log} after its durable ack, while the
+ * agent's own sync daemon (issue 6: {@link SyncDaemon} and {@link Syncer}) pushes the log through
+ * the fault proxy. Its HTTP client keeps no idle connections, so every request opens a connection
+ * of its own and the proxy draws a fault per request.
  *
  * <p>Usage: {@code ChaosAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN ROOMS RATE SEED}.
  */
 public final class ChaosAgent {
   /** File, in the data directory, of keys whose capture was acknowledged. */
   public static final String ACKED_LOG = "acked.log";
+
+  /** Sync tunables of the chaos agents: short linger and backoff so faults are met often. */
+  static final SyncSettings SYNC =
+      new SyncSettings(
+          500, Duration.ofMillis(200), 4, Duration.ofMillis(100), Duration.ofSeconds(2));
 
   private ChaosAgent() {}
 
@@ -40,20 +55,48 @@ public final class ChaosAgent {
           "usage: ChaosAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN ROOMS RATE SEED");
       System.exit(2);
     }
-    System.setProperty("jdk.httpclient.allowRestrictedHeaders", "connection");
     Path dir = Path.of(args[0]);
     String deviceId = args[1];
-    LedgerClient client = new LedgerClient(URI.create(args[2]), Duration.ofSeconds(5), true);
+    String server = args[2];
     String token = args[3];
     List<String> rooms = List.of(args[4].split(","));
     double rate = Double.parseDouble(args[5]);
     Random random = new Random(Long.parseLong(args[6]) ^ System.nanoTime());
     Clock clock = Clock.systemUTC();
     AgentDevice device = AgentDevice.openOrInit(dir, deviceId, clock);
-    enroll(client, device, token);
-    Thread sync = new Thread(() -> syncLoop(client, device, clock, random), "chaos-sync");
-    sync.setDaemon(true);
-    sync.start();
+    SyncClient client = new SyncClient(http(), server, clock);
+    ServerLink link = enroll(client, device, token, dir);
+    Backoff backoff = new Backoff(SYNC.backoffBase(), SYNC.backoffCap(), random::nextDouble);
+    Syncer syncer =
+        new Syncer(
+            device.store(),
+            device.identity(),
+            client,
+            link.serverVerifier(),
+            SYNC,
+            backoff,
+            Sleeper.real(),
+            clock,
+            () -> Syncer.metadataOf(device.stats()));
+    SyncDaemon.start(syncer, device::logSize, SYNC, backoff, Sleeper.real());
+    capture(device, dir, rooms, rate, random, clock);
+  }
+
+  /** An OkHttp client that keeps no idle connection: one connection per request. */
+  static OkHttpClient http() {
+    return new OkHttpClient.Builder()
+        .connectTimeout(Duration.ofSeconds(2))
+        .readTimeout(Duration.ofSeconds(10))
+        .writeTimeout(Duration.ofSeconds(10))
+        .callTimeout(Duration.ofSeconds(15))
+        .retryOnConnectionFailure(false)
+        .connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS))
+        .build();
+  }
+
+  private static void capture(
+      AgentDevice device, Path dir, List<String> rooms, double rate, Random random, Clock clock)
+      throws Exception {
     SecureRandom keys = new SecureRandom();
     List<CaptureRequest> history = new ArrayList<>();
     long pauseMillis = Math.max(1, Math.round(1000 / rate));
@@ -71,10 +114,10 @@ public final class ChaosAgent {
           String user = "u" + random.nextInt(1000);
           request =
               new CaptureRequest(
-                  IdempotencyKey.generate(deviceId, user, clock, keys),
+                  IdempotencyKey.generate(device.deviceId(), user, clock, keys),
                   rooms.get(random.nextInt(rooms.size())),
                   user,
-                  "chaos " + deviceId + " #" + i,
+                  "chaos " + device.deviceId() + " #" + i,
                   null,
                   CaptureRequest.DEFAULT_MODE,
                   CaptureRequest.DEFAULT_COLOR,
@@ -94,49 +137,15 @@ public final class ChaosAgent {
     }
   }
 
-  private static void enroll(LedgerClient client, AgentDevice device, String token)
+  private static ServerLink enroll(SyncClient client, AgentDevice device, String token, Path dir)
       throws InterruptedException {
     for (int attempt = 0; ; attempt++) {
       try {
-        LedgerClient.Reply<?> r = client.enroll(device.deviceId(), device.publicKeyBase64(), token);
-        if (r.ok()) {
-          return;
-        }
-        System.err.println("chaos-agent " + device.deviceId() + ": enrol: " + r.code());
+        return Enrollment.enroll(client, device.identity(), token, dir);
       } catch (IOException e) {
-        // the server or the proxy is down: retry
+        System.err.println("chaos-agent " + device.deviceId() + ": enrol: " + e.getMessage());
       }
       Thread.sleep(Math.min(2000, 100L << Math.min(attempt, 4)));
-    }
-  }
-
-  private static void syncLoop(
-      LedgerClient client, AgentDevice device, Clock clock, Random random) {
-    StoreSync sync = new StoreSync(client, 500, clock);
-    int failures = 0;
-    while (true) {
-      try {
-        StoreSync.Result r = sync.push(device.deviceId(), device.store());
-        if (r.synced()) {
-          failures = 0;
-          Thread.sleep(200);
-          continue;
-        }
-        System.err.println("chaos-agent " + device.deviceId() + ": refused: " + r.refusal());
-      } catch (IOException e) {
-        // dropped connection, lost response, server down: back off and resume
-      } catch (InterruptedException e) {
-        return;
-      } catch (Exception e) {
-        System.err.println("chaos-agent " + device.deviceId() + ": sync: " + e);
-      }
-      failures++;
-      long cap = Math.min(2000, 100L << Math.min(failures, 5));
-      try {
-        Thread.sleep(random.nextInt((int) cap) + 1);
-      } catch (InterruptedException e) {
-        return;
-      }
     }
   }
 }

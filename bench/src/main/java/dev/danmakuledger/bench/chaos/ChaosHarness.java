@@ -2,11 +2,17 @@ package dev.danmakuledger.bench.chaos;
 
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.LedgerClient;
-import dev.danmakuledger.bench.ingest.StoreSync;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.Durability;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.ServerLink;
+import dev.danmakuledger.edge.sync.Sleeper;
+import dev.danmakuledger.edge.sync.SyncClient;
+import dev.danmakuledger.edge.sync.SyncReport;
+import dev.danmakuledger.edge.sync.SyncStoppedException;
+import dev.danmakuledger.edge.sync.Syncer;
 import dev.danmakuledger.edge.verify.LogVerifier;
 import dev.danmakuledger.edge.verify.VerifyReport;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
@@ -37,6 +43,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import okhttp3.OkHttpClient;
 
 /**
  * {@code bin/bench chaos} (issue 8): exactly-once under faults. Several edge agents (child
@@ -389,7 +396,6 @@ public final class ChaosHarness {
     waitReady(Duration.ofSeconds(90));
     Map<String, Long> totals = new LinkedHashMap<>();
     List<Check> checks = new ArrayList<>();
-    StoreSync sync = new StoreSync(direct, 500, Clock.systemUTC());
     Map<String, Set<String>> captured = new LinkedHashMap<>();
     Map<String, String> roots = new HashMap<>();
     Map<String, Long> sizes = new HashMap<>();
@@ -401,9 +407,9 @@ public final class ChaosHarness {
       String id = deviceIds.get(a);
       Path dir = agentDirs.get(a);
       try (EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
-        StoreSync.Result r = finalSync(sync, id, store);
-        if (!r.synced()) {
-          unsynced.add(id + ": " + r.refusal());
+        String refusal = finalSync(dir, store);
+        if (refusal != null) {
+          unsynced.add(id + ": " + refusal);
         }
         Set<String> keys = new HashSet<>(store.keysFrom(0));
         captured.put(id, keys);
@@ -510,17 +516,43 @@ public final class ChaosHarness {
     return new Summary(faultsByName(), skipped, checks, totals);
   }
 
-  private StoreSync.Result finalSync(StoreSync sync, String id, EdgeStore store) throws Exception {
+  /**
+   * Syncs a stopped agent's store to the end with the agent's own sync client, directly to the
+   * server; returns null when complete, else why not.
+   */
+  private String finalSync(Path dir, EdgeStore store) throws Exception {
+    DeviceIdentity identity = DeviceIdentity.load(dir, AgentConfig.load(dir).deviceId());
+    ServerLink link =
+        ServerLink.load(dir).orElseThrow(() -> new IOException(dir + " was never enrolled"));
+    OkHttpClient http = ChaosAgent.http();
+    Syncer syncer =
+        new Syncer(
+            store,
+            identity,
+            new SyncClient(http, "http://127.0.0.1:" + serverPort, Clock.systemUTC()),
+            link.serverVerifier(),
+            ChaosAgent.SYNC,
+            new Backoff(
+                ChaosAgent.SYNC.backoffBase(), ChaosAgent.SYNC.backoffCap(), random::nextDouble),
+            Sleeper.real(),
+            Clock.systemUTC(),
+            () -> null);
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    StoreSync.Result last = null;
+    String last = "no sync attempted";
     while (System.nanoTime() < deadline) {
       try {
-        last = sync.push(id, store);
-        if (last.synced()) {
-          return last;
+        SyncReport r = syncer.sync();
+        if (r.complete()) {
+          return null;
         }
+        last = "incomplete: " + r;
+      } catch (SyncStoppedException e) {
+        if (!e.retryLater()) {
+          return e.reason() + ": " + e.getMessage();
+        }
+        last = e.getMessage();
       } catch (IOException e) {
-        last = StoreSync.Result.failed(e.toString());
+        last = e.toString();
       }
       Thread.sleep(500);
     }

@@ -3,6 +3,7 @@ package dev.danmakuledger.bench.ingest;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.capture.DedupeStats;
 import dev.danmakuledger.edge.capture.IdempotencyConflictException;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
@@ -98,6 +99,16 @@ public final class AgentDevice implements AutoCloseable {
 
   public EdgeStore store() {
     return store;
+  }
+
+  /** The committed log size, as the capture service last published it. */
+  public long logSize() {
+    return capture.logStatus().size();
+  }
+
+  /** The edge duplicate counters. */
+  public DedupeStats stats() {
+    return capture.stats();
   }
 
   /** The enrolment form of the public key. */
