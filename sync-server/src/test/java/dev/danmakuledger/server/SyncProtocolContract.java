@@ -1,5 +1,6 @@
 package dev.danmakuledger.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.ConsistencyProof;
 import dev.danmakuledger.merkle.proof.InclusionProof;
 import dev.danmakuledger.protocol.DeviceLog;
@@ -376,6 +378,9 @@ abstract class SyncProtocolContract {
           api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=" + i)
               .as(InclusionProofResponse.class);
       Checkpoint cp = Checkpoints.open(p.checkpoint(), DeviceLog.origin(d.id), d.signer.verifier());
+      assertArrayEquals(recs.get(i).canonicalBytes(), p.canonicalBytes(), "canonical of " + i);
+      assertEquals(
+          HEX.formatHex(Rfc6962.leafHash(p.canonicalBytes())), p.leafHashHex(), "leaf of " + i);
       InclusionProof.verify(
           i,
           7,

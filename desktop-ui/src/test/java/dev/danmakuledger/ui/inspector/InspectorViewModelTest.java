@@ -51,6 +51,55 @@ class InspectorViewModelTest {
             .endsWith(", node 3, sequence " + (Long.parseLong(m.messageId()) & 4095)));
     assertEquals("", vm.error().get());
     assertFalse(vm.busy().get());
+    assertTrue(
+        vm.verdict()
+            .get()
+            .details()
+            .contains("the message matches the signed record field by field"),
+        vm.verdict().get().details().toString());
+  }
+
+  @Test
+  void textTheServerChangedIsRedNamingWhatTheDeviceSigned() {
+    RoomMessage m = confirmed("kiosk-1");
+    api.tamper(FixtureApi.Tamper.MESSAGE_TEXT);
+    vm.lookup(m.idempotencyKey());
+    assertEquals(FixtureApi.EDITED_TEXT, vm.message().get().text());
+    assertFalse(vm.verdict().get().verified());
+    assertTrue(
+        vm.verdict()
+            .get()
+            .headline()
+            .contains(
+                "server shows text \u201c"
+                    + FixtureApi.EDITED_TEXT
+                    + "\u201d but the device signed \u201c"
+                    + m.text()
+                    + "\u201d"),
+        vm.verdict().get().headline());
+  }
+
+  @Test
+  void canonicalBytesTheServerChangedAreALeafMismatch() {
+    api.tamper(FixtureApi.Tamper.CANONICAL);
+    vm.lookup(confirmed("kiosk-2").messageId());
+    assertFalse(vm.verdict().get().verified());
+    assertTrue(
+        vm.verdict()
+            .get()
+            .headline()
+            .startsWith("The record the server sent does not hash to the leaf its proof is for"),
+        vm.verdict().get().headline());
+  }
+
+  @Test
+  void aProofWithoutCanonicalBytesIsRed() {
+    api.tamper(FixtureApi.Tamper.NO_CANONICAL);
+    vm.lookup(confirmed("stb-7").messageId());
+    assertFalse(vm.verdict().get().verified());
+    assertTrue(
+        vm.verdict().get().headline().startsWith("The server did not send the record"),
+        vm.verdict().get().headline());
   }
 
   @Test

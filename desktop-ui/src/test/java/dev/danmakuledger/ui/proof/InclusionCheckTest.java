@@ -15,6 +15,8 @@ import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import dev.danmakuledger.ui.testing.Ledger;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,80 @@ class InclusionCheckTest {
   }
 
   @Test
+  void textTheServerChangedInItsMessageIsRedNamingBothTexts() {
+    RoomMessage m = messageAt(4);
+    Verdict v = check(withText(m, "edited"), DEVICE.log(), DEVICE.proof(4), DEVICE.key());
+    assertFalse(v.verified());
+    assertEquals(
+        "The server's copy of this message differs from what the device signed: server shows text"
+            + " \u201cedited\u201d but the device signed \u201c"
+            + m.text()
+            + "\u201d.",
+        v.headline());
+  }
+
+  @Test
+  void everyShownFieldIsComparedWithTheSignedRecord() {
+    RoomMessage m = messageAt(4);
+    RoomMessage other = messageAt(5);
+    RoomMessage shown =
+        new RoomMessage(
+            m.room().equals("lobby") ? "live.1" : "lobby",
+            m.seq(),
+            m.messageId(),
+            other.idempotencyKey(),
+            m.deviceId(),
+            "u-other",
+            m.text(),
+            m.playbackMs() == null ? 1L : m.playbackMs() + 1,
+            m.mode() == 1 ? 4 : 1,
+            m.color() ^ 1,
+            m.fontSize() == 25 ? 18 : 25,
+            m.status(),
+            m.deviceIndex());
+    Verdict v = check(shown, DEVICE.log(), DEVICE.proof(4), DEVICE.key());
+    assertFalse(v.verified());
+    assertTrue(v.headline().contains("server shows room"), v.headline());
+    assertTrue(v.headline().endsWith("(and 6 more, below)."), v.headline());
+    for (String field :
+        List.of("user", "idempotency key", "playback time (ms)", "mode", "colour", "font size")) {
+      assertTrue(
+          v.details().stream().anyMatch(d -> d.startsWith("server shows " + field + " ")),
+          field + " in " + v.details());
+    }
+  }
+
+  @Test
+  void canonicalBytesOfAnotherRecordAreALeafMismatch() {
+    InclusionProofResponse p =
+        withCanonical(DEVICE.proof(5), DEVICE.records.get(6).canonicalBytes());
+    Verdict v = check(messageAt(5), DEVICE.log(), p, DEVICE.key());
+    assertFalse(v.verified());
+    assertTrue(
+        v.headline().startsWith("The record the server sent does not hash to the leaf"),
+        v.headline());
+  }
+
+  @Test
+  void missingOrUndecodableCanonicalBytesAreRed() {
+    Verdict missing =
+        check(messageAt(5), DEVICE.log(), withCanonical(DEVICE.proof(5), null), DEVICE.key());
+    assertFalse(missing.verified());
+    assertTrue(
+        missing.headline().startsWith("The server did not send the record the device signed"),
+        missing.headline());
+    byte[] truncated = Arrays.copyOf(DEVICE.records.get(5).canonicalBytes(), 20);
+    for (byte[] bad : List.of(new byte[0], truncated, new byte[] {9, 9, 9})) {
+      Verdict v =
+          check(messageAt(5), DEVICE.log(), withCanonical(DEVICE.proof(5), bad), DEVICE.key());
+      assertFalse(v.verified());
+      assertTrue(
+          v.headline().startsWith("The record the server sent is not a valid canonical record"),
+          v.headline());
+    }
+  }
+
+  @Test
   void flippedBitInProofIsRed() {
     InclusionProofResponse p = DEVICE.proof(5);
     List<String> hashes = new ArrayList<>(p.proofHex());
@@ -58,8 +134,14 @@ class InclusionCheckTest {
   void wrongLeafIsRed() {
     InclusionProofResponse p = DEVICE.proof(5);
     String otherLeaf = DEVICE.proof(6).leafHashHex();
-    Verdict v =
+    Verdict leafOnly =
         check(messageAt(5), DEVICE.log(), withHashes(p, otherLeaf, p.proofHex()), DEVICE.key());
+    assertFalse(leafOnly.verified());
+    assertTrue(leafOnly.headline().contains("does not hash to the leaf"), leafOnly.headline());
+    InclusionProofResponse swapped =
+        withCanonical(
+            withHashes(p, otherLeaf, p.proofHex()), DEVICE.records.get(6).canonicalBytes());
+    Verdict v = check(messageAt(5), DEVICE.log(), swapped, DEVICE.key());
     assertFalse(v.verified());
     assertTrue(v.headline().contains("does not lead to the root"), v.headline());
   }
@@ -115,7 +197,8 @@ class InclusionCheckTest {
             p.leafHashHex(),
             p.proofHex(),
             p.rootHex(),
-            p.checkpoint());
+            p.checkpoint(),
+            p.canonical());
     Verdict v = check(messageAt(2), DEVICE.log(), resized, DEVICE.key());
     assertFalse(v.verified());
     assertTrue(v.headline().contains("size " + (DEVICE.size() - 1)), v.headline());
@@ -155,6 +238,42 @@ class InclusionCheckTest {
   private static InclusionProofResponse withHashes(
       InclusionProofResponse p, String leaf, List<String> hashes) {
     return new InclusionProofResponse(
-        p.deviceId(), p.index(), p.size(), leaf, hashes, p.rootHex(), p.checkpoint());
+        p.deviceId(),
+        p.index(),
+        p.size(),
+        leaf,
+        hashes,
+        p.rootHex(),
+        p.checkpoint(),
+        p.canonical());
+  }
+
+  private static InclusionProofResponse withCanonical(InclusionProofResponse p, byte[] canonical) {
+    return new InclusionProofResponse(
+        p.deviceId(),
+        p.index(),
+        p.size(),
+        p.leafHashHex(),
+        p.proofHex(),
+        p.rootHex(),
+        p.checkpoint(),
+        canonical == null ? null : Base64.getEncoder().encodeToString(canonical));
+  }
+
+  private static RoomMessage withText(RoomMessage m, String text) {
+    return new RoomMessage(
+        m.room(),
+        m.seq(),
+        m.messageId(),
+        m.idempotencyKey(),
+        m.deviceId(),
+        m.user(),
+        text,
+        m.playbackMs(),
+        m.mode(),
+        m.color(),
+        m.fontSize(),
+        m.status(),
+        m.deviceIndex());
   }
 }

@@ -3,6 +3,8 @@ package dev.danmakuledger.ui.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
@@ -22,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +45,16 @@ import okhttp3.mockwebserver.RecordedRequest;
 public final class FixtureApi extends Dispatcher {
   public static final String TOKEN = "fixture-admin-token";
 
+  /** The text a tampering fixture substitutes for what the device signed. */
+  public static final String EDITED_TEXT = "edited by the server";
+
   private final Ledger ledger;
   private final Clock clock;
   private final Instant started;
   private final ObjectMapper json = Json.mapper();
   private final Map<String, String> status = new ConcurrentHashMap<>();
   private final Map<String, Long> versions = new ConcurrentHashMap<>();
-  private volatile boolean tamperProofs;
+  private volatile Tamper tamper = Tamper.NONE;
   private volatile boolean loseNext;
   private volatile Duration streamFor = Duration.ZERO;
 
@@ -62,9 +68,28 @@ public final class FixtureApi extends Dispatcher {
     }
   }
 
+  /** What a dishonest server changes in the inspector's answers. */
+  public enum Tamper {
+    /** Nothing: every answer is what the ledger holds. */
+    NONE,
+    /** Every inclusion proof carries one flipped bit. */
+    PROOF,
+    /** Message lookups show another text than the device signed. */
+    MESSAGE_TEXT,
+    /** Inclusion proofs carry the canonical bytes of a record with another text. */
+    CANONICAL,
+    /** Inclusion proofs carry no canonical bytes, as from an older server. */
+    NO_CANONICAL
+  }
+
   /** Makes every inclusion proof from now on carry one flipped bit. */
   public void tamperProofs(boolean on) {
-    tamperProofs = on;
+    tamper(on ? Tamper.PROOF : Tamper.NONE);
+  }
+
+  /** Makes the inspector's answers from now on dishonest in the given way. */
+  public void tamper(Tamper how) {
+    tamper = how;
   }
 
   /** Keeps each event stream open this long (trickling keep-alive comments) after its events. */
@@ -158,27 +183,30 @@ public final class FixtureApi extends Dispatcher {
         }
         if (p.size() == 5 && p.get(4).equals("inclusion")) {
           InclusionProofResponse proof = d.proof(Long.parseLong(url.queryParameter("index")));
-          if (tamperProofs) {
-            List<String> hashes = new ArrayList<>(proof.proofHex());
-            String h = hashes.get(0);
-            hashes.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
-            proof =
-                new InclusionProofResponse(
-                    proof.deviceId(),
-                    proof.index(),
-                    proof.size(),
-                    proof.leafHashHex(),
-                    hashes,
-                    proof.rootHex(),
-                    proof.checkpoint());
-          }
-          return ok(proof);
+          return ok(tampered(proof));
         }
       }
     } catch (IOException | RuntimeException e) {
       return problem(400, "invalid-field", e.getMessage());
     }
     return problem(404, "not-found", "no such resource: " + url.encodedPath());
+  }
+
+  private static RoomMessage withText(RoomMessage m, String text) {
+    return new RoomMessage(
+        m.room(),
+        m.seq(),
+        m.messageId(),
+        m.idempotencyKey(),
+        m.deviceId(),
+        m.user(),
+        text,
+        m.playbackMs(),
+        m.mode(),
+        m.color(),
+        m.fontSize(),
+        m.status(),
+        m.deviceIndex());
   }
 
   private RoomMessage current(RoomMessage m) {
@@ -198,10 +226,51 @@ public final class FixtureApi extends Dispatcher {
         m.deviceIndex());
   }
 
+  private InclusionProofResponse tampered(InclusionProofResponse proof) {
+    List<String> hashes = new ArrayList<>(proof.proofHex());
+    String canonical = proof.canonical();
+    switch (tamper) {
+      case PROOF -> {
+        String h = hashes.get(0);
+        hashes.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
+      }
+      case CANONICAL -> {
+        DanmakuRecord r = CanonicalRecord.decode(proof.canonicalBytes());
+        DanmakuRecord edited =
+            new DanmakuRecord(
+                r.key(),
+                r.deviceId(),
+                r.room(),
+                r.user(),
+                EDITED_TEXT,
+                r.playbackMs(),
+                r.mode(),
+                r.color(),
+                r.fontSize(),
+                r.hlc(),
+                r.index());
+        canonical = Base64.getEncoder().encodeToString(edited.canonicalBytes());
+      }
+      case NO_CANONICAL -> canonical = null;
+      default -> {
+        return proof;
+      }
+    }
+    return new InclusionProofResponse(
+        proof.deviceId(),
+        proof.index(),
+        proof.size(),
+        proof.leafHashHex(),
+        hashes,
+        proof.rootHex(),
+        proof.checkpoint(),
+        canonical);
+  }
+
   private MockResponse found(java.util.function.Predicate<RoomMessage> match) {
     for (RoomMessage m : messages()) {
       if (match.test(m)) {
-        return ok(m);
+        return ok(tamper == Tamper.MESSAGE_TEXT ? withText(m, EDITED_TEXT) : m);
       }
     }
     return problem(404, "not-found", "no such message");

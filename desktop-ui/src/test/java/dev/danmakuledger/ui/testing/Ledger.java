@@ -17,6 +17,7 @@ import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,8 @@ public final class Ledger {
           HEX.formatHex(leaves.get((int) index)),
           hex,
           HEX.formatHex(root()),
-          checkpoint());
+          checkpoint(),
+          Base64.getEncoder().encodeToString(records.get((int) index).canonicalBytes()));
     }
   }
 

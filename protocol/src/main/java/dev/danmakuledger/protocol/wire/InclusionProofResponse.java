@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.wire;
 
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -13,6 +14,9 @@ import java.util.List;
  * @param proofHex the proof hashes, lowercase hex, in RFC 9162 order
  * @param rootHex the root of the tree of {@code size}, lowercase hex
  * @param checkpoint the device-signed checkpoint note for {@code size}, or null
+ * @param canonical the leaf's canonical record bytes (docs/canonical-record.md) in standard base64
+ *     with padding, so a client can recompute the leaf hash and compare the record with the message
+ *     the server shows; null from a server that does not send them
  */
 public record InclusionProofResponse(
     String deviceId,
@@ -21,8 +25,12 @@ public record InclusionProofResponse(
     String leafHashHex,
     List<String> proofHex,
     String rootHex,
-    String checkpoint) {
-  /** Checks that required members are present and counts are not negative. */
+    String checkpoint,
+    String canonical) {
+  /**
+   * Checks that required members are present, counts are not negative and {@code canonical}, when
+   * present, is standard base64.
+   */
   public InclusionProofResponse {
     Checks.required("deviceId", deviceId);
     Checks.nonNegative("index", index);
@@ -30,5 +38,18 @@ public record InclusionProofResponse(
     Checks.required("leafHashHex", leafHashHex);
     proofHex = Checks.list("proofHex", proofHex);
     Checks.required("rootHex", rootHex);
+    if (canonical != null) {
+      try {
+        Base64.getDecoder().decode(canonical);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "canonical: got malformed base64 (" + e.getMessage() + "), want standard base64", e);
+      }
+    }
+  }
+
+  /** Returns the leaf's canonical record bytes, or null when the server did not send them. */
+  public byte[] canonicalBytes() {
+    return canonical == null ? null : Base64.getDecoder().decode(canonical);
   }
 }

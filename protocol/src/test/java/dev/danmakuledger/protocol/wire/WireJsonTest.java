@@ -68,7 +68,9 @@ class WireJsonTest {
         new RoomMessage(
             "live.main", 42, null, null, null, null, null, null, 0, 0, 0, "TOMBSTONE", null),
         new RoomPage(List.of(), 43),
-        new InclusionProofResponse("kiosk-01", 3, 4, "aa", List.of("bb", "cc"), "dd", "note"),
+        new InclusionProofResponse(
+            "kiosk-01", 3, 4, "aa", List.of("bb", "cc"), "dd", "note", "AQID"),
+        new InclusionProofResponse("kiosk-01", 3, 4, "aa", List.of("bb"), "dd", null, null),
         new ConsistencyProofResponse("kiosk-01", 2, 4, List.of("bb"), "aa", "cc"));
   }
 
@@ -85,6 +87,26 @@ class WireJsonTest {
     assertEquals(3, w.index());
     assertArrayEquals(RECORD.canonicalBytes(), w.canonicalBytes());
     assertEquals(RECORD, w.toRecord());
+  }
+
+  @Test
+  void inclusionProofCarriesTheLeafRecordAndStillReadsWithoutIt() throws Exception {
+    String canonical = WireRecord.of(RECORD).canonical();
+    InclusionProofResponse p =
+        new InclusionProofResponse("kiosk-01", 3, 4, "aa", List.of(), "dd", null, canonical);
+    assertArrayEquals(RECORD.canonicalBytes(), p.canonicalBytes());
+    String older =
+        "{\"deviceId\":\"kiosk-01\",\"index\":3,\"size\":4,\"leafHashHex\":\"aa\","
+            + "\"proofHex\":[],\"rootHex\":\"dd\",\"checkpoint\":null}";
+    InclusionProofResponse read = JSON.readValue(older, InclusionProofResponse.class);
+    assertEquals(null, read.canonical());
+    assertEquals(null, read.canonicalBytes());
+    assertThrows(
+        JacksonException.class,
+        () ->
+            JSON.readValue(
+                older.replace("null}", "null,\"canonical\":\"%%%\"}"),
+                InclusionProofResponse.class));
   }
 
   @Test
@@ -108,7 +130,8 @@ class WireJsonTest {
     broken.add(
         () -> new RoomMessage(null, 0, null, null, null, null, null, null, 0, 0, 0, "T", null));
     broken.add(() -> new RoomPage(List.of(), -1));
-    broken.add(() -> new InclusionProofResponse("d", 0, 1, "aa", null, "bb", null));
+    broken.add(() -> new InclusionProofResponse("d", 0, 1, "aa", null, "bb", null, null));
+    broken.add(() -> new InclusionProofResponse("d", 0, 1, "aa", List.of(), "bb", null, "no!"));
     broken.add(() -> new ConsistencyProofResponse("d", 0, 1, List.of(), null, "bb"));
     for (int i = 0; i < broken.size(); i++) {
       IllegalArgumentException e =

@@ -17,6 +17,7 @@ import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -136,6 +137,11 @@ public final class LedgerQueries {
               + d.verifiedSize());
     }
     List<String> proof = trees.inclusion(deviceId, index, n).stream().map(HEX::formatHex).toList();
+    List<DeviceRecordRow> leaf = store.records(deviceId, index, index + 1);
+    if (leaf.size() != 1) {
+      throw new IllegalStateException(
+          "device " + deviceId + " record " + index + ": got " + leaf.size() + " rows, want 1");
+    }
     return new InclusionProofResponse(
         deviceId,
         index,
@@ -143,7 +149,8 @@ public final class LedgerQueries {
         HEX.formatHex(trees.leafHash(deviceId, index)),
         proof,
         HEX.formatHex(trees.rootAt(deviceId, n)),
-        n == d.verifiedSize() ? d.lastCheckpoint() : null);
+        n == d.verifiedSize() ? d.lastCheckpoint() : null,
+        Base64.getEncoder().encodeToString(leaf.get(0).canonical()));
   }
 
   public ConsistencyProofResponse consistency(String deviceId, long from, long to) {
