@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -69,6 +70,11 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--max-records", description = "most records per batch")
   Integer maxRecords;
 
+  @Option(
+      names = "--offline-after-seconds",
+      description = "a device not heard from for longer is OFFLINE (default 600)")
+  Long offlineAfterSeconds;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -122,6 +128,9 @@ public final class Main implements Callable<Integer> {
     }
     if (maxRecords != null) {
       b.maxRecordsPerBatch(maxRecords);
+    }
+    if (offlineAfterSeconds != null) {
+      b.offlineAfter(Duration.ofSeconds(offlineAfterSeconds));
     }
     return b.build();
   }

@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
  * @param reviewRule messages whose text matches this pattern are held for review (PENDING); null
  *     holds nothing
  * @param dedupeTtl how long Redis remembers an idempotency key
+ * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -42,6 +43,7 @@ public record ServerConfig(
     List<String> bannedWords,
     Pattern reviewRule,
     Duration dedupeTtl,
+    Duration offlineAfter,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -60,11 +62,15 @@ public record ServerConfig(
   /** Default time Redis remembers a key: one day. */
   public static final Duration DEFAULT_DEDUPE_TTL = Duration.ofDays(1);
 
+  /** Default time without contact after which a device is OFFLINE: ten minutes. */
+  public static final Duration DEFAULT_OFFLINE_AFTER = Duration.ofMinutes(10);
+
   public ServerConfig {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
+    Objects.requireNonNull(offlineAfter, "offlineAfter");
     redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
     bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);
     if (port < 0 || port > 65535) {
@@ -83,6 +89,9 @@ public record ServerConfig(
     }
     if (dedupeTtl.isNegative() || dedupeTtl.isZero()) {
       throw new IllegalArgumentException("dedupeTtl: got " + dedupeTtl + ", want > 0");
+    }
+    if (offlineAfter.isNegative() || offlineAfter.isZero()) {
+      throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
     }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
@@ -126,6 +135,7 @@ public record ServerConfig(
     b.bannedWords = bannedWords;
     b.reviewRule = reviewRule;
     b.dedupeTtl = dedupeTtl;
+    b.offlineAfter = offlineAfter;
     b.clock = clock;
     return b;
   }
@@ -145,6 +155,7 @@ public record ServerConfig(
     private List<String> bannedWords = List.of();
     private Pattern reviewRule = DEFAULT_REVIEW_RULE;
     private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
+    private Duration offlineAfter = DEFAULT_OFFLINE_AFTER;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -203,6 +214,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder offlineAfter(Duration offlineAfter) {
+      this.offlineAfter = offlineAfter;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -223,6 +239,7 @@ public record ServerConfig(
           bannedWords,
           reviewRule,
           dedupeTtl,
+          offlineAfter,
           clock);
     }
   }

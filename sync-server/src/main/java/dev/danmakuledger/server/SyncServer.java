@@ -143,7 +143,7 @@ public final class SyncServer implements AutoCloseable {
                       store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
                   new Review(store, rooms, admin, config.clock()),
                   new LedgerQueries(store),
-                  new AdminView(store, config.clock()),
+                  new AdminView(store, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,

@@ -53,7 +53,9 @@ final class MainTest {
                 "--max-body-bytes",
                 "2048",
                 "--max-records",
-                "7")
+                "7",
+                "--offline-after-seconds",
+                "90")
             .config();
     assertEquals(9999, c.port());
     assertEquals("0.0.0.0", c.bind());
@@ -64,6 +66,7 @@ final class MainTest {
     assertNull(c.reviewRule());
     assertEquals(2048, c.maxBodyBytes());
     assertEquals(7, c.maxRecordsPerBatch());
+    assertEquals(java.time.Duration.ofSeconds(90), c.offlineAfter());
   }
 
   @Test

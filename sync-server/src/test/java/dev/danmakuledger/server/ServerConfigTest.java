@@ -19,7 +19,13 @@ final class ServerConfigTest {
     assertTrue(c.embeddedDatabase());
     assertEquals("127.0.0.1", c.bind());
     assertEquals(0, c.port());
+    assertEquals(Duration.ofMinutes(10), c.offlineAfter());
     assertEquals(c, c.toBuilder().build());
+    assertEquals(
+        Duration.ofSeconds(30),
+        c.toBuilder().offlineAfter(Duration.ofSeconds(30)).build().toBuilder()
+            .build()
+            .offlineAfter());
   }
 
   @Test
@@ -43,6 +49,11 @@ final class ServerConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> ServerConfig.builder(dir).dedupeTtl(Duration.ZERO).build());
+    IllegalArgumentException offline =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.builder(dir).offlineAfter(Duration.ofSeconds(-1)).build());
+    assertEquals("offlineAfter: got PT-1S, want > 0", offline.getMessage());
     assertThrows(
         IllegalArgumentException.class,
         () -> ServerConfig.builder(dir).bannedWords(List.of(" ")).build());

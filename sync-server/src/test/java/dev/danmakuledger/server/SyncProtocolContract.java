@@ -38,6 +38,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -66,6 +67,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class SyncProtocolContract {
   static final HexFormat HEX = HexFormat.of();
 
+  final OffsetClock clock = new OffsetClock();
   SyncServer server;
   Api api;
 
@@ -79,7 +81,8 @@ abstract class SyncProtocolContract {
   void start(@TempDir Path dir) throws Exception {
     server =
         SyncServer.start(
-            backend(ServerConfig.builder(dir).bannedWords(List.of("forbidden"))).build());
+            backend(ServerConfig.builder(dir).bannedWords(List.of("forbidden")).clock(clock))
+                .build());
     api = new Api(server.baseUri(), server.adminToken());
   }
 
@@ -288,6 +291,7 @@ abstract class SyncProtocolContract {
     Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", tampered);
     assertEquals(422, r.status(), r.toString());
     assertEquals("bad-proof", r.code());
+    assertEquals(List.of("BAD_PROOF"), alertKinds(d.id));
     assertEquals(0, api.get("/v1/devices/" + d.id + "/log").as(LogState.class).verifiedSize());
     assertEquals(
         0, api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages().size());
@@ -323,11 +327,58 @@ abstract class SyncProtocolContract {
     for (JsonNode a : alerts) {
       found |=
           d.id.equals(a.path("deviceId").asText())
-              && "CRITICAL".equals(a.path("severity").asText());
+              && "CRITICAL".equals(a.path("severity").asText())
+              && "FORK".equals(a.path("data").path("kind").asText());
     }
     assertTrue(found, alerts.toString());
+    assertEquals(List.of("FORK"), alertKinds(d.id));
     assertEquals(
         2, api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages().size());
+  }
+
+  @Test
+  void aDeviceThatStopsSendingIsOfflineAfterTheThresholdAndVerifiedWhenItReturns() {
+    TestDevice d = enrolledDevice();
+    sync(d, d.batch(d.record(room(), "u1", "a")));
+    assertEquals("VERIFIED", deviceStatus(d.id));
+    clock.advance(ServerConfig.DEFAULT_OFFLINE_AFTER.minusSeconds(5));
+    assertEquals("VERIFIED", deviceStatus(d.id));
+    clock.advance(Duration.ofSeconds(6));
+    assertEquals("OFFLINE", deviceStatus(d.id));
+    sync(d, d.batch(d.record(room(), "u1", "b")));
+    assertEquals("VERIFIED", deviceStatus(d.id));
+  }
+
+  private String deviceStatus(String deviceId) {
+    return api.admin("/admin/devices").as(DeviceList.class).devices().stream()
+        .filter(x -> x.deviceId().equals(deviceId))
+        .findFirst()
+        .orElseThrow()
+        .status();
+  }
+
+  @Test
+  void aCheckpointSignedByAnotherKeyIs403WithABadSignatureAlert() {
+    TestDevice d = enrolledDevice();
+    TestDevice other = enrolledDevice();
+    Api.Reply r =
+        api.post("/v1/devices/" + d.id + "/batches", other.batch(other.record(room(), "u1", "a")));
+    assertEquals(403, r.status(), r.toString());
+    assertEquals("bad-signature", r.code());
+    assertEquals(List.of("BAD_SIGNATURE"), alertKinds(d.id));
+    assertEquals(List.of(), alertKinds(other.id));
+  }
+
+  /** The {@code data.kind} of each alert about {@code deviceId}, newest first. */
+  private List<String> alertKinds(String deviceId) {
+    List<String> kinds = new ArrayList<>();
+    for (JsonNode a : api.admin("/admin/alerts").json().get("alerts")) {
+      if (deviceId.equals(a.path("deviceId").asText())) {
+        assertEquals("ALERT", a.path("type").asText(), a.toString());
+        kinds.add(a.path("data").path("kind").asText("(none)"));
+      }
+    }
+    return kinds;
   }
 
   @Test
@@ -625,7 +676,10 @@ abstract class SyncProtocolContract {
     for (String line = lines.poll(30, TimeUnit.SECONDS);
         line != null && alert == null;
         line = lines.poll(30, TimeUnit.SECONDS)) {
-      if (line.startsWith("data:") && line.contains("CRITICAL") && line.contains(d.id)) {
+      if (line.startsWith("data:")
+          && line.contains("CRITICAL")
+          && line.contains(d.id)
+          && line.contains("\"kind\":\"FORK\"")) {
         alert = line;
       }
     }

@@ -1,13 +1,23 @@
 package dev.danmakuledger.server.events;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.json.Json;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.server.storage.AlertRow;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Builds {@link AdminEvent}s from stored alerts and state changes. */
 public final class Events {
+  private static final Logger log = LoggerFactory.getLogger(Events.class);
+  private static final ObjectMapper JSON = Json.mapper();
+  private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
+
   private Events() {}
 
   public static AdminEvent of(
@@ -22,9 +32,47 @@ public final class Events {
         type, severity, deviceId, room, message, Instant.ofEpochMilli(atMillis).toString(), data);
   }
 
-  /** The event form of a stored alert; its id is in {@code data.id}. */
-  public static AdminEvent of(AlertRow a, Map<String, Object> data) {
-    Map<String, Object> d = new LinkedHashMap<>(data);
+  /**
+   * A new ALERT row of {@code kind} (FORK, BAD_SIGNATURE, BAD_PROOF, ...) for a device; the kind
+   * and {@code data} are stored as its data JSON, where the console reads {@code data.kind}.
+   */
+  public static AlertRow alert(
+      String kind,
+      String severity,
+      String deviceId,
+      String message,
+      Map<String, Object> data,
+      long atMillis) {
+    if (kind == null || kind.isBlank() || data.containsKey("kind")) {
+      throw new IllegalArgumentException(
+          "kind: got " + kind + " and data " + data + ", want a kind and data without one");
+    }
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("kind", kind);
+    d.putAll(data);
+    String json;
+    try {
+      json = JSON.writeValueAsString(d);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("data: got " + d + ", want JSON-serializable values", e);
+    }
+    return new AlertRow(0, "ALERT", severity, deviceId, null, message, json, atMillis);
+  }
+
+  /**
+   * The event form of a stored alert: {@code data} is its stored data JSON (with {@code kind} for
+   * alerts raised by {@link #alert}) and its id is in {@code data.id}. Data that is not a JSON
+   * object is left out.
+   */
+  public static AdminEvent of(AlertRow a) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    if (a.dataJson() != null) {
+      try {
+        d.putAll(JSON.readValue(a.dataJson(), DATA));
+      } catch (JsonProcessingException e) {
+        log.warn("alert {} has unreadable data JSON: {}", a.id(), e.getOriginalMessage());
+      }
+    }
     d.put("id", a.id());
     return of(a.type(), a.severity(), a.deviceId(), a.room(), a.message(), a.at(), d);
   }

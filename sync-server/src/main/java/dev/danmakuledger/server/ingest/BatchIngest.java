@@ -199,6 +199,22 @@ public final class BatchIngest {
     byte[] root = range.root();
     if (!Arrays.equals(root, cp.root())) {
       store.addCounters(Map.of(Counters.BAD_PROOFS, 1L));
+      AlertRow alert =
+          store.insertAlert(
+              Events.alert(
+                  "BAD_PROOF",
+                  "WARN",
+                  device.id(),
+                  "records ["
+                      + oldSize
+                      + ", "
+                      + newSize
+                      + ") of device "
+                      + device.id()
+                      + " do not give the root of its signed checkpoint; nothing was stored",
+                  Map.of("oldSize", oldSize, "newSize", newSize),
+                  now));
+      admin.publish(Events.of(alert));
       throw new LedgerException(
           ErrorCode.BAD_PROOF,
           "records ["
@@ -228,16 +244,14 @@ public final class BatchIngest {
       AlertRow alert =
           store.recordSignatureFailure(
               device.id(),
-              new AlertRow(
-                  0,
-                  "ALERT",
+              Events.alert(
+                  "BAD_SIGNATURE",
                   "WARN",
                   device.id(),
-                  null,
                   "checkpoint of device " + device.id() + " failed verification: " + e.reason(),
-                  null,
+                  Map.of("reason", e.reason().name()),
                   clock.millis()));
-      admin.publish(Events.of(alert, Map.of("reason", e.reason().name())));
+      admin.publish(Events.of(alert));
       throw new LedgerException(
           ErrorCode.BAD_SIGNATURE,
           "checkpoint is not signed by the key enrolled for "
@@ -298,8 +312,8 @@ public final class BatchIngest {
             device.id(),
             "FORK: " + why,
             Map.of(Counters.FORKS, 1L),
-            new AlertRow(0, "ALERT", "CRITICAL", device.id(), null, message, null, clock.millis()));
-    admin.publish(Events.of(alert, Map.of("kind", "FORK")));
+            Events.alert("FORK", "CRITICAL", device.id(), message, Map.of(), clock.millis()));
+    admin.publish(Events.of(alert));
     return new LedgerException(ErrorCode.FORK_DETECTED, message);
   }
 

@@ -33,21 +33,27 @@ import java.util.TreeMap;
  * queue and alerts, as the {@code protocol.wire.admin} DTOs.
  */
 public final class AdminView {
-  /** A device not seen for this long is OFFLINE (when nothing else is wrong with it). */
-  public static final Duration OFFLINE_AFTER = Duration.ofMinutes(10);
-
   private static final HexFormat HEX = HexFormat.of();
 
   private final LedgerStore store;
   private final Clock clock;
+  private final Duration offlineAfter;
   private final Object rateLock = new Object();
   private long rateAt = -1;
   private long rateRecords;
   private double rate;
 
-  public AdminView(LedgerStore store, Clock clock) {
+  /**
+   * A view of {@code store} at the time of {@code clock}; a device not heard from for longer than
+   * {@code offlineAfter} is OFFLINE when nothing else is wrong with it.
+   */
+  public AdminView(LedgerStore store, Clock clock, Duration offlineAfter) {
+    if (offlineAfter.isNegative() || offlineAfter.isZero()) {
+      throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
+    }
     this.store = store;
     this.clock = clock;
+    this.offlineAfter = offlineAfter;
   }
 
   public Overview overview() {
@@ -105,7 +111,7 @@ public final class AdminView {
       out.add(
           new DeviceSummary(
               d.id(),
-              status(d, now),
+              status(d, now, offlineAfter),
               d.verifiedSize(),
               d.claimedSize(),
               d.verifiedSize() == 0 ? null : HEX.formatHex(d.rootHash()),
@@ -118,7 +124,7 @@ public final class AdminView {
     return new DeviceList(out);
   }
 
-  static String status(DeviceRow d, long now) {
+  static String status(DeviceRow d, long now, Duration offlineAfter) {
     if (d.status() == DeviceStatus.QUARANTINED) {
       String reason = d.statusReason();
       return reason != null && reason.startsWith("FORK") ? "FORKED" : "QUARANTINED";
@@ -131,7 +137,7 @@ public final class AdminView {
     if (d.claimedSize() > d.verifiedSize()) {
       return "BEHIND";
     }
-    if (d.lastSeenAt() == null || now - d.lastSeenAt() > OFFLINE_AFTER.toMillis()) {
+    if (d.lastSeenAt() == null || now - d.lastSeenAt() > offlineAfter.toMillis()) {
       return "OFFLINE";
     }
     return "VERIFIED";
@@ -177,7 +183,7 @@ public final class AdminView {
   public AlertList alerts(int limit) {
     List<AdminEvent> out = new ArrayList<>();
     for (AlertRow a : store.alerts(limit)) {
-      out.add(Events.of(a, Map.of()));
+      out.add(Events.of(a));
     }
     return new AlertList(out);
   }

@@ -1,15 +1,19 @@
 package dev.danmakuledger.server.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.EdgeCounters;
+import java.time.Clock;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The device status chip of the console (issue 7), derived from the witness state. */
 final class AdminViewTest {
   static final long NOW = 10_000_000;
+  static final Duration TEN_MINUTES = Duration.ofMinutes(10);
 
   static DeviceRow device(
       DeviceStatus status,
@@ -45,22 +49,48 @@ final class AdminViewTest {
   void forkedQuarantinedBadSignatureBehindOfflineVerified() {
     assertEquals(
         "FORKED",
-        AdminView.status(device(DeviceStatus.QUARANTINED, "FORK: x", 5, 5, NOW, NOW, 0), NOW));
+        AdminView.status(
+            device(DeviceStatus.QUARANTINED, "FORK: x", 5, 5, NOW, NOW, 0), NOW, TEN_MINUTES));
     assertEquals(
         "QUARANTINED",
-        AdminView.status(device(DeviceStatus.QUARANTINED, "operator", 5, 5, NOW, NOW, 0), NOW));
+        AdminView.status(
+            device(DeviceStatus.QUARANTINED, "operator", 5, 5, NOW, NOW, 0), NOW, TEN_MINUTES));
     assertEquals(
         "BAD_SIGNATURE",
-        AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 10, NOW, 1), NOW));
+        AdminView.status(
+            device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 10, NOW, 1), NOW, TEN_MINUTES));
     assertEquals(
-        "BEHIND", AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 9, NOW, NOW, 0), NOW));
-    long longAgo = NOW - AdminView.OFFLINE_AFTER.toMillis() - 1;
+        "BEHIND",
+        AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 9, NOW, NOW, 0), NOW, TEN_MINUTES));
+    long longAgo = NOW - TEN_MINUTES.toMillis() - 1;
     assertEquals(
         "OFFLINE",
-        AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 5, longAgo, longAgo, 0), NOW));
+        AdminView.status(
+            device(DeviceStatus.ACTIVE, null, 5, 5, longAgo, longAgo, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "OFFLINE", AdminView.status(device(DeviceStatus.ACTIVE, null, 0, 0, null, null, 0), NOW));
+        "OFFLINE",
+        AdminView.status(device(DeviceStatus.ACTIVE, null, 0, 0, null, null, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "VERIFIED", AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 5, NOW, NOW, 1), NOW));
+        "VERIFIED",
+        AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 5, NOW, NOW, 1), NOW, TEN_MINUTES));
+  }
+
+  @Test
+  void theOfflineThresholdIsTheConfiguredOne() {
+    Duration threshold = Duration.ofSeconds(30);
+    DeviceRow recent = device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 30_000, NOW - 30_000, 0);
+    DeviceRow silent = device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 30_001, NOW - 30_001, 0);
+    assertEquals("VERIFIED", AdminView.status(recent, NOW, threshold));
+    assertEquals("OFFLINE", AdminView.status(silent, NOW, threshold));
+    assertEquals("VERIFIED", AdminView.status(silent, NOW, TEN_MINUTES));
+  }
+
+  @Test
+  void aThresholdThatIsNotPositiveIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new AdminView(null, Clock.systemUTC(), Duration.ZERO));
+    assertEquals("offlineAfter: got PT0S, want > 0", e.getMessage());
   }
 }

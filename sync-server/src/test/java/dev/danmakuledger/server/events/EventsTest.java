@@ -1,0 +1,46 @@
+package dev.danmakuledger.server.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.server.storage.AlertRow;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Alerts carry their kind in {@code data.kind}, where the console reads it (issue 7 "Alerts"). */
+final class EventsTest {
+  @Test
+  void anAlertStoresItsKindAndDataAndTheEventReadsThemBack() {
+    AlertRow row =
+        Events.alert("BAD_SIGNATURE", "WARN", "kiosk-1", "bad", Map.of("reason", "UNKNOWN_KEY"), 7);
+    assertEquals("ALERT", row.type());
+    assertEquals("{\"kind\":\"BAD_SIGNATURE\",\"reason\":\"UNKNOWN_KEY\"}", row.dataJson());
+    AlertRow stored =
+        new AlertRow(
+            41, row.type(), row.severity(), row.deviceId(), null, row.message(), row.dataJson(), 7);
+    AdminEvent e = Events.of(stored);
+    assertEquals(Map.of("kind", "BAD_SIGNATURE", "reason", "UNKNOWN_KEY", "id", 41L), e.data());
+    assertEquals("1970-01-01T00:00:00.007Z", e.at());
+    assertEquals("kiosk-1", e.deviceId());
+  }
+
+  @Test
+  void anAlertNeedsAKindThatItsDataCannotOverride() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Events.alert("FORK", "CRITICAL", "d", "m", Map.of("kind", "OTHER"), 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> Events.alert(" ", "CRITICAL", "d", "m", Map.of(), 1));
+  }
+
+  @Test
+  void storedDataThatIsNotAJsonObjectIsLeftOut() {
+    for (String bad : new String[] {"[1,2]", "{\"kind\":", "not json"}) {
+      AlertRow row = new AlertRow(3, "ALERT", "WARN", "d", null, "m", bad, 1);
+      assertEquals(Map.of("id", 3L), Events.of(row).data(), bad);
+    }
+    AlertRow old = new AlertRow(4, "ALERT", "WARN", "d", null, "m", null, 1);
+    assertEquals(Map.of("id", 4L), Events.of(old).data());
+  }
+}
