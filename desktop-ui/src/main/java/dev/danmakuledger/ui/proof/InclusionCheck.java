@@ -145,7 +145,7 @@ public final class InclusionCheck {
               + " copy of this record differs from the one in the device log.",
           facts);
     }
-    facts.add(path.size() + " proof hashes");
+    facts.add(path.size() + (path.size() == 1 ? " proof hash" : " proof hashes"));
     try {
       InclusionProof.verify(index, checkpoint.size(), leaf, path, checkpoint.root());
     } catch (RootMismatchException e) {
