@@ -1,5 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
+
 /**
  * Reply of {@code GET /admin/devices/{id}/key}: the enrolled verifier key of a device.
  *

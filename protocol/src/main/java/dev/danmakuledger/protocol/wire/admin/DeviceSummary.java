@@ -1,5 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
+
 /**
  * One device as the console lists it.
  *

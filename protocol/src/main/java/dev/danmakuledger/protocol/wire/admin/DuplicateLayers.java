@@ -1,5 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
+
 /**
  * Duplicates caught by each of the three checks (ARCHITECTURE §5).
  *

@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
 import java.util.Map;
 
 /**

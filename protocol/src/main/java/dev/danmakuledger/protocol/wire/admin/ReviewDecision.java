@@ -1,5 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
+
 /**
  * Body of {@code POST /admin/review/{messageId}}: approve or reject a held message. The version is
  * the one read from the {@link ReviewItem}; a stale version is answered with 409 {@code

@@ -1,5 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import dev.danmakuledger.protocol.wire.Checks;
+
 /**
  * A message held for review, {@code GET /admin/review}.
  *
