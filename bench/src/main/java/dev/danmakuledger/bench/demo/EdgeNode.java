@@ -1,9 +1,9 @@
 package dev.danmakuledger.bench.demo;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
-import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.Backoff;
@@ -16,9 +16,7 @@ import dev.danmakuledger.edge.sync.Syncer;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -27,98 +25,55 @@ import java.util.Random;
 import okhttp3.OkHttpClient;
 
 /**
- * An edge agent running in this JVM, wired the way {@code edge-agent run} wires it (lock, config,
- * key, store, capture service), plus the sync client. Used by the demo and the end-to-end tests.
+ * An edge agent running in this JVM ({@link EdgeAgent}, wired as {@code edge-agent run} wires it),
+ * plus the sync client. Used by the demo and the end-to-end tests.
  */
 public final class EdgeNode implements AutoCloseable {
-  private final Path dir;
-  private final DataDirLock lock;
-  private final AgentConfig config;
-  private final DeviceIdentity identity;
-  private final EdgeStore store;
-  private final CaptureService capture;
+  private final EdgeAgent agent;
 
-  private EdgeNode(
-      Path dir,
-      DataDirLock lock,
-      AgentConfig config,
-      DeviceIdentity identity,
-      EdgeStore store,
-      CaptureService capture) {
-    this.dir = dir;
-    this.lock = lock;
-    this.config = config;
-    this.identity = identity;
-    this.store = store;
-    this.capture = capture;
+  private EdgeNode(EdgeAgent agent) {
+    this.agent = agent;
   }
 
   /** Initialises a new data directory for {@code deviceId} (like {@code edge-agent init}). */
   public static EdgeNode init(Path dir, String deviceId, Clock clock) throws IOException {
-    Files.createDirectories(dir);
-    AgentConfig config = AgentConfig.defaults(deviceId);
-    DataDirLock lock = DataDirLock.acquire(dir);
-    try {
-      DeviceIdentity.generate(dir, deviceId, new SecureRandom());
-      try (EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dir), config.durability())) {
-        store.putMeta("device_id", deviceId);
-        store.putMeta("created_at", Long.toString(clock.millis()));
-      }
-      config.createIn(dir);
-    } finally {
-      lock.close();
-    }
+    EdgeAgent.initialise(dir, AgentConfig.defaults(deviceId), clock);
     return open(dir, clock);
   }
 
   /** Opens an initialised data directory and starts its capture service. */
   public static EdgeNode open(Path dir, Clock clock) throws IOException {
-    AgentConfig config = AgentConfig.load(dir);
-    DataDirLock lock = DataDirLock.acquire(dir);
-    EdgeStore store = null;
-    try {
-      DeviceIdentity identity = DeviceIdentity.load(dir, config.deviceId());
-      store = EdgeStore.open(EdgeStore.fileIn(dir), config.durability());
-      CaptureService capture =
-          CaptureService.start(store, identity, config.bloom(), config.maxStoreBytes(), clock);
-      return new EdgeNode(dir, lock, config, identity, store, capture);
-    } catch (IOException | RuntimeException e) {
-      if (store != null) {
-        store.close();
-      }
-      lock.close();
-      throw e;
-    }
+    return new EdgeNode(EdgeAgent.open(dir, clock));
   }
 
   public String deviceId() {
-    return identity.deviceId();
+    return agent.identity().deviceId();
   }
 
   public Path dir() {
-    return dir;
+    return agent.dataDir();
   }
 
   public DeviceIdentity identity() {
-    return identity;
+    return agent.identity();
   }
 
   public EdgeStore store() {
-    return store;
+    return agent.store();
   }
 
   public CaptureService capture() {
-    return capture;
+    return agent.capture();
   }
 
   public AgentConfig config() {
-    return config;
+    return agent.config();
   }
 
   /** Enrols with the server (real HTTP) and records the link in the data directory. */
   public ServerLink enroll(OkHttpClient http, String serverUrl, String token, Clock clock)
       throws IOException {
-    return Enrollment.enroll(new SyncClient(http, serverUrl, clock), identity, token, dir);
+    return Enrollment.enroll(new SyncClient(http, serverUrl, clock), identity(), token, dir());
   }
 
   /**
@@ -129,27 +84,27 @@ public final class EdgeNode implements AutoCloseable {
       OkHttpClient http, String serverUrl, NoteVerifier serverKey, SyncSettings s, Clock clock) {
     Random random = new Random(deviceId().hashCode());
     return new Syncer(
-        store,
-        identity,
+        store(),
+        identity(),
         new SyncClient(http, serverUrl, clock),
         serverKey,
         s,
         new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
         Sleeper.real(),
         clock,
-        () -> Syncer.metadataOf(capture.stats()));
+        () -> Syncer.metadataOf(capture().stats()));
   }
 
   /** Every stored record, in index order. */
   public List<StoredRecord> records() throws IOException {
     List<StoredRecord> out = new ArrayList<>();
-    store.forEachRecord(out::add);
+    store().forEachRecord(out::add);
     return out;
   }
 
   /** The root of the local log, lowercase hex. */
   public String rootHex() throws IOException {
-    var state = store.logState();
+    var state = store().logState();
     CompactRange r =
         state.size() == 0 ? CompactRange.empty() : CompactRange.fromBytes(state.compactRange());
     return HexFormat.of().formatHex(r.root());
@@ -157,14 +112,6 @@ public final class EdgeNode implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    try {
-      capture.close();
-    } finally {
-      try {
-        store.close();
-      } finally {
-        lock.close();
-      }
-    }
+    agent.close();
   }
 }

@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.cli;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
 import dev.danmakuledger.edge.importer.ImportProgress;
 import dev.danmakuledger.edge.importer.ImportSummary;
@@ -78,9 +79,9 @@ final class ImportCommand implements Callable<Integer>, EdgeAgentMain.ClockAware
     ProgressBar bar =
         showProgress ? new ProgressBar(spec.commandLine().getErr(), "importing") : null;
     ImportSummary summary;
-    try (Agent agent = Agent.open(dir.dataDir, clock)) {
+    try (EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock)) {
       summary =
-          new BilibiliImporter(agent.capture)
+          new BilibiliImporter(agent.capture())
               .importFile(file, room, bar == null ? ImportProgress.none() : bar);
     } finally {
       if (bar != null) {

@@ -1,14 +1,10 @@
 package dev.danmakuledger.edge.cli;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.bloom.BloomConfig;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
-import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.Durability;
-import dev.danmakuledger.edge.store.EdgeStore;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -87,29 +83,12 @@ final class InitCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
             new BloomConfig(bloomExpected, bloomFpp, bloomWindow),
             maxStoreBytes,
             durability);
-    Files.createDirectories(dir.dataDir);
-    if (Files.exists(AgentConfig.fileIn(dir.dataDir))) {
-      throw new FileAlreadyExistsException(
-          AgentConfig.fileIn(dir.dataDir).toString(),
-          null,
-          "already initialised; use another --data-dir");
-    }
-    DataDirLock lock = DataDirLock.acquire(dir.dataDir);
-    try {
-      DeviceIdentity identity = DeviceIdentity.generate(dir.dataDir, deviceId, new SecureRandom());
-      try (EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dir.dataDir), durability)) {
-        store.putMeta("device_id", deviceId);
-        store.putMeta("created_at", Long.toString(clock.millis()));
-      }
-      config.createIn(dir.dataDir);
-      spec.commandLine()
-          .getOut()
-          .printf(
-              "initialised %s for device %s%nverifier key: %s%n",
-              dir.dataDir, deviceId, identity.signer().verifierKey());
-    } finally {
-      lock.close();
-    }
+    DeviceIdentity identity = EdgeAgent.initialise(dir.dataDir, config, clock);
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "initialised %s for device %s%nverifier key: %s%n",
+            dir.dataDir, deviceId, identity.signer().verifierKey());
     return ExitCodes.OK;
   }
 }

@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.cli;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.api.IngestServer;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -43,12 +44,13 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Override
   public Integer call() throws Exception {
     InetSocketAddress bind = parse(listen);
-    Agent agent = Agent.open(dir.dataDir, clock);
+    EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock);
     IngestServer server;
     AutoCloseable syncing;
     try {
-      server = IngestServer.start(bind, agent.capture, agent.store, agent.config.maxStoreBytes());
-      agent.lock.advertise(server.hostPort());
+      server =
+          IngestServer.start(bind, agent.capture(), agent.store(), agent.config().maxStoreBytes());
+      agent.advertise(server.hostPort());
       syncing = SyncCommand.background(agent, sync, clock, spec.commandLine().getOut());
     } catch (Exception e) {
       agent.close();
@@ -76,7 +78,7 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         "edge-agent %s listening on http://%s (data dir %s)%n",
-        agent.identity.deviceId(), server.hostPort(), dir.dataDir);
+        agent.identity().deviceId(), server.hostPort(), dir.dataDir);
     out.flush();
     stopped.await();
     return ExitCodes.OK;

@@ -1,6 +1,7 @@
 package dev.danmakuledger.edge.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.config.AgentConfig;
@@ -112,8 +113,8 @@ final class SendCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
         new CaptureRequest(k, room, user, text, playbackMs, mode, color, fontSize);
     request.draft(config.deviceId());
     CaptureAck ack;
-    try (Agent agent = Agent.open(dir.dataDir, clock)) {
-      ack = agent.capture.capture(request);
+    try (EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock)) {
+      ack = agent.capture().capture(request);
     } catch (StoreLockedException locked) {
       if (locked.apiAddress().isEmpty()) {
         throw locked;

@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.cli;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.sync.Backoff;
 import dev.danmakuledger.edge.sync.ServerLink;
 import dev.danmakuledger.edge.sync.Sleeper;
@@ -114,38 +115,38 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
 
   /** The syncer of an open agent. */
   static Syncer syncer(
-      Agent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
+      EdgeAgent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
     SecureRandom random = new SecureRandom();
     return new Syncer(
-        agent.store,
-        agent.identity,
+        agent.store(),
+        agent.identity(),
         new SyncClient(http, link.serverUrl(), clock),
         link.serverVerifier(),
         s,
         new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
         Sleeper.real(),
         clock,
-        () -> Syncer.metadataOf(agent.capture.stats()));
+        () -> Syncer.metadataOf(agent.capture().stats()));
   }
 
   /**
    * Starts background sync for {@code edge-agent run} when the device is enrolled; the returned
    * handle stops it. Not enrolled: says so and returns a handle that does nothing.
    */
-  static AutoCloseable background(Agent agent, Options options, Clock clock, PrintWriter out)
+  static AutoCloseable background(EdgeAgent agent, Options options, Clock clock, PrintWriter out)
       throws IOException {
-    if (ServerLink.load(agent.dataDir).isEmpty() && options.server == null) {
+    if (ServerLink.load(agent.dataDir()).isEmpty() && options.server == null) {
       out.printf("not enrolled: capturing only (run `edge-agent enroll` to sync)%n");
       return () -> {};
     }
-    ServerLink link = options.link(agent.dataDir);
+    ServerLink link = options.link(agent.dataDir());
     SyncSettings settings = options.settings();
     OkHttpClient http = SyncClient.defaultHttp();
     SecureRandom random = new SecureRandom();
     SyncDaemon daemon =
         SyncDaemon.start(
             syncer(agent, http, link, settings, clock),
-            () -> agent.capture.logStatus().size(),
+            () -> agent.capture().logStatus().size(),
             settings,
             new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
             Sleeper.real());
@@ -166,7 +167,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     OkHttpClient http = SyncClient.defaultHttp();
-    try (Agent agent = Agent.open(dir.dataDir, clock)) {
+    try (EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock)) {
       Syncer syncer = syncer(agent, http, link, settings, clock);
       if (!once) {
         return daemon(agent, syncer, settings, out);
@@ -211,7 +212,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     }
   }
 
-  private int daemon(Agent agent, Syncer syncer, SyncSettings settings, PrintWriter out)
+  private int daemon(EdgeAgent agent, Syncer syncer, SyncSettings settings, PrintWriter out)
       throws InterruptedException {
     SecureRandom random = new SecureRandom();
     CountDownLatch stop = new CountDownLatch(1);
@@ -230,11 +231,12 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
     try (SyncDaemon daemon =
         SyncDaemon.start(
             syncer,
-            () -> agent.capture.logStatus().size(),
+            () -> agent.capture().logStatus().size(),
             settings,
             new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
             Sleeper.real())) {
-      out.printf("edge-agent %s syncing continuously; Ctrl-C to stop%n", agent.identity.deviceId());
+      out.printf(
+          "edge-agent %s syncing continuously; Ctrl-C to stop%n", agent.identity().deviceId());
       out.flush();
       while (!stop.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
         if (daemon.stoppedBy() != null) {

@@ -3,6 +3,7 @@ package dev.danmakuledger.edge.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.api.IngestServer;
 import dev.danmakuledger.edge.testing.MutableClock;
 import java.io.PrintWriter;
@@ -37,17 +38,17 @@ class SendForwardingIT {
     String[] send = {
       "send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "--key", key
     };
-    try (Agent agent = Agent.open(dataDir, clock);
+    try (EdgeAgent agent = EdgeAgent.open(dataDir, clock);
         IngestServer server =
             IngestServer.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                agent.capture,
-                agent.store,
-                agent.config.maxStoreBytes())) {
-      agent.lock.advertise(server.hostPort());
+                agent.capture(),
+                agent.store(),
+                agent.config().maxStoreBytes())) {
+      agent.advertise(server.hostPort());
       assertEquals(0, run(with(send, "hi")), err);
       assertTrue(out.startsWith("captured index=0 key=" + key), out);
-      assertEquals(1, agent.capture.logStatus().size());
+      assertEquals(1, agent.capture().logStatus().size());
       assertEquals(0, run(with(send, "hi")));
       assertTrue(out.startsWith("repeat (original ack) index=0"), out);
       assertEquals(1, run(with(send, "other")));
