@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.json.Json;
-import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
@@ -76,10 +75,6 @@ public final class LedgerClient {
             .build();
   }
 
-  public URI base() {
-    return base;
-  }
-
   /** {@code POST /v1/devices}. */
   public Reply<EnrollResponse> enroll(String deviceId, String publicKeyBase64, String token)
       throws IOException, InterruptedException {
@@ -96,12 +91,6 @@ public final class LedgerClient {
   /** {@code GET /v1/devices/{deviceId}/log}. */
   public Reply<LogState> log(String deviceId) throws IOException, InterruptedException {
     return get("/v1/devices/" + deviceId + "/log", LogState.class);
-  }
-
-  /** {@code GET /v1/devices/{deviceId}/acks?from=&to=}. */
-  public Reply<AcksResponse> acks(String deviceId, long from, long to)
-      throws IOException, InterruptedException {
-    return get("/v1/devices/" + deviceId + "/acks?from=" + from + "&to=" + to, AcksResponse.class);
   }
 
   /** {@code GET /v1/devices/{deviceId}/proofs/inclusion?index=}. */
@@ -138,18 +127,6 @@ public final class LedgerClient {
     return get(
         "/v1/messages/" + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8),
         RoomMessage.class);
-  }
-
-  /** {@code GET /v1/messages/{idempotencyKey}}: status 200 if the server stored the key. */
-  public int messageStatus(String idempotencyKey) throws IOException, InterruptedException {
-    HttpRequest req =
-        HttpRequest.newBuilder(
-                base.resolve(
-                    "/v1/messages/" + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8)))
-            .timeout(timeout)
-            .GET()
-            .build();
-    return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 
   private <T> Reply<T> post(String path, Object body, Class<T> type)

@@ -30,11 +30,6 @@ public final class StoreSync {
 
   /** How a push ended. */
   public record Result(boolean synced, long serverSize, int batches, String refusal) {
-    /** A push that ended with {@code refusal}. */
-    public static Result failed(String refusal) {
-      return new Result(false, 0, 0, refusal);
-    }
-
     static Result synced(long size, int batches) {
       return new Result(true, size, batches, null);
     }
