@@ -2,7 +2,6 @@ package dev.danmakuledger.protocol.record;
 
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.key.MalformedKeyException;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -30,12 +29,22 @@ public final class CanonicalRecord {
 
   /** Returns the version 1 encoding of {@code record}. */
   public static byte[] encode(DanmakuRecord record) {
-    Writer out = new Writer();
+    return encodeAt(record, record.index(), record.hlc());
+  }
+
+  /**
+   * The encoding of {@code record.withIndexAndHlc(index, hlc)}, written without building that copy;
+   * the caller has checked {@code index} and {@code hlc}.
+   */
+  static byte[] encodeAt(DanmakuRecord record, long index, long hlc) {
+    byte[] key = utf8(record.key().toString());
+    Content content = new Content(record);
+    Writer out = new Writer(1 + 4 + key.length + content.length() + 8 + 8);
     out.u8(VERSION_1);
-    out.string(record.key().toString());
-    writeContentFields(out, record);
-    out.i64(record.hlc());
-    out.i64(record.index());
+    out.string(key);
+    content.writeTo(out);
+    out.i64(hlc);
+    out.i64(index);
     return out.toByteArray();
   }
 
@@ -97,55 +106,87 @@ public final class CanonicalRecord {
 
   /** The content encoding hashed by {@link DanmakuRecord#contentHash()}. */
   static byte[] encodeContent(DanmakuRecord record) {
-    Writer out = new Writer();
+    Content content = new Content(record);
+    Writer out = new Writer(1 + content.length());
     out.u8(VERSION_1);
-    writeContentFields(out, record);
+    content.writeTo(out);
     return out.toByteArray();
   }
 
-  private static void writeContentFields(Writer out, DanmakuRecord record) {
-    out.string(record.deviceId());
-    out.string(record.room());
-    out.string(record.user());
-    out.string(record.text());
-    if (record.playbackMs() == null) {
-      out.u8(0);
-    } else {
-      out.u8(1);
-      out.i64(record.playbackMs());
-    }
-    out.u8(record.mode());
-    out.i32(record.color());
-    out.u8(record.fontSize());
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** The content fields of a record as UTF-8, so the encoding's exact length is known up front. */
+  private static final class Content {
+    private final DanmakuRecord record;
+    private final byte[] deviceId;
+    private final byte[] room;
+    private final byte[] user;
+    private final byte[] text;
+
+    Content(DanmakuRecord record) {
+      this.record = record;
+      this.deviceId = utf8(record.deviceId());
+      this.room = utf8(record.room());
+      this.user = utf8(record.user());
+      this.text = utf8(record.text());
+    }
+
+    int length() {
+      int strings = 4 * 4 + deviceId.length + room.length + user.length + text.length;
+      int playback = record.playbackMs() == null ? 1 : 1 + 8;
+      return strings + playback + 1 + 4 + 1;
+    }
+
+    void writeTo(Writer out) {
+      out.string(deviceId);
+      out.string(room);
+      out.string(user);
+      out.string(text);
+      if (record.playbackMs() == null) {
+        out.u8(0);
+      } else {
+        out.u8(1);
+        out.i64(record.playbackMs());
+      }
+      out.u8(record.mode());
+      out.i32(record.color());
+      out.u8(record.fontSize());
+    }
+  }
+
+  /** Big-endian writes into an array of the exact encoded length. */
   private static final class Writer {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    private final ByteBuffer buf;
+
+    Writer(int length) {
+      this.buf = ByteBuffer.allocate(length);
+    }
 
     void u8(int v) {
-      out.write(v);
+      buf.put((byte) v);
     }
 
     void i32(int v) {
-      out.write(v >>> 24);
-      out.write(v >>> 16);
-      out.write(v >>> 8);
-      out.write(v);
+      buf.putInt(v);
     }
 
     void i64(long v) {
-      i32((int) (v >>> 32));
-      i32((int) v);
+      buf.putLong(v);
     }
 
-    void string(String s) {
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      i32(utf8.length);
-      out.write(utf8, 0, utf8.length);
+    void string(byte[] utf8) {
+      buf.putInt(utf8.length);
+      buf.put(utf8);
     }
 
     byte[] toByteArray() {
-      return out.toByteArray();
+      if (buf.hasRemaining()) {
+        throw new IllegalStateException(
+            "canonical encoding: got " + buf.position() + " bytes written, want " + buf.capacity());
+      }
+      return buf.array();
     }
   }
 

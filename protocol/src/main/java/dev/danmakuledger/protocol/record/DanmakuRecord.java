@@ -38,6 +38,11 @@ public record DanmakuRecord(
 
   static final int MAX_ROOM_LENGTH = 64;
 
+  /** Cloned per hash: cheaper than a provider lookup, and a clone is private to its caller. */
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
+  private static final HexFormat HEX = HexFormat.of();
+
   /**
    * Validates every field.
    *
@@ -124,6 +129,22 @@ public record DanmakuRecord(
     return CanonicalRecord.encode(this);
   }
 
+  /**
+   * Returns the canonical bytes of {@link #withIndexAndHlc withIndexAndHlc(index, hlc)} without
+   * building and revalidating that copy; the fields of this record are already valid.
+   *
+   * @throws InvalidRecordException if {@code index} or {@code hlc} is negative
+   */
+  public byte[] canonicalBytesAt(long index, long hlc) {
+    if (hlc < 0) {
+      throw new InvalidRecordException("hlc", "hlc: got " + hlc + ", want >= 0");
+    }
+    if (index < 0) {
+      throw new InvalidRecordException("index", "index: got " + index + ", want >= 0");
+    }
+    return CanonicalRecord.encodeAt(this, index, hlc);
+  }
+
   /** Returns the RFC 6962 leaf hash of the canonical bytes, SHA-256(0x00 || bytes). */
   public byte[] leafHash() {
     return Rfc6962.leafHash(canonicalBytes());
@@ -136,7 +157,7 @@ public record DanmakuRecord(
    * different content hashes they conflict.
    */
   public String contentHash() {
-    return HexFormat.of().formatHex(sha256().digest(CanonicalRecord.encodeContent(this)));
+    return HEX.formatHex(sha256().digest(CanonicalRecord.encodeContent(this)));
   }
 
   /** Returns a copy placed at {@code index} of the device log with capture clock {@code hlc}. */
@@ -146,6 +167,14 @@ public record DanmakuRecord(
   }
 
   private static MessageDigest sha256() {
+    try {
+      return (MessageDigest) SHA256_PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256();
+    }
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

@@ -11,6 +11,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
 
 /** Round trip and hostile-input properties of {@link CanonicalRecord}. */
 class CanonicalRecordProperties {
@@ -21,6 +22,15 @@ class CanonicalRecordProperties {
     DanmakuRecord decoded = CanonicalRecord.decode(bytes);
     assertEquals(record, decoded);
     assertArrayEquals(bytes, CanonicalRecord.encode(decoded));
+  }
+
+  @Property(seed = "8086", tries = 500)
+  void bytesAtAnIndexEqualThoseOfTheStampedCopy(
+      @ForAll("records") DanmakuRecord record,
+      @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long index,
+      @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long hlc) {
+    assertArrayEquals(
+        record.withIndexAndHlc(index, hlc).canonicalBytes(), record.canonicalBytesAt(index, hlc));
   }
 
   @Property(seed = "777", tries = 1000)

@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.record;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -315,6 +316,17 @@ class DanmakuRecordTest {
                 r.fontSize(),
                 r.hlc(),
                 -1));
+  }
+
+  @Test
+  void canonicalBytesAtRejectsANegativeIndexOrClock() {
+    DanmakuRecord r = Records.sample();
+    assertEquals(
+        "index",
+        assertThrows(InvalidRecordException.class, () -> r.canonicalBytesAt(-1, 0)).field());
+    assertEquals(
+        "hlc", assertThrows(InvalidRecordException.class, () -> r.canonicalBytesAt(0, -1)).field());
+    assertArrayEquals(r.withIndexAndHlc(5, 9).canonicalBytes(), r.canonicalBytesAt(5, 9));
   }
 
   @Test
