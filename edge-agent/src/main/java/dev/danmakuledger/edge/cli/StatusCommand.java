@@ -7,6 +7,8 @@ import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.protocol.json.Json;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,14 +31,33 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the status as JSON.")
   boolean json;
 
+  @Option(
+      names = "--records",
+      description =
+          "List every record instead: index, server outcome, room sequence number, message id,"
+              + " idempotency key and reason (outcome UNSYNCED until the server has answered).")
+  boolean records;
+
+  /** One line of {@code status --records}. */
+  record RecordLine(
+      long index,
+      String outcome,
+      Long seq,
+      String messageId,
+      String idempotencyKey,
+      String reason) {}
+
   @Override
   public Integer call() throws Exception {
     AgentConfig config = AgentConfig.load(dir.dataDir);
+    PrintWriter out = spec.commandLine().getOut();
+    if (records) {
+      return listRecords(out);
+    }
     AgentStatus s;
     try (EdgeStore store = EdgeStore.openReadOnly(EdgeStore.fileIn(dir.dataDir))) {
       s = AgentStatus.fromStore(store, config);
     }
-    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(s));
       return ExitCodes.OK;
@@ -64,6 +85,40 @@ final class StatusCommand implements Callable<Integer> {
     out.printf(
         "duplicates:  %d, conflicts: %d (%d keys flagged by Bloom, %d older than its window)%n",
         d.duplicates(), d.conflicts(), d.bloomHits(), d.bloomMisses());
+    return ExitCodes.OK;
+  }
+
+  private int listRecords(PrintWriter out) throws Exception {
+    List<RecordLine> lines = new ArrayList<>();
+    try (EdgeStore store = EdgeStore.openReadOnly(EdgeStore.fileIn(dir.dataDir))) {
+      store.forEachRecord(
+          r -> {
+            lines.add(
+                new RecordLine(
+                    r.index(),
+                    r.outcome() == null ? "UNSYNCED" : r.outcome(),
+                    r.seq(),
+                    r.messageId(),
+                    r.idempotencyKey(),
+                    r.outcomeReason()));
+            return true;
+          });
+    }
+    if (json) {
+      out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(lines));
+      return ExitCodes.OK;
+    }
+    out.printf("%-8s %-10s %-8s %-20s %s%n", "index", "outcome", "seq", "message id", "key");
+    for (RecordLine l : lines) {
+      out.printf(
+          "%-8d %-10s %-8s %-20s %s%s%n",
+          l.index(),
+          l.outcome(),
+          l.seq() == null ? "-" : l.seq(),
+          l.messageId() == null ? "-" : l.messageId(),
+          l.idempotencyKey(),
+          l.reason() == null ? "" : "  (" + l.reason() + ")");
+    }
     return ExitCodes.OK;
   }
 }

@@ -199,6 +199,17 @@ class EdgeAgentCliTest {
     assertEquals(0, run("status", "-d", dataDir.toString()));
     assertTrue(out.contains("log size:    1239"), out);
 
+    assertEquals(0, run("status", "-d", dataDir.toString(), "--records"));
+    String[] lines = out.split("\n");
+    assertEquals(1 + 1239, lines.length, "header + one line per record");
+    assertTrue(lines[1].startsWith("0        UNSYNCED   -"), lines[1]);
+    assertTrue(lines[1].contains(":"), "the idempotency key: " + lines[1]);
+    assertEquals(0, run("status", "-d", dataDir.toString(), "--records", "--json"));
+    JsonNode list = Json.mapper().readTree(out);
+    assertEquals(1239, list.size());
+    assertEquals(1238, list.get(1238).get("index").asLong());
+    assertEquals("UNSYNCED", list.get(0).get("outcome").asText());
+
     assertEquals(0, run("verify", "-d", dataDir.toString()));
     assertTrue(out.startsWith("ok: 1239 records"), out);
   }
