@@ -397,54 +397,86 @@ public final class CaptureService implements AutoCloseable {
   /** Classifies every request of the batch; stamps and encodes the new ones. */
   private Round decide(List<Pending> batch, boolean exactForAll) {
     Round round = new Round(batch.size());
-    Map<String, Planned> planned = new HashMap<>();
+    Map<String, Planned> planned = new HashMap<>(batch.size() * 2);
     long now = clock.millis();
+    long checks = 0;
+    long maybes = 0;
+    long duplicates = 0;
+    long conflicts = 0;
+    long hits = 0;
+    long misses = 0;
+    long falsePositives = 0;
     for (Pending p : batch) {
       Planned inBatch = planned.get(p.key);
       if (inBatch != null) {
         boolean same = inBatch.contentHash.equals(p.contentHash);
-        round.deltas.merge(same ? C_DUPLICATES : C_CONFLICTS, 1L, Long::sum);
+        if (same) {
+          duplicates++;
+        } else {
+          conflicts++;
+        }
         round.results.add(same ? Result.repeatOf(p, inBatch) : Result.conflictWith(p, inBatch));
         continue;
       }
       boolean maybe = bloom.mightContain(p.bloomHash);
-      round.deltas.merge(C_CHECKS, 1L, Long::sum);
+      checks++;
       if (maybe) {
-        round.deltas.merge(C_MAYBES, 1L, Long::sum);
+        maybes++;
       }
       if (maybe || exactForAll) {
         Optional<StoredRecord> existing = lookup(p.key);
         if (existing.isPresent()) {
           StoredRecord e = existing.get();
           boolean same = e.contentHash().equals(p.contentHash);
-          round.deltas.merge(same ? C_DUPLICATES : C_CONFLICTS, 1L, Long::sum);
-          round.deltas.merge(maybe ? C_BLOOM_HITS : C_BLOOM_MISSES, 1L, Long::sum);
+          if (same) {
+            duplicates++;
+          } else {
+            conflicts++;
+          }
+          if (maybe) {
+            hits++;
+          } else {
+            misses++;
+          }
           round.results.add(same ? Result.repeatOfStored(p, e) : Result.conflictWithStored(p, e));
           continue;
         }
         if (maybe) {
-          round.deltas.merge(C_FALSE_POSITIVES, 1L, Long::sum);
+          falsePositives++;
         }
       }
       long index = size + round.fresh.size();
       round.fresh.add(p);
-      round.stamped.add(p.draft.withIndexAndHlc(index, hlc.now().pack()));
+      round.clocks.add(hlc.now().pack());
       round.newHashes.add(p.bloomHash);
       Planned plan = new Planned(p.key, index, now, p.contentHash);
       planned.put(p.key, plan);
       round.results.add(Result.fresh(p, plan));
     }
-    encode(round, now);
+    count(round.deltas, C_CHECKS, checks);
+    count(round.deltas, C_MAYBES, maybes);
+    count(round.deltas, C_DUPLICATES, duplicates);
+    count(round.deltas, C_CONFLICTS, conflicts);
+    count(round.deltas, C_BLOOM_HITS, hits);
+    count(round.deltas, C_BLOOM_MISSES, misses);
+    count(round.deltas, C_FALSE_POSITIVES, falsePositives);
+    encode(round, size, now);
     return round;
   }
 
+  private static void count(Map<String, Long> deltas, String name, long n) {
+    if (n != 0) {
+      deltas.merge(name, n, Long::sum);
+    }
+  }
+
   /**
-   * Canonical bytes and leaf hashes of the new records; independent per record once index and clock
-   * are assigned, so large batches use the common fork-join pool (the submitting threads are
-   * usually waiting for this very batch).
+   * Canonical bytes and leaf hashes of the new records, the first at {@code firstIndex};
+   * independent per record once index and clock are assigned, so large batches use the common
+   * fork-join pool (the submitting threads are usually waiting for this very batch).
    */
-  private static void encode(Round round, long capturedAt) {
-    int n = round.stamped.size();
+  private static void encode(Round round, long firstIndex, long capturedAt) {
+    int n = round.fresh.size();
     NewRecord[] encoded = new NewRecord[n];
     IntStream indices = IntStream.range(0, n);
     if (n >= PARALLEL_ENCODE_MIN) {
@@ -452,17 +484,12 @@ public final class CaptureService implements AutoCloseable {
     }
     indices.forEach(
         i -> {
-          DanmakuRecord r = round.stamped.get(i);
           Pending p = round.fresh.get(i);
-          byte[] canonical = r.canonicalBytes();
+          long index = firstIndex + i;
+          byte[] canonical = p.draft.canonicalBytesAt(index, round.clocks.get(i));
           encoded[i] =
               new NewRecord(
-                  r.index(),
-                  p.key,
-                  p.contentHash,
-                  canonical,
-                  Rfc6962.leafHash(canonical),
-                  capturedAt);
+                  index, p.key, p.contentHash, canonical, Rfc6962.leafHash(canonical), capturedAt);
         });
     round.newRecords.addAll(Arrays.asList(encoded));
   }
@@ -632,7 +659,10 @@ public final class CaptureService implements AutoCloseable {
   private static final class Round {
     final List<Result> results;
     final List<Pending> fresh = new ArrayList<>();
-    final List<DanmakuRecord> stamped = new ArrayList<>();
+
+    /** Packed hybrid logical clocks of {@link #fresh}, in the same order. */
+    final List<Long> clocks = new ArrayList<>();
+
     final List<NewRecord> newRecords = new ArrayList<>();
     final List<BloomFilter.Hash> newHashes = new ArrayList<>();
     final Map<String, Long> deltas = new LinkedHashMap<>();
