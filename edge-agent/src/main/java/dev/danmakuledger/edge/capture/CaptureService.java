@@ -35,6 +35,9 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -52,6 +55,12 @@ import org.slf4j.LoggerFactory;
  * durable and covered by a device signature. If the transaction fails, the in-memory compact range
  * and Bloom filter stay at the committed state: the copy is dropped and keys enter the filter only
  * after the commit.
+ *
+ * <p>While a transaction commits, a planner thread already plans the next queued batch on top of it
+ * (its in-flight keys count as repeats, its indexes and compact range as committed). That plan is
+ * used only once the transaction has committed; if it fails, the plan is dropped and the batch
+ * planned again on the committed state. The Bloom filter and log state are still changed only by
+ * the writer, after the planner has finished.
  *
  * <p>The Bloom filter forgets keys older than two generations; a repeat of such a key reaches the
  * store's UNIQUE index, which rolls the transaction back, and the batch is redone with an exact
@@ -97,6 +106,16 @@ public final class CaptureService implements AutoCloseable {
   private final AtomicInteger queuedCount = new AtomicInteger();
   private final Object lifecycle = new Object();
   private final Thread writer;
+
+  /** Plans the next queued batch while the writer waits for a commit. */
+  private final ExecutorService planner =
+      Executors.newSingleThreadExecutor(
+          task -> {
+            Thread t = new Thread(task, "edge-capture-planner");
+            t.setDaemon(true);
+            return t;
+          });
+
   private boolean closed;
 
   // Owned by the writer thread (and by the constructor before it starts).
@@ -281,6 +300,7 @@ public final class CaptureService implements AutoCloseable {
         interrupted = true;
       }
     }
+    planner.shutdown();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
@@ -292,112 +312,243 @@ public final class CaptureService implements AutoCloseable {
   }
 
   private void runWriter() {
-    boolean stop = false;
-    while (!stop) {
-      List<Pending> batch = new ArrayList<>(MAX_BATCH);
+    Batch batch = take();
+    Round plan = null;
+    while (batch != null) {
+      Batch following = null;
       try {
-        List<Pending> first = queue.take();
-        if (first == STOP) {
-          return;
-        }
-        batch.addAll(first);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      for (List<Pending> next = queue.peek();
-          next != null && batch.size() + next.size() <= MAX_BATCH;
-          next = queue.peek()) {
-        queue.poll();
-        if (next == STOP) {
-          stop = true;
-          break;
-        }
-        batch.addAll(next);
-      }
-      queuedCount.addAndGet(-batch.size());
-      try {
-        process(batch);
+        Carry carry = process(batch, plan);
+        following = carry.next;
+        plan = carry.plan;
       } catch (RuntimeException e) {
         LOG.error("capture batch failed", e);
-        for (Pending p : batch) {
+        for (Pending p : batch.requests) {
           p.future.completeExceptionally(e);
         }
+        plan = null;
+      }
+      if (following != null) {
+        batch = following;
+      } else {
+        batch = batch.stop ? null : take();
       }
     }
   }
 
-  private void process(List<Pending> batch) {
-    boolean exactForAll = false;
-    while (true) {
-      Round round = decide(batch, exactForAll);
-      if (round.newRecords.isEmpty()) {
-        merge(unpersisted, round.deltas);
-        mergeCounters(round.deltas);
-        publish();
-        round.complete(null);
-        return;
+  /** Requests drained from the queue for one transaction; {@code stop} if the STOP mark was met. */
+  private record Batch(List<Pending> requests, boolean stop) {}
+
+  /** The batch to process next, if one was drained, and its plan if one was made ahead. */
+  private record Carry(Batch next, Round plan) {
+    static final Carry NONE = new Carry(null, null);
+  }
+
+  /** Waits for the next batch; null once stopped or interrupted. */
+  private Batch take() {
+    List<Pending> first;
+    try {
+      first = queue.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+    if (first == STOP) {
+      return null;
+    }
+    return drainAfter(first);
+  }
+
+  /** The next batch if one is queued, without waiting; null if none or the STOP mark is next. */
+  private Batch poll() {
+    List<Pending> first = queue.poll();
+    if (first == null) {
+      return null;
+    }
+    if (first == STOP) {
+      return new Batch(List.of(), true);
+    }
+    return drainAfter(first);
+  }
+
+  private Batch drainAfter(List<Pending> first) {
+    List<Pending> batch = new ArrayList<>(Math.max(MAX_BATCH, first.size()));
+    batch.addAll(first);
+    boolean stop = false;
+    for (List<Pending> next = queue.peek();
+        next != null && batch.size() + next.size() <= MAX_BATCH;
+        next = queue.peek()) {
+      queue.poll();
+      if (next == STOP) {
+        stop = true;
+        break;
       }
-      long newSize = size + round.newRecords.size();
-      try {
-        long onDisk = store.sizeOnDiskBytes();
-        if (onDisk >= maxStoreBytes) {
-          throw new StoreFullException(onDisk, maxStoreBytes);
+      batch.addAll(next);
+    }
+    queuedCount.addAndGet(-batch.size());
+    return new Batch(batch, stop);
+  }
+
+  /**
+   * Commits one batch ({@code plan}, if not null, is its plan on the committed state). While the
+   * transaction runs, the next queued batch is planned on top of this one on the planner thread;
+   * that plan is used only if this transaction commits, and is dropped otherwise.
+   */
+  private Carry process(Batch batch, Round plan) {
+    if (batch.requests.isEmpty()) {
+      return Carry.NONE;
+    }
+    boolean exactForAll = false;
+    Round round = plan != null ? plan : plan(batch.requests, false, size, range, Map.of());
+    Batch next = null;
+    Future<Round> ahead = null;
+    try {
+      while (true) {
+        if (round.newRecords.isEmpty()) {
+          merge(unpersisted, round.deltas);
+          mergeCounters(round.deltas);
+          publish();
+          round.complete(null);
+          return new Carry(next, null);
         }
-        CompactRange next = range.copy();
-        for (NewRecord r : round.newRecords) {
-          next.append(r.leafHash());
+        ahead = null;
+        if (next == null && !batch.stop) {
+          next = poll();
+          if (next != null && !next.requests.isEmpty()) {
+            Round base = round;
+            List<Pending> upcoming = next.requests;
+            ahead =
+                planner.submit(() -> plan(upcoming, false, base.newSize, base.range, base.planned));
+          }
         }
-        String note =
-            Checkpoints.sign(
-                new Checkpoint(identity.origin(), newSize, next.root()), identity.signer());
-        round.deltas.merge(C_CAPTURES, (long) round.newRecords.size(), Long::sum);
-        Map<String, Long> deltas = new HashMap<>(unpersisted);
-        merge(deltas, round.deltas);
-        store.append(
-            new AppendBatch(size, round.newRecords, next.toBytes(), note, clock.millis(), deltas));
+        try {
+          long onDisk = store.sizeOnDiskBytes();
+          if (onDisk >= maxStoreBytes) {
+            throw new StoreFullException(onDisk, maxStoreBytes);
+          }
+          round.deltas.merge(C_CAPTURES, (long) round.newRecords.size(), Long::sum);
+          Map<String, Long> deltas = new HashMap<>(unpersisted);
+          merge(deltas, round.deltas);
+          store.append(
+              new AppendBatch(
+                  size,
+                  round.newRecords,
+                  round.range.toBytes(),
+                  round.note,
+                  clock.millis(),
+                  deltas));
+        } catch (DuplicateKeyException e) {
+          round.deltas.remove(C_CAPTURES);
+          awaitQuietly(ahead);
+          if (exactForAll) {
+            round.complete(e);
+            resync();
+            return new Carry(next, null);
+          }
+          LOG.debug(
+              "key {} was older than the Bloom window; redoing the batch exactly",
+              e.idempotencyKey());
+          exactForAll = true;
+          round = plan(batch.requests, true, size, range, Map.of());
+          continue;
+        } catch (StoreException e) {
+          round.deltas.remove(C_CAPTURES);
+          awaitQuietly(ahead);
+          LOG.warn("capture transaction failed: {}", e.getMessage());
+          merge(unpersisted, round.deltas);
+          mergeCounters(round.deltas);
+          resync();
+          publish();
+          round.complete(e);
+          return new Carry(next, null);
+        }
         unpersisted.clear();
         mergeCounters(round.deltas);
-        range = next;
-        size = newSize;
+        range = round.range;
+        size = round.newSize;
+        Round planned = awaitQuietly(ahead);
         long rotationsBefore = bloom.rotations();
         for (BloomFilter.Hash h : round.newHashes) {
           bloom.put(h);
         }
         sinceSnapshot += round.newRecords.size();
-        status = new LogStatus(size, HexFormat.of().formatHex(range.root()), note);
+        status = new LogStatus(size, HexFormat.of().formatHex(range.root()), round.note);
         publish();
         round.complete(null);
         if (sinceSnapshot >= SNAPSHOT_EVERY || bloom.rotations() != rotationsBefore) {
           snapshotBloom();
         }
-        return;
-      } catch (DuplicateKeyException e) {
-        if (exactForAll) {
-          round.complete(e);
-          resync();
-          return;
+        return new Carry(next, planned);
+      }
+    } catch (RuntimeException e) {
+      awaitQuietly(ahead);
+      LOG.error("capture batch failed", e);
+      for (Pending p : batch.requests) {
+        p.future.completeExceptionally(e);
+      }
+      return new Carry(next, null);
+    }
+  }
+
+  /** The plan made ahead, or null if it failed (the batch is then planned again on its turn). */
+  private static Round awaitQuietly(Future<Round> ahead) {
+    if (ahead == null) {
+      return null;
+    }
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return ahead.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
         }
-        LOG.debug(
-            "key {} was older than the Bloom window; redoing the batch exactly",
-            e.idempotencyKey());
-        exactForAll = true;
-      } catch (StoreException e) {
-        LOG.warn("capture transaction failed: {}", e.getMessage());
-        merge(unpersisted, round.deltas);
-        mergeCounters(round.deltas);
-        resync();
-        publish();
-        round.complete(e);
-        return;
+      }
+    } catch (ExecutionException e) {
+      LOG.debug("planning ahead failed; planning again on the batch's turn", e.getCause());
+      return null;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }
 
+  /**
+   * Plans a batch on top of a log of {@code baseSize} records with compact range {@code baseRange},
+   * where {@code inFlight} holds the keys of a transaction not yet committed: classifies, stamps
+   * and encodes the requests, and signs the checkpoint covering the new records. Touches no state
+   * of the service but the clock and reads of the Bloom filter, so it may run while the writer
+   * waits for a commit.
+   */
+  private Round plan(
+      List<Pending> batch,
+      boolean exactForAll,
+      long baseSize,
+      CompactRange baseRange,
+      Map<String, Planned> inFlight) {
+    Round round = decide(batch, exactForAll, baseSize, inFlight);
+    if (round.newRecords.isEmpty()) {
+      round.newSize = baseSize;
+      round.range = baseRange;
+      return round;
+    }
+    CompactRange next = baseRange.copy();
+    for (NewRecord r : round.newRecords) {
+      next.append(r.leafHash());
+    }
+    round.newSize = baseSize + round.newRecords.size();
+    round.range = next;
+    round.note =
+        Checkpoints.sign(
+            new Checkpoint(identity.origin(), round.newSize, next.root()), identity.signer());
+    return round;
+  }
+
   /** Classifies every request of the batch; stamps and encodes the new ones. */
-  private Round decide(List<Pending> batch, boolean exactForAll) {
+  private Round decide(
+      List<Pending> batch, boolean exactForAll, long baseSize, Map<String, Planned> inFlight) {
     Round round = new Round(batch.size());
-    Map<String, Planned> planned = new HashMap<>(batch.size() * 2);
+    Map<String, Planned> planned = round.planned;
     long now = clock.millis();
     long checks = 0;
     long maybes = 0;
@@ -408,6 +559,9 @@ public final class CaptureService implements AutoCloseable {
     long falsePositives = 0;
     for (Pending p : batch) {
       Planned inBatch = planned.get(p.key);
+      if (inBatch == null) {
+        inBatch = inFlight.get(p.key);
+      }
       if (inBatch != null) {
         boolean same = inBatch.contentHash.equals(p.contentHash);
         if (same) {
@@ -445,7 +599,7 @@ public final class CaptureService implements AutoCloseable {
           falsePositives++;
         }
       }
-      long index = size + round.fresh.size();
+      long index = baseSize + round.fresh.size();
       round.fresh.add(p);
       round.clocks.add(hlc.now().pack());
       round.newHashes.add(p.bloomHash);
@@ -460,7 +614,7 @@ public final class CaptureService implements AutoCloseable {
     count(round.deltas, C_BLOOM_HITS, hits);
     count(round.deltas, C_BLOOM_MISSES, misses);
     count(round.deltas, C_FALSE_POSITIVES, falsePositives);
-    encode(round, size, now);
+    encode(round, baseSize, now);
     return round;
   }
 
@@ -667,8 +821,18 @@ public final class CaptureService implements AutoCloseable {
     final List<BloomFilter.Hash> newHashes = new ArrayList<>();
     final Map<String, Long> deltas = new LinkedHashMap<>();
 
+    /** The new keys of this round. */
+    final Map<String, Planned> planned;
+
+    /** Log size, compact range and signed checkpoint note once this round commits. */
+    long newSize;
+
+    CompactRange range;
+    String note;
+
     Round(int n) {
       results = new ArrayList<>(n);
+      planned = new HashMap<>(n * 2);
     }
 
     void complete(Exception failure) {

@@ -243,6 +243,87 @@ class CaptureServiceTest {
     assertTrue(report.ok(), report.problem());
   }
 
+  /** A full batch of fresh keys from n = {@code from}, all from user "bulk". */
+  private List<CaptureRequest> fullBatch(int from, String text) {
+    List<CaptureRequest> out = new ArrayList<>();
+    for (int i = 0; i < CaptureService.MAX_BATCH; i++) {
+      out.add(device.request("bulk", from + i, text + " " + (from + i)));
+    }
+    return out;
+  }
+
+  @Test
+  void repeatsOfABatchStillCommittingAreAnsweredFromIt() throws Exception {
+    device = TestDevice.create(dir, clock);
+    List<CompletableFuture<CaptureAck>> first;
+    List<CompletableFuture<CaptureAck>> second;
+    List<CaptureRequest> again = new ArrayList<>(fullBatch(0, "same"));
+    again.set(7, device.request("bulk", 7, "changed"));
+    synchronized (device.store) {
+      first = device.capture.submitAll(fullBatch(0, "same"));
+      second = device.capture.submitAll(again);
+    }
+    for (int i = 0; i < CaptureService.MAX_BATCH; i++) {
+      CaptureAck original = CaptureService.await(first.get(i));
+      assertEquals(i, original.index());
+      if (i == 7) {
+        CompletableFuture<CaptureAck> conflicting = second.get(i);
+        IdempotencyConflictException e =
+            assertThrows(
+                IdempotencyConflictException.class, () -> CaptureService.await(conflicting));
+        assertEquals(7, e.original().index());
+      } else {
+        CaptureAck repeat = CaptureService.await(second.get(i));
+        assertTrue(repeat.repeat(), "ack " + i + " of the second batch: got fresh, want repeat");
+        assertEquals(i, repeat.index());
+      }
+    }
+    assertEquals(CaptureService.MAX_BATCH, device.capture.logStatus().size());
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+  }
+
+  @Test
+  void batchPlannedOnAFailedTransactionIsPlannedAgainOnTheCommittedLog() throws Exception {
+    device = TestDevice.create(dir, clock);
+    device.capture.capture(device.request("alice", 100_000, "first"));
+    String root = device.capture.logStatus().rootHex();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate(
+          "INSERT INTO checkpoints(size, note, created_at) VALUES ("
+              + (1 + CaptureService.MAX_BATCH)
+              + ", 'blocker', 0)");
+    }
+    List<CompletableFuture<CaptureAck>> failing;
+    List<CompletableFuture<CaptureAck>> after;
+    synchronized (device.store) {
+      failing = device.capture.submitAll(fullBatch(0, "doomed"));
+      after =
+          device.capture.submitAll(
+              List.of(
+                  device.request("bulk", 3, "doomed 3"), device.request("bob", 200_000, "later")));
+    }
+    for (CompletableFuture<CaptureAck> f : failing) {
+      StoreException e = assertThrows(StoreException.class, () -> CaptureService.await(f));
+      assertTrue(e.getMessage().contains("append records [1, 1025)"), e.getMessage());
+    }
+    CaptureAck repeatOfFailed = CaptureService.await(after.get(0));
+    assertFalse(
+        repeatOfFailed.repeat(), "a key of the failed transaction must be captured, not repeated");
+    assertEquals(1, repeatOfFailed.index());
+    assertEquals(2, CaptureService.await(after.get(1)).index());
+    assertEquals(3, device.capture.logStatus().size());
+    assertFalse(root.equals(device.capture.logStatus().rootHex()));
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM checkpoints WHERE note = 'blocker'");
+    }
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+    assertEquals(2, report.checkpointsChecked());
+  }
+
   @Test
   void bloomIsRebuiltFromTheRecordsWithoutASnapshot() throws Exception {
     device = TestDevice.create(dir, clock);
