@@ -398,7 +398,7 @@ public final class CaptureService implements AutoCloseable {
       return Carry.NONE;
     }
     boolean exactForAll = false;
-    Round round = plan != null ? plan : plan(batch.requests, false, size, range, Map.of());
+    Round round = plan != null ? plan : plan(batch.requests, false, size, range, Map.of(), true);
     Batch next = null;
     Future<Round> ahead = null;
     try {
@@ -417,7 +417,8 @@ public final class CaptureService implements AutoCloseable {
             Round base = round;
             List<Pending> upcoming = next.requests;
             ahead =
-                planner.submit(() -> plan(upcoming, false, base.newSize, base.range, base.planned));
+                planner.submit(
+                    () -> plan(upcoming, false, base.newSize, base.range, base.planned, false));
           }
         }
         try {
@@ -448,7 +449,7 @@ public final class CaptureService implements AutoCloseable {
               "key {} was older than the Bloom window; redoing the batch exactly",
               e.idempotencyKey());
           exactForAll = true;
-          round = plan(batch.requests, true, size, range, Map.of());
+          round = plan(batch.requests, true, size, range, Map.of(), true);
           continue;
         } catch (StoreException e) {
           round.deltas.remove(C_CAPTURES);
@@ -518,15 +519,16 @@ public final class CaptureService implements AutoCloseable {
    * where {@code inFlight} holds the keys of a transaction not yet committed: classifies, stamps
    * and encodes the requests, and signs the checkpoint covering the new records. Touches no state
    * of the service but the clock and reads of the Bloom filter, so it may run while the writer
-   * waits for a commit.
+   * waits for a commit. {@code parallel} encodes large batches on the common pool.
    */
   private Round plan(
       List<Pending> batch,
       boolean exactForAll,
       long baseSize,
       CompactRange baseRange,
-      Map<String, Planned> inFlight) {
-    Round round = decide(batch, exactForAll, baseSize, inFlight);
+      Map<String, Planned> inFlight,
+      boolean parallel) {
+    Round round = decide(batch, exactForAll, baseSize, inFlight, parallel);
     if (round.newRecords.isEmpty()) {
       round.newSize = baseSize;
       round.range = baseRange;
@@ -546,7 +548,11 @@ public final class CaptureService implements AutoCloseable {
 
   /** Classifies every request of the batch; stamps and encodes the new ones. */
   private Round decide(
-      List<Pending> batch, boolean exactForAll, long baseSize, Map<String, Planned> inFlight) {
+      List<Pending> batch,
+      boolean exactForAll,
+      long baseSize,
+      Map<String, Planned> inFlight,
+      boolean parallel) {
     Round round = new Round(batch.size());
     Map<String, Planned> planned = round.planned;
     long now = clock.millis();
@@ -614,7 +620,7 @@ public final class CaptureService implements AutoCloseable {
     count(round.deltas, C_BLOOM_HITS, hits);
     count(round.deltas, C_BLOOM_MISSES, misses);
     count(round.deltas, C_FALSE_POSITIVES, falsePositives);
-    encode(round, baseSize, now);
+    encode(round, baseSize, now, parallel);
     return round;
   }
 
@@ -626,14 +632,15 @@ public final class CaptureService implements AutoCloseable {
 
   /**
    * Canonical bytes and leaf hashes of the new records, the first at {@code firstIndex};
-   * independent per record once index and clock are assigned, so large batches use the common
-   * fork-join pool (the submitting threads are usually waiting for this very batch).
+   * independent per record once index and clock are assigned, so with {@code parallel} large
+   * batches use the common fork-join pool (the writer plans on the critical path and the submitting
+   * threads are usually waiting for this very batch; a plan made ahead overlaps a commit instead).
    */
-  private static void encode(Round round, long firstIndex, long capturedAt) {
+  private static void encode(Round round, long firstIndex, long capturedAt, boolean parallel) {
     int n = round.fresh.size();
     NewRecord[] encoded = new NewRecord[n];
     IntStream indices = IntStream.range(0, n);
-    if (n >= PARALLEL_ENCODE_MIN) {
+    if (parallel && n >= PARALLEL_ENCODE_MIN) {
       indices = indices.parallel();
     }
     indices.forEach(
