@@ -54,8 +54,9 @@ import org.sqlite.SQLiteConfig;
  *       SQLite with the same pragmas.
  * </ul>
  *
- * After one warm-up run of the agent (JIT), repetitions alternate agent and baseline in fresh
- * directories; the median is reported.
+ * After one full-size warm-up run of each side (agent, baseline and import, so every measured run
+ * is of JIT-compiled code), repetitions alternate agent and baseline in fresh directories; the
+ * median is reported.
  */
 public final class EdgeCaptureBench {
   public static final String BENCHMARK = "edge";
@@ -123,7 +124,10 @@ public final class EdgeCaptureBench {
         "capture rec/s",
         "import rec/s",
         BASELINE + " rec/s");
-    bulkCapture(workDir.resolve("warm-up"), requests.subList(0, GROUP * 4), new ArrayList<>());
+    List<StoredRecord> warmRows = new ArrayList<>();
+    bulkCapture(workDir.resolve("warm-up").resolve("capture"), requests, warmRows);
+    rawInsert(workDir.resolve("warm-up").resolve("raw"), warmRows);
+    bulkImport(workDir.resolve("warm-up").resolve("import"), xml, s.records());
     for (int rep = 0; rep < s.repetitions(); rep++) {
       Path dir = workDir.resolve("rep-" + rep);
       List<StoredRecord> rows = new ArrayList<>();
