@@ -2,8 +2,6 @@ package dev.danmakuledger.ui.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.XMLConstants;
@@ -14,9 +12,8 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
 /**
- * Danmaku from the shared Bilibili sample ({@code shared/data/bilibili-comments.xml}, from
- * bilibili/DanmakuFlameMaster, Apache License 2.0): real Chinese text, emoji-like kaomoji and
- * colours. Falls back to a few built-in lines when the shared file is not beside the repository.
+ * Danmaku from the Bilibili sample in the test resources (from bilibili/DanmakuFlameMaster, Apache
+ * License 2.0; see the README beside it): real Chinese text, kaomoji and colours.
  */
 public final class BilibiliSample {
   /** One {@code <d>} entry. */
@@ -26,25 +23,14 @@ public final class BilibiliSample {
   private BilibiliSample() {}
 
   public static List<Entry> load(int max) {
-    for (Path p :
-        List.of(
-            Path.of("/work/shared/data/bilibili-comments.xml"),
-            Path.of("../../shared/data/bilibili-comments.xml"),
-            Path.of("../shared/data/bilibili-comments.xml"))) {
-      if (Files.isRegularFile(p)) {
-        try (InputStream in = Files.newInputStream(p)) {
-          return parse(in, max);
-        } catch (IOException | ParserConfigurationException | SAXException e) {
-          throw new IllegalStateException("cannot read " + p, e);
-        }
+    try (InputStream in = BilibiliSample.class.getResourceAsStream("bilibili-comments.xml")) {
+      if (in == null) {
+        throw new IllegalStateException("bilibili-comments.xml is missing from the test resources");
       }
+      return parse(in, max);
+    } catch (IOException | ParserConfigurationException | SAXException e) {
+      throw new IllegalStateException("cannot read the Bilibili sample", e);
     }
-    return List.of(
-        new Entry(205_225, 4, 25, 6830715, "47f24a19", "厉害了我的弹幕君！"),
-        new Entry(14_810, 1, 25, 16777215, "fd3b921a", "合影"),
-        new Entry(87_306, 1, 25, 0, "78673da7", "_(•̀ω•́ 」∠)_见一次进一次"),
-        new Entry(188_712, 1, 25, 16707842, "0bdc3c05", "卡的我手机都不动了(;｀O´)o额????"),
-        new Entry(5_860, 5, 25, 15138834, "fbcfc551", "高级弹幕合影 🎉"));
   }
 
   static List<Entry> parse(InputStream in, int max)
