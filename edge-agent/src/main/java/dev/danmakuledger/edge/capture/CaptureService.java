@@ -358,7 +358,10 @@ public final class CaptureService implements AutoCloseable {
     return drainAfter(first);
   }
 
-  /** The next batch if one is queued, without waiting; null if none or the STOP mark is next. */
+  /**
+   * The next batch if one is queued, without waiting: null if none, an empty stopping batch if the
+   * STOP mark is next.
+   */
   private Batch poll() {
     List<Pending> first = queue.poll();
     if (first == null) {
