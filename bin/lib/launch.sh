@@ -15,8 +15,11 @@ ensure_built() {
   local paths=("$root/pom.xml")
   local m
   for m in "$module" "$@"; do paths+=("$root/$m/src/main" "$root/$m/pom.xml"); done
-  if [[ -f "$stamp" && -d "$target/classes" && -d "$target/lib" ]] &&
-    [[ -z "$(find "${paths[@]}" -newer "$stamp" -type f -print -quit 2>/dev/null)" ]]; then
+  # Built by this launcher (the stamp) or by a Maven package run (target/lib is written last).
+  local ref="$stamp"
+  [[ -f "$stamp" ]] || ref="$target/lib"
+  if [[ -d "$target/classes" && -d "$target/lib" ]] &&
+    [[ -z "$(find "${paths[@]}" -newer "$ref" -type f -print -quit 2>/dev/null)" ]]; then
     return 0
   fi
   local build="mvn -q -pl $module -am package -DskipTests"
