@@ -156,7 +156,16 @@ public final class CaptureService implements AutoCloseable {
     }
     loadCommittedState();
     if (size > 0) {
-      DanmakuRecord last = decode(store.records(size - 1, 1).get(0));
+      StoredRecord newest = store.records(size - 1, 1).get(0);
+      if (newest.pruned()) {
+        throw new StoreException(
+            "store "
+                + store.file()
+                + ": the newest record "
+                + newest.index()
+                + " was pruned, want it kept (its capture clock seeds the device clock)");
+      }
+      DanmakuRecord last = decode(newest);
       hlc.update(Hlc.unpack(last.hlc()));
     }
     this.bloom = restoreBloom();

@@ -32,7 +32,7 @@ import org.sqlite.SQLiteException;
  */
 public final class EdgeStore implements AutoCloseable {
   /** Migration scripts in order; the schema version is the number applied. */
-  private static final List<String> MIGRATIONS = List.of("V1__device_log.sql");
+  private static final List<String> MIGRATIONS = List.of("V1__device_log.sql", "V2__pruning.sql");
 
   static final String DB_FILE = "agent.db";
 
@@ -410,7 +410,7 @@ public final class EdgeStore implements AutoCloseable {
 
   private static final String RECORD_COLUMNS =
       "idx, idempotency_key, content_hash, canonical, leaf_hash, captured_at, checkpoint_size,"
-          + " outcome, seq, message_id, outcome_reason, synced_at";
+          + " outcome, seq, message_id, outcome_reason, synced_at, pruned_at";
 
   /** The record stored under an idempotency key. */
   public synchronized Optional<StoredRecord> findByKey(String idempotencyKey)
@@ -484,6 +484,8 @@ public final class EdgeStore implements AutoCloseable {
     Long seqOrNull = rs.wasNull() ? null : seq;
     long synced = rs.getLong(12);
     Long syncedOrNull = rs.wasNull() ? null : synced;
+    long pruned = rs.getLong(13);
+    Long prunedOrNull = rs.wasNull() ? null : pruned;
     return new StoredRecord(
         rs.getLong(1),
         rs.getString(2),
@@ -496,7 +498,8 @@ public final class EdgeStore implements AutoCloseable {
         seqOrNull,
         rs.getString(10),
         rs.getString(11),
-        syncedOrNull);
+        syncedOrNull,
+        prunedOrNull);
   }
 
   /** Number of rows in the records table (independent of log_state). */
@@ -662,6 +665,57 @@ public final class EdgeStore implements AutoCloseable {
               rs.getBytes(9)));
     } catch (SQLException e) {
       throw fail("load bloom snapshot", e);
+    }
+  }
+
+  /**
+   * Drops the canonical bytes of every record that may be pruned (docs/edge-agent.md "Retention and
+   * pruning"): index below {@code coveredSize} (the size of the latest stored receipt) and below
+   * {@code keepFrom}, a final server outcome stored, captured at or before {@code capturedBefore},
+   * not pruned yet. A final outcome is CONFIRMED, DUPLICATE, CONFLICT or REJECTED; PENDING may
+   * still change. Index, key, content hash, leaf hash and outcome stay. One transaction.
+   *
+   * @return the number of records pruned
+   */
+  public synchronized long prune(long coveredSize, long keepFrom, long capturedBefore, long now)
+      throws StoreException {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "UPDATE records SET canonical = x'', pruned_at = ? WHERE pruned_at IS NULL"
+                + " AND idx < ? AND idx < ? AND captured_at <= ?"
+                + " AND outcome IN ('CONFIRMED', 'DUPLICATE', 'CONFLICT', 'REJECTED')")) {
+      ps.setLong(1, now);
+      ps.setLong(2, coveredSize);
+      ps.setLong(3, keepFrom);
+      ps.setLong(4, capturedBefore);
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw fail("prune records", e);
+    }
+  }
+
+  /** Number of records whose canonical bytes were pruned. */
+  public synchronized long prunedCount() throws StoreException {
+    try (Statement st = conn.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT count(*) FROM records WHERE pruned_at IS NOT NULL")) {
+      return rs.next() ? rs.getLong(1) : 0;
+    } catch (SQLException e) {
+      throw fail("count pruned records", e);
+    }
+  }
+
+  /**
+   * Gives the pages freed by pruning back to the file system: checkpoints the write-ahead log and
+   * rebuilds the database file ({@code VACUUM}).
+   */
+  public synchronized void compact() throws StoreException {
+    try (Statement st = conn.createStatement()) {
+      st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      st.executeUpdate("VACUUM");
+      st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch (SQLException e) {
+      throw fail("compact the store", e);
     }
   }
 

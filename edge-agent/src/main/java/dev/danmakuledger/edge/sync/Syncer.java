@@ -138,6 +138,17 @@ public final class Syncer {
       CompactRange next = range.copy();
       List<WireRecord> wire = new ArrayList<>(records.size());
       for (StoredRecord r : records) {
+        if (r.pruned()) {
+          throw new SyncStoppedException(
+              SyncStoppedException.Reason.PROTOCOL,
+              "record "
+                  + r.index()
+                  + " was pruned after a server receipt covered it, but the server now verifies"
+                  + " only "
+                  + verified
+                  + " records and asks for it again; its bytes are gone from this device, the"
+                  + " server's copy must be restored. Nothing was sent");
+        }
         next.append(r.leafHash());
         wire.add(new WireRecord(r.index(), Base64.getEncoder().encodeToString(r.canonical())));
       }

@@ -1,6 +1,7 @@
 package dev.danmakuledger.edge.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,9 @@ import dev.danmakuledger.edge.bloom.BloomSnapshot;
 import dev.danmakuledger.edge.bloom.RotatingBloom;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -38,14 +42,34 @@ class EdgeStoreTest {
   void newStoreIsMigratedOnceAndReopensAtTheSameVersion() throws Exception {
     Path file = EdgeStore.fileIn(dir);
     try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
-      assertEquals(1, s.schemaVersion());
+      assertEquals(2, s.schemaVersion());
       assertEquals(0, s.logState().size());
     }
     try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
-      assertEquals(1, s.schemaVersion());
+      assertEquals(2, s.schemaVersion());
     }
     try (EdgeStore s = EdgeStore.openReadOnly(file)) {
-      assertEquals(1, s.schemaVersion());
+      assertEquals(2, s.schemaVersion());
+    }
+  }
+
+  @Test
+  void versionOneStoreGainsThePruningColumnAndKeepsItsRecords() throws Exception {
+    Path file = EdgeStore.fileIn(dir);
+    try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "k0"), record(1, "k1"))));
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("ALTER TABLE records DROP COLUMN pruned_at");
+      st.executeUpdate("UPDATE meta SET value = '1' WHERE name = 'schema_version'");
+    }
+    assertThrows(StoreException.class, () -> EdgeStore.openReadOnly(file).close());
+
+    try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
+      assertEquals(2, s.schemaVersion());
+      assertEquals(2, s.records(0, 10).size());
+      assertFalse(s.records(0, 10).get(1).pruned());
     }
   }
 
