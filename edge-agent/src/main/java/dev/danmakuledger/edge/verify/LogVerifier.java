@@ -24,7 +24,10 @@ import java.util.TreeMap;
  * RFC 6962 hash of those bytes, capture clocks must increase with the index, every checkpoint must
  * carry a valid device signature and the root recomputed from the leaves at its size, the last
  * checkpoint must cover the whole log, and the persisted compact range must match the
- * recomputation. The audit stops at the first problem and names it.
+ * recomputation. A record pruned by retention (docs/edge-agent.md "Retention and pruning") has no
+ * bytes left to decode: its stored leaf hash enters the root recomputation, so the checkpoint
+ * signatures still vouch for it, and it must lie below the latest stored server receipt. The audit
+ * stops at the first problem and names it.
  */
 public final class LogVerifier {
   private static final HexFormat HEX = HexFormat.of();
@@ -49,6 +52,7 @@ public final class LogVerifier {
       for (StoredCheckpoint cp : store.checkpoints()) {
         scan.checkpoints.put(cp.size(), cp);
       }
+      scan.coveredSize = store.latestReceipt().map(StoredCheckpoint::size).orElse(0L);
       store.forEachRecord(scan::visit);
       if (scan.problem != null) {
         return VerifyReport.failed(scan.next, scan.verified, scan.badIndex, scan.problem);
@@ -108,7 +112,7 @@ public final class LogVerifier {
                   + HEX.formatHex(root));
         }
       }
-      return VerifyReport.passed(n, scan.verified, HEX.formatHex(root));
+      return VerifyReport.passed(n, scan.verified, HEX.formatHex(root), scan.pruned);
     } catch (StoreException e) {
       return VerifyReport.failed(
           scan.next, scan.verified, scan.next, "store is unreadable: " + e.getMessage());
@@ -122,6 +126,8 @@ public final class LogVerifier {
     long verified;
     long lastHlc = -1;
     long lastVerifiedSize;
+    long coveredSize;
+    long pruned;
     Long badIndex;
     String problem;
 
@@ -135,6 +141,9 @@ public final class LogVerifier {
                 + " is missing (the next stored index is "
                 + r.index()
                 + "): a row was deleted");
+      }
+      if (r.pruned()) {
+        return visitPruned(r);
       }
       DanmakuRecord decoded;
       try {
@@ -190,6 +199,41 @@ public final class LogVerifier {
             "record " + i + ": capture clock " + decoded.hlc() + " is not after record " + (i - 1));
       }
       lastHlc = decoded.hlc();
+      return append(r, leaf);
+    }
+
+    /** A pruned record: only its leaf hash, receipt coverage and outcome can be checked. */
+    private boolean visitPruned(StoredRecord r) {
+      long i = r.index();
+      if (i >= coveredSize) {
+        return fail(
+            i,
+            "record "
+                + i
+                + " is pruned but the latest stored receipt covers only "
+                + coveredSize
+                + " records: its bytes were dropped before the server held them");
+      }
+      if (r.outcome() == null || "PENDING".equals(r.outcome())) {
+        return fail(
+            i, "record " + i + " is pruned but has outcome " + r.outcome() + ", want a final one");
+      }
+      if (r.leafHash().length != Rfc6962.HASH_SIZE) {
+        return fail(
+            i,
+            "record "
+                + i
+                + ": pruned leaf hash has "
+                + r.leafHash().length
+                + " bytes, want "
+                + Rfc6962.HASH_SIZE);
+      }
+      pruned++;
+      return append(r, r.leafHash());
+    }
+
+    private boolean append(StoredRecord r, byte[] leaf) {
+      long i = r.index();
       if (r.checkpointSize() <= i || !checkpoints.containsKey(r.checkpointSize())) {
         return fail(
             i,
