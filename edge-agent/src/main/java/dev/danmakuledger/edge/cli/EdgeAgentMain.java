@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       StatusCommand.class,
       VerifyCommand.class,
+      PruneCommand.class,
       RunCommand.class,
       EnrollCommand.class,
       SyncCommand.class,

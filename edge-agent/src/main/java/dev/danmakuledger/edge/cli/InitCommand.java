@@ -68,6 +68,16 @@ final class InitCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
           "SQLite synchronous mode: FULL (fsync per commit) or NORMAL (default: ${DEFAULT-VALUE}).")
   Durability durability;
 
+  @Option(
+      names = "--retention",
+      defaultValue = "PT0S",
+      paramLabel = "DURATION",
+      description = {
+        "Prune records captured longer ago than this, ISO-8601, once a server receipt and a final",
+        "outcome cover them; PT0S keeps them forever (default: ${DEFAULT-VALUE})."
+      })
+  Duration retention;
+
   private Clock clock;
 
   @Override
@@ -82,7 +92,8 @@ final class InitCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
             deviceId,
             new BloomConfig(bloomExpected, bloomFpp, bloomWindow),
             maxStoreBytes,
-            durability);
+            durability,
+            retention);
     DeviceIdentity identity = EdgeAgent.initialise(dir.dataDir, config, clock);
     spec.commandLine()
         .getOut()

@@ -2,6 +2,8 @@ package dev.danmakuledger.edge.cli;
 
 import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.api.IngestServer;
+import dev.danmakuledger.edge.retention.Pruner;
+import dev.danmakuledger.edge.retention.RetentionDaemon;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -20,7 +22,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the agent: own the data directory and serve the local ingest API on loopback",
       "(POST /v1/danmaku, GET /v1/status, GET /metrics) until stopped (SIGTERM / Ctrl-C).",
-      "Once enrolled (`edge-agent enroll`), also syncs to the server in the background."
+      "Once enrolled (`edge-agent enroll`), also syncs to the server in the background.",
+      "With a retention set at init, prunes covered records every 10 minutes."
     })
 final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;
@@ -51,7 +54,22 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
       server =
           IngestServer.start(bind, agent.capture(), agent.store(), agent.config().maxStoreBytes());
       agent.advertise(server.hostPort());
-      syncing = SyncCommand.background(agent, sync, clock, spec.commandLine().getOut());
+      AutoCloseable sending =
+          SyncCommand.background(agent, sync, clock, spec.commandLine().getOut());
+      if (agent.config().prunes()) {
+        RetentionDaemon retention =
+            RetentionDaemon.start(new Pruner(agent.store(), clock), agent.config().retention());
+        syncing =
+            () -> {
+              try {
+                retention.close();
+              } finally {
+                sending.close();
+              }
+            };
+      } else {
+        syncing = sending;
+      }
     } catch (Exception e) {
       agent.close();
       throw e;

@@ -17,10 +17,15 @@ import java.util.regex.Pattern;
 
 /**
  * The settings in {@code D/agent.properties}, written by {@code init}: the device id, Bloom sizing,
- * the store size bound and the SQLite durability mode.
+ * the store size bound, the SQLite durability mode and the retention (docs/edge-agent.md "Retention
+ * and pruning"; {@link Duration#ZERO} keeps every record's bytes forever).
  */
 public record AgentConfig(
-    String deviceId, BloomConfig bloom, long maxStoreBytes, Durability durability) {
+    String deviceId,
+    BloomConfig bloom,
+    long maxStoreBytes,
+    Durability durability,
+    Duration retention) {
   public static final String FILE_NAME = "agent.properties";
   private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -32,8 +37,13 @@ public record AgentConfig(
       throw new IllegalArgumentException(
           "device id: got " + deviceId + ", want 1..64 of [A-Za-z0-9_-]");
     }
-    if (bloom == null || durability == null) {
-      throw new IllegalArgumentException("agent config: got a null bloom or durability setting");
+    if (bloom == null || durability == null || retention == null) {
+      throw new IllegalArgumentException(
+          "agent config: got a null bloom, durability or retention setting");
+    }
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException(
+          "retention: got " + retention + ", want >= 0 (0 keeps records forever)");
     }
     if (maxStoreBytes < 64 * 1024) {
       throw new IllegalArgumentException(
@@ -41,10 +51,15 @@ public record AgentConfig(
     }
   }
 
-  /** Defaults for a new device. */
+  /** True when records may be pruned (a positive retention). */
+  public boolean prunes() {
+    return !retention.isZero();
+  }
+
+  /** Defaults for a new device: records are kept forever. */
   public static AgentConfig defaults(String deviceId) {
     return new AgentConfig(
-        deviceId, BloomConfig.defaults(), DEFAULT_MAX_STORE_BYTES, Durability.FULL);
+        deviceId, BloomConfig.defaults(), DEFAULT_MAX_STORE_BYTES, Durability.FULL, Duration.ZERO);
   }
 
   /** The settings file of a data directory. */
@@ -75,7 +90,8 @@ public record AgentConfig(
           required(p, "deviceId"),
           bloom,
           Long.parseLong(required(p, "maxStoreBytes")),
-          Durability.valueOf(required(p, "durability")));
+          Durability.valueOf(required(p, "durability")),
+          Duration.parse(p.getProperty("retention", "PT0S").trim()));
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException(
           fileIn(dataDir) + ": malformed setting: " + e.getMessage(), e);
@@ -99,6 +115,7 @@ public record AgentConfig(
     p.setProperty("bloom.window", bloom.window().toString());
     p.setProperty("maxStoreBytes", Long.toString(maxStoreBytes));
     p.setProperty("durability", durability.name());
+    p.setProperty("retention", retention.toString());
     try (Writer out =
         Files.newBufferedWriter(
             fileIn(dataDir), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW)) {

@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class EdgeAgentCliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"init", "send", "import", "status", "verify", "run"})
+  @ValueSource(strings = {"init", "send", "import", "status", "verify", "prune", "run"})
   void everyCommandHasHelp(String command) {
     assertEquals(0, run(command, "--help"));
     assertTrue(out.contains("Usage: edge-agent " + command), out);
@@ -61,7 +62,7 @@ class EdgeAgentCliTest {
   @Test
   void topLevelHelpListsCommandsAndExitCodes() {
     assertEquals(0, run("--help"));
-    for (String c : new String[] {"init", "send", "import", "status", "verify", "run"}) {
+    for (String c : new String[] {"init", "send", "import", "status", "verify", "prune", "run"}) {
       assertTrue(out.contains(c), out);
     }
     assertTrue(out.contains("Exit codes:"), out);
@@ -296,5 +297,61 @@ class EdgeAgentCliTest {
     init();
     assertEquals(2, run("run", "-d", dataDir.toString(), "--listen", "0.0.0.0:0"));
     assertTrue(err.contains("loopback"), err);
+  }
+
+  @Test
+  void pruneNeedsAnInitialisedDirectory() {
+    assertEquals(5, run("prune", "-d", dataDir.toString()));
+  }
+
+  @Test
+  void pruneRefusesANonPositiveOrMalformedAge() {
+    init();
+    assertEquals(2, run("prune", "-d", dataDir.toString(), "--older-than", "PT0S"));
+    assertTrue(err.contains("want a positive duration"), err);
+    assertEquals(2, run("prune", "-d", dataDir.toString(), "--older-than", "-P1D"));
+    assertEquals(2, run("prune", "-d", dataDir.toString(), "--older-than", "yesterday"));
+  }
+
+  @Test
+  void initRejectsANegativeRetention() {
+    assertEquals(
+        2, run("init", "-d", dataDir.toString(), "--device-id", "kiosk-7", "--retention", "-P1D"));
+    assertTrue(err.contains("retention"), err);
+  }
+
+  @Test
+  void pruneKeepsEverythingByDefault() {
+    init();
+    assertEquals(0, run("prune", "-d", dataDir.toString()));
+    assertTrue(out.contains("keep forever"), out);
+  }
+
+  @Test
+  void pruneDropsCoveredRecordsAndVerifyCountsThem() throws Exception {
+    assertEquals(
+        0,
+        run("init", "-d", dataDir.toString(), "--device-id", "kiosk-7", "--retention", "P1D"),
+        err);
+    assertTrue(
+        Files.readString(dataDir.resolve("agent.properties")).contains("retention=PT24H"),
+        "retention stored");
+    for (int i = 0; i < 3; i++) {
+      assertEquals(
+          0, run("send", "-d", dataDir.toString(), "--room", "r1", "--user", "bob", "hi " + i));
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dataDir));
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE records SET outcome = 'CONFIRMED', seq = idx + 1");
+      st.executeUpdate("INSERT INTO receipts(size, note, received_at) VALUES (3, 'note', 0)");
+    }
+    assertEquals(0, run("prune", "-d", dataDir.toString()), err);
+    assertTrue(out.contains("pruned 0 records"), out);
+    clock.advance(Duration.ofDays(2));
+
+    assertEquals(0, run("prune", "-d", dataDir.toString()), err);
+    assertTrue(out.contains("pruned 2 records"), out);
+    assertEquals(0, run("verify", "-d", dataDir.toString()), out);
+    assertTrue(out.contains("pruned: 2 records"), out);
   }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.retention.PruneReport;
+import dev.danmakuledger.edge.retention.Pruner;
 import dev.danmakuledger.edge.store.StoredCheckpoint;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.testing.MutableClock;
@@ -301,5 +303,28 @@ class SyncerTest {
     SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
     assertEquals(SyncStoppedException.Reason.UNREACHABLE, e.reason());
     assertTrue(e.getMessage().contains("not a valid LogState"), e.getMessage());
+  }
+
+  @Test
+  void syncContinuesAfterPruningAndPrunedKeysStillDedupe() throws Exception {
+    assertTrue(syncer(10).sync().complete());
+    clock.advance(Duration.ofDays(2));
+    PruneReport pruned = new Pruner(dev.store, clock).prune(Duration.ofDays(1));
+    assertEquals(RECORDS - 1, pruned.pruned(), "every covered record but the newest");
+    for (int i = RECORDS; i < RECORDS + 5; i++) {
+      dev.capture.capture(dev.request("u" + (i % 3), i, "message " + i));
+    }
+
+    SyncReport r = syncer(10).sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(
+        (long) RECORDS, witness.batches.get(witness.batches.size() - 1).oldSize(), "resumed");
+    assertEquals(RECORDS + 5, dev.store.latestReceipt().map(StoredCheckpoint::size).orElse(-1L));
+    CaptureAck repeat = dev.capture.capture(dev.request("u0", 0, "message 0"));
+    assertTrue(repeat.repeat());
+    assertEquals(1L, repeat.seq(), "the server's seq of the pruned original");
+    assertEquals(RECORDS - 1, dev.verify().recordsPruned());
+    assertTrue(dev.verify().ok(), dev.verify().toString());
   }
 }
