@@ -72,10 +72,9 @@ final class InitCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
       names = "--retention",
       defaultValue = "PT0S",
       paramLabel = "DURATION",
-      description = {
-        "Prune records captured longer ago than this, ISO-8601, once a server receipt and a final",
-        "outcome cover them; PT0S keeps them forever (default: ${DEFAULT-VALUE})."
-      })
+      description =
+          "Prune records older than this (ISO-8601) once a server receipt and a final outcome"
+              + " cover them; PT0S keeps them forever (default: ${DEFAULT-VALUE}).")
   Duration retention;
 
   private Clock clock;

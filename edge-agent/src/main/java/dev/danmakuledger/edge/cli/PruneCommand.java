@@ -18,10 +18,10 @@ import picocli.CommandLine.Spec;
     name = "prune",
     mixinStandardHelpOptions = true,
     description = {
-      "Drop the canonical bytes of records captured longer ago than the retention, once a stored",
-      "server receipt covers them and their server outcome is final; keep index, key, content",
-      "hash, leaf hash and outcome, so dedupe, verify and the Merkle root keep working. Then",
-      "compact the store file. Needs the data directory lock (stop `run` first)."
+      "Drop the canonical bytes of records captured longer ago than the retention,",
+      "once a stored server receipt covers them and their outcome is final. Index, key,",
+      "content hash, leaf hash and outcome stay: dedupe, verify and the Merkle root",
+      "keep working. Then compact the store. Takes the data directory lock."
     })
 final class PruneCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;

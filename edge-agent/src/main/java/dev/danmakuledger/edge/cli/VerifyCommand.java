@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Audit the store: decode every record, recompute every leaf hash and the Merkle root,",
-      "check every checkpoint signature and root. Records pruned by retention cannot be decoded:",
-      "their stored leaf hashes are checked against the signed roots and they are counted.",
+      "check every checkpoint signature and root. Records pruned by retention are not",
+      "decoded: their stored leaf hashes are checked against the signed roots.",
       "Exit 1 with the first bad index on failure."
     })
 final class VerifyCommand implements Callable<Integer> {
