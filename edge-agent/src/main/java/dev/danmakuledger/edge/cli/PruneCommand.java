@@ -6,6 +6,7 @@ import dev.danmakuledger.edge.retention.Pruner;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,10 +61,10 @@ final class PruneCommand implements Callable<Integer>, EdgeAgentMain.ClockAware 
       }
       long after = agent.store().sizeOnDiskBytes();
       out.printf(
-          "pruned %d records captured before %d (receipt covers %d); %d pruned in total;"
+          "pruned %d records captured before %s (receipt covers %d); %d pruned in total;"
               + " store %d -> %d bytes%n",
           report.pruned(),
-          report.capturedBefore(),
+          Instant.ofEpochMilli(report.capturedBefore()),
           report.coveredSize(),
           report.prunedTotal(),
           before,
