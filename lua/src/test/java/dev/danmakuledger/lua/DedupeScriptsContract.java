@@ -67,6 +67,7 @@ abstract class DedupeScriptsContract {
   @AfterEach
   void closeScripts() {
     opened.forEach(DedupeScripts::close);
+    opened.clear();
   }
 
   DedupeScripts track(DedupeScripts s) {

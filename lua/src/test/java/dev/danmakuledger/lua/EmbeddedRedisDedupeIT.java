@@ -1,39 +1,11 @@
 package dev.danmakuledger.lua;
 
 import dev.danmakuledger.lua.testing.RedisFixture;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /** The contract suite on an embedded redis-server (the server's embedded default). */
-class EmbeddedRedisDedupeIT extends DedupeScriptsContract {
-  private static RedisFixture redis;
-  private static RedisFixture.Raw raw;
-
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisFixture.embedded();
-    raw = redis.connect();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    raw.close();
-    redis.close();
-  }
-
+class EmbeddedRedisDedupeIT extends StandaloneRedisDedupeContract {
   @Override
-  DedupeScripts open(RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
-    return DedupeScripts.standalone(redis.uri(), policy, registry, leaseGroup);
-  }
-
-  @Override
-  String unique(String base) {
-    return redis.namespace(base);
-  }
-
-  @Override
-  RedisClusterCommands<String, String> raw() {
-    return raw.sync();
+  RedisFixture startRedis() {
+    return RedisFixture.embedded();
   }
 }
