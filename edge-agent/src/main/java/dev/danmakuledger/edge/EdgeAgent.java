@@ -5,6 +5,7 @@ import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -41,14 +42,15 @@ public final class EdgeAgent implements AutoCloseable {
   }
 
   /**
-   * Creates a new data directory: an Ed25519 device key (mode 0600), an empty store and the
-   * settings file, written last so a directory is initialised only once everything else exists.
+   * Creates a new data directory (mode 0700): an Ed25519 device key, an empty store and the
+   * settings file (each mode 0600), written last so a directory is initialised only once everything
+   * else exists.
    *
    * @throws FileAlreadyExistsException if {@code dataDir} is already initialised
    */
   public static DeviceIdentity initialise(Path dataDir, AgentConfig config, Clock clock)
       throws IOException {
-    Files.createDirectories(dataDir);
+    PrivateFiles.createDirectory(dataDir);
     if (Files.exists(AgentConfig.fileIn(dataDir))) {
       throw new FileAlreadyExistsException(
           AgentConfig.fileIn(dataDir).toString(),

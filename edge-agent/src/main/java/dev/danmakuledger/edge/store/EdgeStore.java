@@ -4,6 +4,7 @@ import dev.danmakuledger.edge.bloom.BloomSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -56,6 +57,7 @@ public final class EdgeStore implements AutoCloseable {
    * @param durability {@code FULL} (the default: every commit is fsynced) or {@code NORMAL}
    */
   public static EdgeStore open(Path file, Durability durability) throws StoreException {
+    createPrivately(file);
     EdgeStore store = connect(file, readWrite(durability));
     try {
       store.migrate();
@@ -83,6 +85,7 @@ public final class EdgeStore implements AutoCloseable {
     if (bytes == 0) {
       throw new StoreException(lostStore(file));
     }
+    restrict(file);
     EdgeStore store = connect(file, readWrite(durability));
     try {
       if (store.schemaVersion() == 0) {
@@ -94,6 +97,33 @@ public final class EdgeStore implements AutoCloseable {
       throw e;
     }
     return store;
+  }
+
+  /**
+   * Creates a missing store file empty with mode 0600 (SQLite takes an empty file as a new database
+   * and gives its WAL and shared-memory files the same mode), or tightens an existing one.
+   */
+  private static void createPrivately(Path file) throws StoreException {
+    try {
+      if (!Files.exists(file)) {
+        PrivateFiles.createFile(file);
+      }
+    } catch (FileAlreadyExistsException e) {
+      // Created concurrently; tightened below like any existing file.
+    } catch (IOException e) {
+      throw new StoreException("cannot create store " + file + ": " + e.getMessage(), e);
+    }
+    restrict(file);
+  }
+
+  private static void restrict(Path file) throws StoreException {
+    try {
+      PrivateFiles.restrict(file);
+      PrivateFiles.restrict(file.resolveSibling(file.getFileName() + "-wal"));
+      PrivateFiles.restrict(file.resolveSibling(file.getFileName() + "-shm"));
+    } catch (IOException e) {
+      throw new StoreException("cannot make store " + file + " private: " + e.getMessage(), e);
+    }
   }
 
   private static String lostStore(Path file) {
