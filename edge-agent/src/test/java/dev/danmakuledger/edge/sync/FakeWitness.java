@@ -58,6 +58,12 @@ final class FakeWitness extends Dispatcher {
   NoteSigner receiptSigner = serverSigner;
   final List<BatchRequest> batches = new ArrayList<>();
 
+  /**
+   * Log indices the witness verifies but can never accept (e.g. moderated text): each gets a
+   * per-record REJECTED outcome with a reason while the rest of its batch is accepted.
+   */
+  final java.util.Set<Long> rejected = new java.util.HashSet<>();
+
   /** Overrides the log state answered by the next {@code /log} (stale or forged views). */
   LogState logOverride;
 
@@ -200,8 +206,11 @@ final class FakeWitness extends Dispatcher {
     for (WireRecord w : b.records()) {
       String key = CanonicalRecord.decode(w.canonicalBytes()).key().toString();
       got.add(
-          new RecordOutcome(
-              w.index(), key, Outcome.CONFIRMED, w.index() + 1, "9" + w.index(), null, null));
+          rejected.contains(w.index())
+              ? new RecordOutcome(
+                  w.index(), key, Outcome.REJECTED, null, null, null, "text is moderated")
+              : new RecordOutcome(
+                  w.index(), key, Outcome.CONFIRMED, w.index() + 1, "9" + w.index(), null, null));
     }
     range = next;
     leaves.addAll(newLeaves);
