@@ -6,12 +6,20 @@ import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.PrivateFiles;
+import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.Sleeper;
+import dev.danmakuledger.edge.sync.SyncClient;
+import dev.danmakuledger.edge.sync.SyncSettings;
+import dev.danmakuledger.edge.sync.Syncer;
+import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.protocol.wire.BatchMetadata;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * The object graph of an agent that owns its data directory, wired in order: lock, config, key,
@@ -93,6 +101,35 @@ public final class EdgeAgent implements AutoCloseable {
       lock.close();
       throw e;
     }
+  }
+
+  /**
+   * A sync client for a device log, wired as {@code edge-agent sync} and {@code run} wire it: full
+   * jitter backoff between {@code settings}' base and cap drawn from a {@link SecureRandom}, real
+   * sleeps. Programs that embed an agent use this rather than the {@link Syncer} constructor.
+   *
+   * @param serverKey the key the server signs receipts with (from enrolment)
+   * @param metadata the device's dedupe counters reported with each batch, or a supplier of null
+   */
+  public static Syncer syncer(
+      EdgeStore store,
+      DeviceIdentity identity,
+      SyncClient client,
+      NoteVerifier serverKey,
+      SyncSettings settings,
+      Clock clock,
+      Supplier<BatchMetadata> metadata) {
+    SecureRandom random = new SecureRandom();
+    return new Syncer(
+        store,
+        identity,
+        client,
+        serverKey,
+        settings,
+        new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
+        Sleeper.real(),
+        clock,
+        metadata);
   }
 
   /** Tells other processes where this agent's local ingest API listens (see DataDirLock). */

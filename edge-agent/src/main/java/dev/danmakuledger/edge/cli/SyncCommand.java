@@ -116,15 +116,12 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   /** The syncer of an open agent. */
   static Syncer syncer(
       EdgeAgent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
-    SecureRandom random = new SecureRandom();
-    return new Syncer(
+    return EdgeAgent.syncer(
         agent.store(),
         agent.identity(),
         new SyncClient(http, link.serverUrl(), clock),
         link.serverVerifier(),
         s,
-        new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
-        Sleeper.real(),
         clock,
         () -> Syncer.metadataOf(agent.capture().stats()));
   }
