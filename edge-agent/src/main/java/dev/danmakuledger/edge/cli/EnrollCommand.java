@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code edge-agent enroll}: registers the device key with a sync server (issue 6). */
+/** {@code edge-agent enroll}: registers the device key with a sync server (docs/sync.md). */
 @Command(
     name = "enroll",
     mixinStandardHelpOptions = true,

@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code edge-agent sync}: pushes the device log to the enrolled sync server (issue 6). */
+/** {@code edge-agent sync}: pushes the device log to the enrolled sync server (docs/sync.md). */
 @Command(
     name = "sync",
     mixinStandardHelpOptions = true,

@@ -13,7 +13,7 @@ import java.security.SecureRandom;
 
 /**
  * A device id and its signing key. The signer's name is the device log origin {@code
- * danmaku-ledger/device/<id>} (ARCHITECTURE §3), so a standard note verifier can check the
+ * danmaku-ledger/device/<id>} (docs/architecture.md §3), so a standard note verifier can check the
  * checkpoints it signs.
  */
 public record DeviceIdentity(String deviceId, NoteSigner signer) {

@@ -10,7 +10,7 @@ import java.util.Optional;
  * The server answered with an error status. Carries the status, the RFC 9457 problem when the body
  * was one, and the {@code Retry-After} delay when the server sent one.
  */
-public final class ServerProblemException extends IOException {
+final class ServerProblemException extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final int status;
@@ -18,7 +18,7 @@ public final class ServerProblemException extends IOException {
   private final Duration retryAfter;
   private final ErrorCode errorCode;
 
-  public ServerProblemException(int status, Problem problem, Duration retryAfter, String what) {
+  ServerProblemException(int status, Problem problem, Duration retryAfter, String what) {
     super(
         what
             + ": HTTP "

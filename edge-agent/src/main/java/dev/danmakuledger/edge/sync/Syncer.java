@@ -33,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes the device log to the sync server (ARCHITECTURE §4, issue 6 "Sync client").
+ * Pushes the device log to the sync server (docs/architecture.md §4, docs/sync.md).
  *
  * <p>A run reads the server's verified size V and root, checks that the local log has the same root
  * at V (else the logs forked and nothing is sent), fetches stored outcomes the device lacks for

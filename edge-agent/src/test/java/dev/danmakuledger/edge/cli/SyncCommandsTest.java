@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code edge-agent enroll} and {@code sync --once}: messages and exit codes (issue 6). */
+/** {@code edge-agent enroll} and {@code sync --once}: messages and exit codes (docs/sync.md). */
 class SyncCommandsTest {
   @TempDir Path tmp;
   final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T08:00:00Z"));

@@ -35,11 +35,11 @@ import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.mockwebserver.SocketPolicy;
 
 /**
- * A MockWebServer dispatcher that plays the sync server's witness role for one device (issue 5
- * batch protocol, reduced): it checks {@code oldSize}, the checkpoint signature and the recomputed
- * root, answers CONFIRMED with seq = index + 1 and a cosigned receipt, replays stored outcomes for
- * a resend, and serves {@code /log} and {@code /acks}. Faults queued with {@link #fault} replace
- * the next answers.
+ * A MockWebServer dispatcher that plays the sync server's witness role for one device (the batch
+ * protocol of docs/architecture.md §4, reduced): it checks {@code oldSize}, the checkpoint
+ * signature and the recomputed root, answers CONFIRMED with seq = index + 1 and a cosigned receipt,
+ * replays stored outcomes for a resend, and serves {@code /log} and {@code /acks}. Faults queued
+ * with {@link #fault} replace the next answers.
  */
 final class FakeWitness extends Dispatcher {
   final NoteSigner serverSigner =

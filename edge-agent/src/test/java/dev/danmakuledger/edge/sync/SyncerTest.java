@@ -40,7 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The sync client against a scripted witness on MockWebServer (issue 6 "Sync client"). */
+/** The sync client against a scripted witness on MockWebServer (docs/architecture.md §4). */
 class SyncerTest {
   static final int RECORDS = 25;
 
