@@ -2,6 +2,9 @@ package dev.danmakuledger.edge.api;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 
@@ -10,10 +13,10 @@ import java.util.Locale;
  * this one: a page can post a cross-site form ({@code text/plain} bodies need no CORS preflight,
  * Fetch standard "CORS-safelisted request-header") or rebind its own DNS name to 127.0.0.1 and talk
  * to the agent as a same-origin peer. So every request must name a loopback {@code Host} (an IP
- * literal in 127.0.0.0/8, {@code [::1]} or {@code localhost}, with or without a port; a DNS name is
- * never resolved), may carry an {@code Origin} only if it is the agent's own loopback origin (RFC
- * 6454 serialisation), and a capture must be {@code application/json}. See docs/edge-agent.md
- * "Local ingest API".
+ * literal in 127.0.0.0/8, the IPv6 loopback literal {@code [::1]} or {@code localhost}, with or
+ * without a port; a DNS name is never resolved), may carry an {@code Origin} only if it is the
+ * agent's own loopback origin (RFC 6454 serialisation), and a capture must be {@code
+ * application/json}. See docs/edge-agent.md "Local ingest API".
  */
 final class LoopbackGuard {
   private final List<String> ownOrigins;
@@ -136,7 +139,30 @@ final class LoopbackGuard {
     if (port != null && !isPort(port)) {
       return false;
     }
-    return name.equalsIgnoreCase("localhost") || name.equals("[::1]") || isLoopbackIpv4(name);
+    return name.equalsIgnoreCase("localhost") || isLoopbackIpv6(name) || isLoopbackIpv4(name);
+  }
+
+  /**
+   * A bracketed IPv6 literal of the loopback address ({@code [::1]}, {@code [0:0:0:0:0:0:0:1]}).
+   * Only hex digits and colons are parsed, so no name is ever looked up.
+   */
+  private static boolean isLoopbackIpv6(String s) {
+    if (s.length() < 4 || s.length() > 41 || !s.startsWith("[") || !s.endsWith("]")) {
+      return false;
+    }
+    String inner = s.substring(1, s.length() - 1);
+    for (int i = 0; i < inner.length(); i++) {
+      char c = inner.charAt(i);
+      boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      if (!hex && c != ':') {
+        return false;
+      }
+    }
+    try {
+      return InetAddress.getByName(inner) instanceof Inet6Address a && a.isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   private static boolean isPort(String s) {
