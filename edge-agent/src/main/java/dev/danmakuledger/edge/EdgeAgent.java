@@ -82,13 +82,15 @@ public final class EdgeAgent implements AutoCloseable {
 
   /**
    * Opens an initialised data directory, taking its lock, and starts the capture service. The
-   * settings are read before locking, so an uninitialised directory is reported as such.
+   * settings are read before locking, so an uninitialised directory is reported as such; a
+   * directory an older agent left group- or world-accessible is set to mode 0700.
    */
   public static EdgeAgent open(Path dataDir, Clock clock) throws IOException {
     AgentConfig config = AgentConfig.load(dataDir);
     DataDirLock lock = DataDirLock.acquire(dataDir);
     EdgeStore store = null;
     try {
+      PrivateFiles.restrictDirectory(dataDir);
       DeviceIdentity identity = DeviceIdentity.load(dataDir, config.deviceId());
       store = EdgeStore.openExisting(EdgeStore.fileIn(dataDir), config.durability());
       CaptureService capture =

@@ -77,12 +77,17 @@ class PrivateDataDirTest {
   }
 
   @Test
-  void aStoreFromAnOlderAgentIsTightenedWhenOpened() throws Exception {
+  void aDirectoryFromAnOlderAgentIsTightenedWhenOpened() throws Exception {
     Path dir = initialised();
     Files.setPosixFilePermissions(
         dir.resolve("agent.db"), PosixFilePermissions.fromString("rw-r--r--"));
+    Files.setPosixFilePermissions(
+        dir.resolve("agent.lock"), PosixFilePermissions.fromString("rw-rw-rw-"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     EdgeAgent.open(dir, clock).close();
     assertEquals("rw-------", mode(dir.resolve("agent.db")));
+    assertEquals("rw-------", mode(dir.resolve("agent.lock")));
+    assertEquals("rwx------", mode(dir));
   }
 
   @Test

@@ -42,6 +42,7 @@ public final class DataDirLock implements AutoCloseable {
             file,
             Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
             PrivateFiles.ownerOnly(file));
+    PrivateFiles.restrict(file);
     FileLock lock;
     try {
       lock = channel.tryLock();

@@ -40,6 +40,13 @@ public final class PrivateFiles {
     }
   }
 
+  /** Sets an existing directory to mode 0700. */
+  public static void restrictDirectory(Path dir) throws IOException {
+    if (posix(dir)) {
+      Files.setPosixFilePermissions(dir, DIR);
+    }
+  }
+
   /**
    * Creates an empty file with mode 0600.
    *
