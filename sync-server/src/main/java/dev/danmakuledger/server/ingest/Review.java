@@ -5,7 +5,7 @@ import dev.danmakuledger.server.error.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.storage.Counters;
+import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
@@ -66,7 +66,7 @@ public final class Review {
     if (approve) {
       rooms.publish(row.room(), List.of(row));
     } else {
-      store.addCounters(Map.of(Counters.REJECT_PREFIX + why, 1L));
+      store.addCounters(Map.of(Counter.rejectKey(why), 1L));
     }
     admin.publish(
         Events.of(

@@ -5,7 +5,6 @@ import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.ConsistencyProofResponse;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
-import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
@@ -77,15 +76,7 @@ public final class LedgerQueries {
     }
     List<RecordOutcome> out = new ArrayList<>();
     for (DeviceRecordRow r : store.records(deviceId, from, end)) {
-      out.add(
-          new RecordOutcome(
-              r.index(),
-              r.idempotencyKey(),
-              Outcome.valueOf(r.outcome()),
-              r.seq(),
-              r.messageId() == null ? null : Long.toString(r.messageId()),
-              r.originalStatus(),
-              r.reason()));
+      out.add(r.wire());
     }
     return new AcksResponse(deviceId, from, end, out);
   }
