@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * All request validation at the HTTP boundary, in one place (CONVENTIONS "Types and errors"): body
- * size, JSON shape and types, path and query parameters, batch structure (record count, indices,
- * base64). Everything that passes is well-formed; the services judge meaning.
+ * All request validation at the HTTP boundary, in one place (docs/errors.md: one stable code per
+ * refusal): body size, JSON shape and types, path and query parameters, batch structure (record
+ * count, indices, base64). Everything that passes is well-formed; the services judge meaning.
  */
 final class Requests {
   private final ObjectMapper json;

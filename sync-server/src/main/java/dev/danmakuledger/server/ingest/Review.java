@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The review queue (ARCHITECTURE §5, message state machine): PENDING → CONFIRMED | REJECTED by
- * compare-and-set on the version column; an approved message is broadcast once.
+ * The review queue (docs/architecture.md §5, message state machine): PENDING → CONFIRMED | REJECTED
+ * by compare-and-set on the version column; an approved message is broadcast once.
  */
 public final class Review {
   private final LedgerStore store;

@@ -29,8 +29,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The operator console's view (issue 7): counters, device verification states, rooms, the review
- * queue and alerts, as the {@code protocol.wire.admin} DTOs.
+ * The operator console's view (docs/console.md): counters, device verification states, rooms, the
+ * review queue and alerts, as the {@code protocol.wire.admin} DTOs.
  */
 public final class AdminView {
   private static final HexFormat HEX = HexFormat.of();

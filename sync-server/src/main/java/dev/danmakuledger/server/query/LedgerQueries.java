@@ -21,8 +21,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The read side of the device and room API (issue 5): log state, stored acks ("query is result"),
- * room pages with tombstones, message lookups and proofs served from stored hashes.
+ * The read side of the device and room API (docs/sync-server.md, HTTP API): log state, stored acks
+ * ("query is result"), room pages with tombstones, message lookups and proofs served from stored
+ * hashes.
  */
 public final class LedgerQueries {
   /** Most acks returned by one call. */

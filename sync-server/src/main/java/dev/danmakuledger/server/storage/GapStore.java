@@ -2,6 +2,7 @@ package dev.danmakuledger.server.storage;
 
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,14 +37,31 @@ public final class GapStore {
     this.jdbc = jdbc;
   }
 
-  /** Rooms with slots above their watermark, in name order. */
+  /**
+   * Rooms with slots above their watermark, in name order. Two index-only queries joined here, so
+   * that the per-room maximum stays a loose scan of the primary key on MySQL/MariaDB.
+   */
   public List<RoomMark> roomsAboveWatermark() {
-    return jdbc.query(
-        "SELECT m.room, MAX(m.seq), COALESCE(MAX(w.sealed_through), 0) FROM messages m"
-            + " LEFT JOIN room_watermarks w ON w.room = m.room GROUP BY m.room"
-            + " HAVING MAX(m.seq) > COALESCE(MAX(w.sealed_through), 0) ORDER BY m.room",
-        ps -> {},
-        rs -> new RoomMark(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+    Map<String, Long> sealed = new HashMap<>();
+    for (Map.Entry<String, Long> e :
+        jdbc.query(
+            "SELECT room, sealed_through FROM room_watermarks",
+            ps -> {},
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      sealed.put(e.getKey(), e.getValue());
+    }
+    List<RoomMark> marks = new ArrayList<>();
+    for (Map.Entry<String, Long> e :
+        jdbc.query(
+            "SELECT room, MAX(seq) FROM messages GROUP BY room ORDER BY room",
+            ps -> {},
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      long through = sealed.getOrDefault(e.getKey(), 0L);
+      if (e.getValue() > through) {
+        marks.add(new RoomMark(e.getKey(), e.getValue(), through));
+      }
+    }
+    return marks;
   }
 
   /**

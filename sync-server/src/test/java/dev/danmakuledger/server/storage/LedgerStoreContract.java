@@ -22,8 +22,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The storage contract (CONVENTIONS "one storage contract suite, run against every backend", after
- * Trillian's storage/testonly): every backend must pass exactly these tests.
+ * The storage contract (docs/architecture.md §6: one storage contract suite, run against every
+ * backend, after Trillian's storage/testonly): every backend must pass exactly these tests.
  */
 abstract class LedgerStoreContract {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
