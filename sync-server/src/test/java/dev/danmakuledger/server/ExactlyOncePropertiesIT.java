@@ -9,11 +9,13 @@ import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.server.error.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchIngest;
@@ -35,6 +37,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import net.jqwik.api.ForAll;
@@ -45,14 +52,15 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
  * The exactly-once model (docs/architecture.md §5): random interleavings of batches on two server
- * instances sharing one database and one Redis, SQL commits failing after Redis admitted, retries,
- * Redis wipes, room counters deleted, rolled back or set behind SQL, repeated and conflicting keys.
- * After the devices have synced everything and the gap sealer ran with the clock past its age, the
- * reference model must hold: every number 1..high of every room is a message or a tombstone, every
- * captured key is stored exactly once, every CONFIRMED outcome names its stored message, and every
- * DUPLICATE or CONFLICT outcome names a message SQL returns (DUPLICATE exactly when the contents
- * match). The seed is fixed; jqwik prints it and the failing sample, and the message lists the
- * steps taken.
+ * instances sharing one database and one Redis (some sent at the same moment on both, racing for
+ * numbers and device rows), SQL commits failing after Redis admitted, retries, Redis wipes, room
+ * counters deleted, rolled back or set behind SQL, repeated and conflicting keys. After the devices
+ * have synced everything and the gap sealer ran with the clock past its age, the reference model
+ * must hold: every number 1..high of every room is a message or a tombstone, every captured key is
+ * stored exactly once, every CONFIRMED outcome names its stored message, and every DUPLICATE or
+ * CONFLICT outcome names a message SQL returns (DUPLICATE exactly when the contents match). The
+ * seed is fixed; jqwik prints it and the failing sample, and the message lists the steps taken (a
+ * racing step's interleaving is the scheduler's, so it is not replayed exactly).
  */
 class ExactlyOncePropertiesIT {
   private static final Duration SEAL_AFTER = Duration.ofSeconds(30);
@@ -161,12 +169,22 @@ class ExactlyOncePropertiesIT {
       List<String> rooms,
       List<Instance> instances,
       Map<String, List<RecordOutcome>> answers,
-      List<String> trace) {
+      List<String> trace)
+      throws InterruptedException, ExecutionException {
     Device d = devices.get(random.nextInt(devices.size()));
     Instance at = instances.get(random.nextInt(instances.size()));
     String room = rooms.get(random.nextInt(rooms.size()));
     int what = random.nextInt(100);
-    if (what < 40) {
+    if (what < 12) {
+      Device other = devices.get(random.nextInt(devices.size()));
+      for (Device x : other == d ? List.of(d) : List.of(d, other)) {
+        for (int i = 1 + random.nextInt(3); i > 0; i--) {
+          capture(x, room, random);
+        }
+      }
+      trace.add("race " + d.log.id + " on both instances with " + other.log.id);
+      race(d, other, instances, answers, trace);
+    } else if (what < 40) {
       int n = 1 + random.nextInt(4);
       for (int i = 0; i < n; i++) {
         capture(d, room, random);
@@ -217,6 +235,69 @@ class ExactlyOncePropertiesIT {
     d.log.batch(r);
   }
 
+  /**
+   * Sends two devices' pending records at the same moment through the two instances (the same
+   * device twice: a resend to another instance after a lost reply). Both must end stored once.
+   */
+  private static void race(
+      Device a,
+      Device b,
+      List<Instance> instances,
+      Map<String, List<RecordOutcome>> answers,
+      List<String> trace)
+      throws InterruptedException, ExecutionException {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<BatchResponse>> running = new ArrayList<>();
+      Device[] who = {a, b};
+      for (int i = 0; i < 2; i++) {
+        Device d = who[i];
+        BatchRequest req = d.log.resend(d.verified, d.log.size());
+        Instance at = instances.get(i);
+        running.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return at.ingest()
+                      .ingest(d.log.id, req.oldSize(), bytes(req), req.checkpoint(), null)
+                      .response();
+                }));
+      }
+      start.countDown();
+      for (int i = 0; i < 2; i++) {
+        try {
+          record(who[i], running.get(i).get(), answers, trace);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof LedgerException le
+              && le.code() == ErrorCode.VERSION_CONFLICT)) {
+            throw e;
+          }
+          trace.add("  -> 409 " + le.getMessage());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static List<byte[]> bytes(BatchRequest b) {
+    List<byte[]> bytes = new ArrayList<>();
+    for (WireRecord w : b.records()) {
+      bytes.add(Base64.getDecoder().decode(w.canonical()));
+    }
+    return bytes;
+  }
+
+  private static void record(
+      Device d, BatchResponse r, Map<String, List<RecordOutcome>> answers, List<String> trace) {
+    d.verified = Math.max(d.verified, r.verifiedSize());
+    for (RecordOutcome o : r.outcomes()) {
+      answers.computeIfAbsent(d.log.id, k -> new ArrayList<>()).add(o);
+    }
+    trace.add("  -> " + r.outcomes().stream().map(o -> o.outcome() + "@" + o.seq()).toList());
+  }
+
   /** Sends every record the server has not verified yet, as an agent does. */
   private static void send(
       Device d,
@@ -228,19 +309,13 @@ class ExactlyOncePropertiesIT {
       return;
     }
     BatchRequest b = d.log.resend(d.verified, d.log.size());
-    List<byte[]> bytes = new ArrayList<>();
-    for (WireRecord w : b.records()) {
-      bytes.add(Base64.getDecoder().decode(w.canonical()));
-    }
     FailingCommits.failing = failing;
     try {
-      BatchResponse r =
-          at.ingest().ingest(d.log.id, b.oldSize(), bytes, b.checkpoint(), null).response();
-      d.verified = r.verifiedSize();
-      for (RecordOutcome o : r.outcomes()) {
-        answers.computeIfAbsent(d.log.id, k -> new ArrayList<>()).add(o);
-      }
-      trace.add("  -> " + r.outcomes().stream().map(o -> o.outcome() + "@" + o.seq()).toList());
+      record(
+          d,
+          at.ingest().ingest(d.log.id, b.oldSize(), bytes(b), b.checkpoint(), null).response(),
+          answers,
+          trace);
     } catch (StorageUnavailableException e) {
       if (!failing) {
         throw e;
