@@ -75,6 +75,13 @@ public final class Main implements Callable<Integer> {
       description = "a device not heard from for longer is OFFLINE (default 600)")
   Long offlineAfterSeconds;
 
+  @Option(
+      names = "--gap-seal-after",
+      description =
+          "seconds after which an unused room number below a stored one becomes a tombstone"
+              + " (default 30)")
+  Long gapSealAfterSeconds;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -131,6 +138,9 @@ public final class Main implements Callable<Integer> {
     }
     if (offlineAfterSeconds != null) {
       b.offlineAfter(Duration.ofSeconds(offlineAfterSeconds));
+    }
+    if (gapSealAfterSeconds != null) {
+      b.gapSealAfter(Duration.ofSeconds(gapSealAfterSeconds));
     }
     return b.build();
   }

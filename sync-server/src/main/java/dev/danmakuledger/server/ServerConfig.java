@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Everything a {@link SyncServer} needs to start (ARCHITECTURE §6). Null service locations mean the
- * embedded defaults: an embedded Redis on a free loopback port and an H2 file database in MySQL
- * mode under {@code dataDir}.
+ * Everything a {@link SyncServer} needs to start (docs/architecture.md §6). Null service locations
+ * mean the embedded defaults: an embedded Redis on a free loopback port and an H2 file database in
+ * MySQL mode under {@code dataDir}.
  *
  * @param dataDir directory for tokens, the server key and the embedded H2 database
  * @param bind interface the HTTP listener binds to
@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  *     holds nothing
  * @param dedupeTtl how long Redis remembers an idempotency key
  * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
+ * @param gapSealAfter a room number that is still neither a message nor a tombstone this long after
+ *     a higher number was stored is sealed as a tombstone (docs/architecture.md §5, gap sealer)
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -44,6 +46,7 @@ public record ServerConfig(
     Pattern reviewRule,
     Duration dedupeTtl,
     Duration offlineAfter,
+    Duration gapSealAfter,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -65,12 +68,16 @@ public record ServerConfig(
   /** Default time without contact after which a device is OFFLINE: ten minutes. */
   public static final Duration DEFAULT_OFFLINE_AFTER = Duration.ofMinutes(10);
 
+  /** Default age of a hole in a room's numbering before it is sealed: 30 seconds. */
+  public static final Duration DEFAULT_GAP_SEAL_AFTER = Duration.ofSeconds(30);
+
   public ServerConfig {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
+    Objects.requireNonNull(gapSealAfter, "gapSealAfter");
     redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
     bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);
     if (port < 0 || port > 65535) {
@@ -92,6 +99,9 @@ public record ServerConfig(
     }
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
+    }
+    if (gapSealAfter.isNegative() || gapSealAfter.isZero()) {
+      throw new IllegalArgumentException("gapSealAfter: got " + gapSealAfter + ", want > 0");
     }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
@@ -136,6 +146,7 @@ public record ServerConfig(
     b.reviewRule = reviewRule;
     b.dedupeTtl = dedupeTtl;
     b.offlineAfter = offlineAfter;
+    b.gapSealAfter = gapSealAfter;
     b.clock = clock;
     return b;
   }
@@ -156,6 +167,7 @@ public record ServerConfig(
     private Pattern reviewRule = DEFAULT_REVIEW_RULE;
     private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
     private Duration offlineAfter = DEFAULT_OFFLINE_AFTER;
+    private Duration gapSealAfter = DEFAULT_GAP_SEAL_AFTER;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -214,6 +226,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder gapSealAfter(Duration gapSealAfter) {
+      this.gapSealAfter = gapSealAfter;
+      return this;
+    }
+
     public Builder offlineAfter(Duration offlineAfter) {
       this.offlineAfter = offlineAfter;
       return this;
@@ -240,6 +257,7 @@ public record ServerConfig(
           reviewRule,
           dedupeTtl,
           offlineAfter,
+          gapSealAfter,
           clock);
     }
   }

@@ -10,6 +10,7 @@ import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
@@ -35,9 +36,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running sync server (ARCHITECTURE §2, §4–§7): wires configuration, then stores (SQL, Redis),
- * then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and by
- * {@link Main} from the command line.
+ * A running sync server (docs/architecture.md §2, §4–§7): wires configuration, then stores (SQL,
+ * Redis), then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and
+ * by {@link Main} from the command line.
  */
 public final class SyncServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SyncServer.class);
@@ -52,6 +53,7 @@ public final class SyncServer implements AutoCloseable {
   private final DataDirectory dataDirectory;
   private final HttpApi http;
   private final int port;
+  private final GapSealer sealer;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -61,12 +63,14 @@ public final class SyncServer implements AutoCloseable {
       DataDirectory dataDirectory,
       HttpApi http,
       int port,
+      GapSealer sealer,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
     this.dataDirectory = dataDirectory;
     this.http = http;
     this.port = port;
+    this.sealer = sealer;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -113,8 +117,10 @@ public final class SyncServer implements AutoCloseable {
           MessageIds.lease(scripts, "sync-server-" + UUID.randomUUID(), NODE_LEASE, config.clock());
       resources.push(ids);
       RoomSequencer sequencer =
-          new RoomSequencer(
-              scripts, room -> store.sealGapsForReseed(room, "lost-by-redis"), config.dedupeTtl());
+          new RoomSequencer(scripts, room -> store.messages().highWater(room), config.dedupeTtl());
+      GapSealer sealer = new GapSealer(store, config.gapSealAfter(), config.clock());
+      sealer.start(sealer.defaultPeriod());
+      resources.push(sealer);
       RoomHub rooms = new RoomHub();
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
@@ -158,7 +164,7 @@ public final class SyncServer implements AutoCloseable {
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
-      return new SyncServer(config, dir, http, port, resources, started);
+      return new SyncServer(config, dir, http, port, sealer, resources, started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -213,6 +219,16 @@ public final class SyncServer implements AutoCloseable {
   /** The server's note verifier key: receipts carry its signature. */
   public String serverVerifierKey() {
     return dataDirectory.serverSigner().verifierKey();
+  }
+
+  /**
+   * Runs the gap sealer once now (it also runs on its schedule): every hole of a room's numbering
+   * older than {@code --gap-seal-after} becomes a tombstone.
+   *
+   * @return how many tombstones this run wrote
+   */
+  public int sealGapsNow() {
+    return sealer.runOnce();
   }
 
   /** One line per part started, for the startup message. */

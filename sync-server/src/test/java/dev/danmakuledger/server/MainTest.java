@@ -55,7 +55,9 @@ final class MainTest {
                 "--max-records",
                 "7",
                 "--offline-after-seconds",
-                "90")
+                "90",
+                "--gap-seal-after",
+                "45")
             .config();
     assertEquals(9999, c.port());
     assertEquals("0.0.0.0", c.bind());
@@ -67,6 +69,7 @@ final class MainTest {
     assertEquals(2048, c.maxBodyBytes());
     assertEquals(7, c.maxRecordsPerBatch());
     assertEquals(java.time.Duration.ofSeconds(90), c.offlineAfter());
+    assertEquals(java.time.Duration.ofSeconds(45), c.gapSealAfter());
   }
 
   @Test

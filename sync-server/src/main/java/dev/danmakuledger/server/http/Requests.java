@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
-import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.WireRecord;
@@ -19,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * All request validation at the HTTP boundary, in one place (CONVENTIONS "Types and errors"): body
- * size, JSON shape and types, path and query parameters, batch structure (record count, indices,
- * base64). Everything that passes is well-formed; the services judge meaning.
+ * All request validation at the HTTP boundary, in one place (docs/errors.md: one stable code per
+ * refusal): body size, JSON shape and types, path and query parameters, batch structure (record
+ * count, indices, base64). Everything that passes is well-formed; the services judge meaning.
  */
 final class Requests {
   private final ObjectMapper json;
@@ -117,16 +116,8 @@ final class Requests {
             ErrorCode.INVALID_FIELD,
             "records[" + i + "].canonical: not standard base64 (" + e.getMessage() + ")");
       }
-      if (bytes.length == 0 || bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
-        throw new LedgerException(
-            ErrorCode.INVALID_FIELD,
-            "records["
-                + i
-                + "].canonical: got "
-                + bytes.length
-                + " bytes, want 1.."
-                + CanonicalRecord.MAX_ENCODED_LENGTH);
-      }
+      // Empty or oversized bytes are still a leaf of the signed log: ingest rejects the record in
+      // its place (docs/architecture.md §10), so the device can sync past it.
       canonicals.add(bytes);
     }
     return new Batch(req.oldSize(), canonicals, req);

@@ -5,7 +5,7 @@ import dev.danmakuledger.server.error.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.storage.Counters;
+import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The review queue (ARCHITECTURE §5, message state machine): PENDING → CONFIRMED | REJECTED by
- * compare-and-set on the version column; an approved message is broadcast once.
+ * The review queue (docs/architecture.md §5, message state machine): PENDING → CONFIRMED | REJECTED
+ * by compare-and-set on the version column; an approved message is broadcast once.
  */
 public final class Review {
   private final LedgerStore store;
@@ -66,7 +66,7 @@ public final class Review {
     if (approve) {
       rooms.publish(row.room(), List.of(row));
     } else {
-      store.addCounters(Map.of(Counters.REJECT_PREFIX + why, 1L));
+      store.addCounters(Map.of(Counter.rejectKey(why), 1L));
     }
     admin.publish(
         Events.of(

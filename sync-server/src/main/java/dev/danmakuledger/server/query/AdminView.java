@@ -13,7 +13,7 @@ import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.storage.AlertRow;
-import dev.danmakuledger.server.storage.Counters;
+import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.LedgerStore;
@@ -29,8 +29,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The operator console's view (issue 7): counters, device verification states, rooms, the review
- * queue and alerts, as the {@code protocol.wire.admin} DTOs.
+ * The operator console's view (docs/console.md): counters, device verification states, rooms, the
+ * review queue and alerts, as the {@code protocol.wire.admin} DTOs.
  */
 public final class AdminView {
   private static final HexFormat HEX = HexFormat.of();
@@ -60,32 +60,32 @@ public final class AdminView {
     Map<String, Long> c = store.counters();
     Map<String, Long> outcomes = new TreeMap<>();
     for (Outcome o : Outcome.values()) {
-      outcomes.put(o.name(), c.getOrDefault(Counters.OUTCOME_PREFIX + o.name(), 0L));
+      outcomes.put(o.name(), c.getOrDefault(Counter.outcomeKey(o), 0L));
     }
     Map<String, Long> rejects = new TreeMap<>();
     for (Map.Entry<String, Long> e : c.entrySet()) {
-      if (e.getKey().startsWith(Counters.REJECT_PREFIX)) {
-        rejects.put(e.getKey().substring(Counters.REJECT_PREFIX.length()), e.getValue());
+      if (e.getKey().startsWith(Counter.REJECT_PREFIX)) {
+        rejects.put(e.getKey().substring(Counter.REJECT_PREFIX.length()), e.getValue());
       }
     }
     List<DeviceRow> devices = store.devices();
     long edge = devices.stream().mapToLong(d -> d.edge().duplicates()).sum();
     long now = clock.millis();
     return new Overview(
-        c.getOrDefault(Counters.BATCHES, 0L),
+        c.getOrDefault(Counter.BATCHES.key(), 0L),
         outcomes,
         new DuplicateLayers(
             edge,
-            c.getOrDefault(Counters.DUPLICATES_REDIS, 0L),
-            c.getOrDefault(Counters.DUPLICATES_SQL, 0L)),
-        c.getOrDefault(Counters.CONFLICTS, 0L),
-        c.getOrDefault(Counters.FORKS, 0L),
-        c.getOrDefault(Counters.SIGNATURE_FAILURES, 0L),
+            c.getOrDefault(Counter.DUPLICATES_REDIS.key(), 0L),
+            c.getOrDefault(Counter.DUPLICATES_SQL.key(), 0L)),
+        c.getOrDefault(Counter.CONFLICTS.key(), 0L),
+        c.getOrDefault(Counter.FORKS.key(), 0L),
+        c.getOrDefault(Counter.SIGNATURE_FAILURES.key(), 0L),
         rejects,
         store.alertCount(),
         devices.size(),
         store.rooms().size(),
-        rate(now, c.getOrDefault(Counters.RECORDS, 0L)),
+        rate(now, c.getOrDefault(Counter.RECORDS.key(), 0L)),
         Instant.ofEpochMilli(now).toString());
   }
 

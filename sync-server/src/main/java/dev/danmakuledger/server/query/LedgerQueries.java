@@ -5,7 +5,6 @@ import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.ConsistencyProofResponse;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
-import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
@@ -22,8 +21,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The read side of the device and room API (issue 5): log state, stored acks ("query is result"),
- * room pages with tombstones, message lookups and proofs served from stored hashes.
+ * The read side of the device and room API (docs/sync-server.md, HTTP API): log state, stored acks
+ * ("query is result"), room pages with tombstones, message lookups and proofs served from stored
+ * hashes.
  */
 public final class LedgerQueries {
   /** Most acks returned by one call. */
@@ -77,15 +77,7 @@ public final class LedgerQueries {
     }
     List<RecordOutcome> out = new ArrayList<>();
     for (DeviceRecordRow r : store.records(deviceId, from, end)) {
-      out.add(
-          new RecordOutcome(
-              r.index(),
-              r.idempotencyKey(),
-              Outcome.valueOf(r.outcome()),
-              r.seq(),
-              r.messageId() == null ? null : Long.toString(r.messageId()),
-              r.originalStatus(),
-              r.reason()));
+      out.add(r.wire());
     }
     return new AcksResponse(deviceId, from, end, out);
   }

@@ -7,9 +7,9 @@ import java.net.ServerSocket;
 import redis.embedded.RedisServer;
 
 /**
- * The default Redis (ARCHITECTURE §6): the real redis-server shipped in the embedded-redis jar,
- * bound to loopback on a free port, without persistence (SQL is the durable store; a lost counter
- * is re-seeded from it).
+ * The default Redis (docs/architecture.md §6): the real redis-server shipped in the embedded-redis
+ * jar, bound to loopback on a free port, without persistence (SQL is the durable store; a lost
+ * counter is re-seeded from it).
  */
 public final class EmbeddedRedis implements AutoCloseable {
   private final RedisServer server;
