@@ -57,8 +57,9 @@ public final class Tlog {
         root LEAVES                                   print the root of all leaves
         inclusion --index I LEAVES                    audit path for leaf I in the full tree
         consistency --old M LEAVES                    proof from size M to the full size
-        verify-inclusion --index I --size N --leaf-hex HEX --root HEX PROOF
-                                                      HEX after --leaf-hex is the leaf's data
+        verify-inclusion --index I --size N (--leaf-hex DATA | --leaf-hash HASH) --root HEX PROOF
+                                                      DATA is the leaf's data in hex, HASH its
+                                                      RFC 6962 leaf hash (e.g. from a tile)
         verify-consistency --old M --new N --old-root HEX --new-root HEX PROOF
         keygen --name NAME --out DIR                  write DIR/NAME.key (0600), print verifier key
         checkpoint --key KEYFILE --origin ORIGIN LEAVES   print a signed checkpoint note
@@ -149,14 +150,33 @@ public final class Tlog {
 
   private void verifyInclusion(List<String> rest) throws UsageException, VerificationException {
     Args a =
-        Args.parse(rest, Set.of("index", "size", "leaf-hex", "root"), Set.of(), List.of("PROOF"));
+        Args.parse(
+            rest,
+            Set.of("index", "size", "root"),
+            Set.of("leaf-hex", "leaf-hash"),
+            List.of("PROOF"));
     long index = a.nonNegative("index");
     long size = a.nonNegative("size");
-    byte[] leaf = hex("--leaf-hex", a.option("leaf-hex"), -1);
+    byte[] leafHash = leafHash(a);
     byte[] root = hex("--root", a.option("root"), Rfc6962.HASH_SIZE);
     List<byte[]> proof = readProof(a.operand(0));
-    InclusionProof.verify(index, size, Rfc6962.leafHash(leaf), proof, root);
+    InclusionProof.verify(index, size, leafHash, proof, root);
     out.println("ok");
+  }
+
+  /**
+   * The leaf hash from {@code --leaf-hex} (the leaf's data, hashed here) or {@code --leaf-hash}
+   * (already hashed, as an auditor reads it from a level-0 tile); exactly one must be given.
+   */
+  private static byte[] leafHash(Args a) throws UsageException {
+    String data = a.option("leaf-hex");
+    String hash = a.option("leaf-hash");
+    if ((data == null) == (hash == null)) {
+      throw new UsageException("want exactly one of --leaf-hex DATA or --leaf-hash HASH");
+    }
+    return data != null
+        ? Rfc6962.leafHash(hex("--leaf-hex", data, -1))
+        : hex("--leaf-hash", hash, Rfc6962.HASH_SIZE);
   }
 
   private void verifyConsistency(List<String> rest) throws UsageException, VerificationException {

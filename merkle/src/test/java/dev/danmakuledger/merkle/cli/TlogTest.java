@@ -3,6 +3,7 @@ package dev.danmakuledger.merkle.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.merkle.hash.Rfc6962;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.HexFormat;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -319,5 +321,64 @@ class TlogTest {
 
   private Path write(String name, String content) throws IOException {
     return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void verifyInclusionAcceptsTheLeafHashInsteadOfItsData() throws IOException {
+    Path p = write("proof.txt", run("inclusion", "--index", "5", leaves.toString()).out());
+    String leafHash =
+        HexFormat.of().formatHex(Rfc6962.leafHash(HexFormat.of().parseHex("40414243")));
+    Result ok =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash",
+            leafHash,
+            "--root",
+            CT_ROOT_8,
+            p.toString());
+    assertEquals(new Result(0, "ok\n", ""), ok);
+    Result wrongLeaf =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash",
+            CT_ROOT_8,
+            "--root",
+            CT_ROOT_8,
+            p.toString());
+    assertEquals(1, wrongLeaf.status());
+    assertTrue(wrongLeaf.err().contains("root mismatch"), wrongLeaf.err());
+  }
+
+  @Test
+  void verifyInclusionWantsExactlyOneLeafForm() throws IOException {
+    Path p = write("proof.txt", run("inclusion", "--index", "5", leaves.toString()).out());
+    Result both =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hex=40414243",
+            "--leaf-hash=" + CT_ROOT_8,
+            "--root=" + CT_ROOT_8,
+            p.toString());
+    assertEquals(2, both.status());
+    assertTrue(both.err().contains("want exactly one of --leaf-hex"), both.err());
+    Result neither =
+        run("verify-inclusion", "--index=5", "--size=8", "--root=" + CT_ROOT_8, p.toString());
+    assertEquals(2, neither.status());
+    Result shortHash =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash=4041",
+            "--root=" + CT_ROOT_8,
+            p.toString());
+    assertEquals(2, shortHash.status());
+    assertTrue(shortHash.err().contains("--leaf-hash: got 2 bytes, want 32"), shortHash.err());
   }
 }
