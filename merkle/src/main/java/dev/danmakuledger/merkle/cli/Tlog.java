@@ -61,7 +61,8 @@ public final class Tlog {
                                                       DATA is the leaf's data in hex, HASH its
                                                       RFC 6962 leaf hash (e.g. from a tile)
         verify-consistency --old M --new N --old-root HEX --new-root HEX PROOF
-        keygen --name NAME --out DIR                  write DIR/NAME.key (0600), print verifier key
+        keygen --name NAME --out DIR                  write DIR/<NAME, '/' etc. %-encoded>.key
+                                                      (mode 0600), print the verifier key
         checkpoint --key KEYFILE --origin ORIGIN LEAVES   print a signed checkpoint note
         verify-checkpoint --vkey VERIFIER_KEY [--origin ORIGIN] NOTE
                                                       print "origin size root-hex"
@@ -194,13 +195,11 @@ public final class Tlog {
   private void keygen(List<String> rest) throws UsageException {
     Args a = Args.parse(rest, Set.of("name", "out"), Set.of(), List.of());
     String name = a.option("name");
-    if (name.contains("/") || name.contains("\\") || name.startsWith(".")) {
-      throw new UsageException(
-          "--name: got \"" + name + "\", want no '/', '\\' or leading '.' (it names the file)");
-    }
     NoteSigner signer;
+    String fileName;
     try {
       signer = NoteSigner.generate(name, random);
+      fileName = KeyFileName.of(name);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--name: " + e.getMessage(), e);
     }
@@ -208,7 +207,7 @@ public final class Tlog {
     if (!Files.isDirectory(dir)) {
       throw new UsageException("--out: " + dir + " is not a directory");
     }
-    Path file = dir.resolve(name + ".key");
+    Path file = dir.resolve(fileName);
     try {
       try {
         Files.createFile(
@@ -223,6 +222,7 @@ public final class Tlog {
     } catch (IOException e) {
       throw new UsageException("cannot write " + file + ": " + e.getMessage(), e);
     }
+    err.println("tlog keygen: private key written to " + file);
     out.println(signer.verifierKey());
   }
 

@@ -1,6 +1,7 @@
 package dev.danmakuledger.merkle.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.merkle.hash.Rfc6962;
@@ -276,8 +277,51 @@ class TlogTest {
     Result again = run("keygen", "--name", "example.org-log", "--out", dir.toString());
     assertEquals(2, again.status());
     assertTrue(again.err().contains("refusing to overwrite"), again.err());
-    assertEquals(2, run("keygen", "--name", "../evil", "--out", dir.toString()).status());
     assertEquals(2, run("keygen", "--name", "a+b", "--out", dir.toString()).status());
+    assertEquals(2, run("keygen", "--name", "a b", "--out", dir.toString()).status());
+  }
+
+  @Test
+  void keygenAcceptsKeyNamesWithSlashesAndWritesADerivedFileInsideDir() throws IOException {
+    Result r = run("keygen", "--name", "danmaku-ledger/room/r1", "--out", dir.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().startsWith("danmaku-ledger/room/r1+"), r.out());
+    Path key = dir.resolve("danmaku-ledger%2Froom%2Fr1.key");
+    assertTrue(r.err().contains(key.toString()), r.err());
+    assertTrue(Files.readString(key).startsWith("PRIVATE+KEY+danmaku-ledger/room/r1+"));
+    Result cp =
+        run(
+            "checkpoint",
+            "--key",
+            key.toString(),
+            "--origin",
+            "danmaku-ledger/room/r1",
+            leaves.toString());
+    assertEquals(0, cp.status(), cp.err());
+    Path note = write("room.note", cp.out());
+    assertEquals(0, run("verify-checkpoint", "--vkey", r.out().strip(), note.toString()).status());
+  }
+
+  @Test
+  void keygenNeverWritesOutsideDir() throws IOException {
+    Result r = run("keygen", "--name", "../evil", "--out", dir.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(Files.exists(dir.resolve("%2E.%2Fevil.key")));
+    assertFalse(Files.exists(dir.resolveSibling("evil.key")));
+    try (var files = Files.list(dir)) {
+      assertEquals(1, files.filter(f -> f.toString().endsWith(".key")).count());
+    }
+  }
+
+  @Test
+  void keyFileNamesAreDistinctForDistinctKeyNames() {
+    assertEquals("example.org-log.key", KeyFileName.of("example.org-log"));
+    assertEquals("a%2Fb.key", KeyFileName.of("a/b"));
+    assertEquals("a%252Fb.key", KeyFileName.of("a%2Fb"));
+    assertEquals("%2Ehidden.key", KeyFileName.of(".hidden"));
+    assertEquals("a%5Cb.key", KeyFileName.of("a\\b"));
+    assertEquals("%E5%BC%B9%E5%B9%95.key", KeyFileName.of("\u5f39\u5e55"));
+    assertEquals(2, run("keygen", "--name", "x".repeat(251), "--out", dir.toString()).status());
   }
 
   @Test
