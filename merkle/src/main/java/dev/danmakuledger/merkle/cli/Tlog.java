@@ -5,13 +5,19 @@ import dev.danmakuledger.merkle.VerificationException;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.ConsistencyProof;
 import dev.danmakuledger.merkle.proof.InclusionProof;
+import dev.danmakuledger.merkle.proof.InvalidProofException;
 import dev.danmakuledger.merkle.proof.Proofs;
+import dev.danmakuledger.merkle.tiles.DirectoryTileSource;
+import dev.danmakuledger.merkle.tiles.LogAudit;
+import dev.danmakuledger.merkle.tiles.TileReader;
+import dev.danmakuledger.merkle.tiles.TileSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;
@@ -45,6 +51,9 @@ public final class Tlog {
 
   private static final HexFormat HEX = HexFormat.of();
 
+  /** Origin prefix of room logs (docs/room-log.md). */
+  static final String ROOM_ORIGIN_PREFIX = "danmaku-ledger/room/";
+
   static final String USAGE_TEXT =
       """
       usage: tlog <command> [options] [operands]
@@ -66,6 +75,10 @@ public final class Tlog {
         checkpoint --key KEYFILE --origin ORIGIN LEAVES   print a signed checkpoint note
         verify-checkpoint --vkey VERIFIER_KEY [--origin ORIGIN] NOTE
                                                       print "origin size root-hex"
+        verify-room --vkey VERIFIER_KEY [--origin ORIGIN] [--previous NOTE] DIR
+                                                      audit a mirrored room log (DIR/checkpoint,
+                                                      DIR/tile/...): signature, tiles, entries,
+                                                      numbering, consistency with NOTE
       """;
 
   private final PrintStream out;
@@ -110,6 +123,7 @@ public final class Tlog {
         case "keygen" -> keygen(rest);
         case "checkpoint" -> checkpoint(rest);
         case "verify-checkpoint" -> verifyCheckpoint(rest);
+        case "verify-room" -> verifyRoom(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }
       return OK;
@@ -265,6 +279,76 @@ public final class Tlog {
       }
     }
     out.println(cp.origin() + " " + cp.size() + " " + HEX.formatHex(cp.root()));
+  }
+
+  /**
+   * Audits a mirrored room log (docs/room-log.md): the checkpoint signature, the root from the
+   * tiles and from the entries, every tile against the entries, the numbering of every entry, and
+   * consistency with an earlier checkpoint.
+   */
+  private void verifyRoom(List<String> rest) throws UsageException, VerificationException {
+    Args a = Args.parse(rest, Set.of("vkey"), Set.of("origin", "previous"), List.of("DIR"));
+    NoteVerifier verifier;
+    try {
+      verifier = NoteVerifier.parse(a.option("vkey"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--vkey: " + e.getMessage(), e);
+    }
+    Path dir = Path.of(a.operand(0));
+    if (!Files.isDirectory(dir)) {
+      throw new UsageException(dir + " is not a directory");
+    }
+    Checkpoint cp = openRoomCheckpoint(readText(dir.resolve("checkpoint").toString()), a, verifier);
+    Checkpoint previous = null;
+    if (a.option("previous") != null) {
+      previous = Checkpoints.open(readText(a.option("previous")), cp.origin(), verifier);
+      if (previous.size() > cp.size()) {
+        throw new InvalidProofException(
+            "--previous has size " + previous.size() + ", larger than the mirror's " + cp.size());
+      }
+    }
+    RoomEntryNumbering numbering = new RoomEntryNumbering();
+    TileSource source = new DirectoryTileSource(dir);
+    LogAudit.Result result;
+    try {
+      result = LogAudit.audit(source, cp.size(), cp.root(), numbering);
+      if (previous != null) {
+        List<byte[]> proof = new TileReader(source, cp.size()).consistencyProof(previous.size());
+        ConsistencyProof.verify(previous.size(), cp.size(), previous.root(), cp.root(), proof);
+      }
+    } catch (IOException e) {
+      throw new UsageException("cannot read the mirror: " + e.getMessage(), e);
+    }
+    out.println(cp.origin() + " " + cp.size() + " " + HEX.formatHex(cp.root()));
+    out.println(
+        result.entries()
+            + " entries ("
+            + numbering.messages()
+            + " messages, "
+            + numbering.tombstones()
+            + " tombstones), "
+            + result.tilesCompared()
+            + " tiles match the entries"
+            + (previous == null ? "" : ", consistent with size " + previous.size()));
+  }
+
+  private static Checkpoint openRoomCheckpoint(String note, Args a, NoteVerifier verifier)
+      throws UsageException, VerificationException {
+    if (a.option("origin") != null) {
+      return Checkpoints.open(note, a.option("origin"), verifier);
+    }
+    Checkpoint cp;
+    try {
+      cp = Checkpoint.parse(SignedNote.open(note, verifier));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("checkpoint: signed note is not a checkpoint: " + e.getMessage(), e);
+    }
+    if (!cp.origin().startsWith(ROOM_ORIGIN_PREFIX)) {
+      throw new NoteVerificationException(
+          NoteVerificationException.Reason.WRONG_ORIGIN,
+          "origin: got \"" + cp.origin() + "\", want " + ROOM_ORIGIN_PREFIX + "<room>");
+    }
+    return cp;
   }
 
   private void printHashes(List<byte[]> hashes) {
