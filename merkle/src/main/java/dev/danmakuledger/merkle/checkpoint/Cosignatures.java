@@ -37,6 +37,24 @@ public final class Cosignatures {
    */
   public static Cosigned open(String note, String expectedOrigin, CosignatureVerifier verifier)
       throws NoteVerificationException {
+    Cosigned c = open(note, verifier);
+    if (!c.checkpoint().origin().equals(expectedOrigin)) {
+      throw new NoteVerificationException(
+          WRONG_ORIGIN,
+          "origin: got \"" + c.checkpoint().origin() + "\", want \"" + expectedOrigin + "\"");
+    }
+    return c;
+  }
+
+  /**
+   * Verifies the cosignature of {@code verifier} on {@code note}, then parses the checkpoint body;
+   * the caller must check that the origin is the log it expects.
+   *
+   * @throws NoteVerificationException as {@link #open(String, String, CosignatureVerifier)}, but
+   *     never WRONG_ORIGIN
+   */
+  public static Cosigned open(String note, CosignatureVerifier verifier)
+      throws NoteVerificationException {
     SignedNote.Opened opened =
         SignedNote.openWith(note, verifier.name(), verifier.keyHash(), verifier::verify);
     Checkpoint cp;
@@ -44,10 +62,6 @@ public final class Cosignatures {
       cp = Checkpoint.parse(opened.text());
     } catch (IllegalArgumentException e) {
       throw new NoteVerificationException(MALFORMED, e.getMessage());
-    }
-    if (!cp.origin().equals(expectedOrigin)) {
-      throw new NoteVerificationException(
-          WRONG_ORIGIN, "origin: got \"" + cp.origin() + "\", want \"" + expectedOrigin + "\"");
     }
     return new Cosigned(cp, ByteBuffer.wrap(opened.signature()).getLong());
   }

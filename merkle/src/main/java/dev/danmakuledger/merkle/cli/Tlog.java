@@ -4,20 +4,17 @@ import dev.danmakuledger.merkle.NodeId;
 import dev.danmakuledger.merkle.VerificationException;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
+import dev.danmakuledger.merkle.checkpoint.Cosignatures;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
-import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.ConsistencyProof;
 import dev.danmakuledger.merkle.proof.InclusionProof;
-import dev.danmakuledger.merkle.proof.InvalidProofException;
 import dev.danmakuledger.merkle.proof.Proofs;
-import dev.danmakuledger.merkle.tiles.DirectoryTileSource;
-import dev.danmakuledger.merkle.tiles.LogAudit;
-import dev.danmakuledger.merkle.tiles.TileReader;
-import dev.danmakuledger.merkle.tiles.TileSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;
@@ -29,6 +26,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,9 +50,6 @@ public final class Tlog {
 
   private static final HexFormat HEX = HexFormat.of();
 
-  /** Origin prefix of room logs (docs/room-log.md). */
-  static final String ROOM_ORIGIN_PREFIX = "danmaku-ledger/room/";
-
   static final String USAGE_TEXT =
       """
       usage: tlog <command> [options] [operands]
@@ -70,12 +66,20 @@ public final class Tlog {
                                                       DATA is the leaf's data in hex, HASH its
                                                       RFC 6962 leaf hash (e.g. from a tile)
         verify-consistency --old M --new N --old-root HEX --new-root HEX PROOF
-        keygen --name NAME --out DIR                  write DIR/<NAME, '/' etc. %-encoded>.key
+        keygen --name NAME --out DIR [--type ed25519|cosignature]
+                                                      write DIR/<NAME, '/' etc. %-encoded>.key
                                                       (mode 0600), print the verifier key
+                                                      (cosignature: type 0x04 cosigner key)
+        cosign --key COSIGNER_KEYFILE --vkey LOG_VERIFIER_KEY NOTE
+                                                      verify NOTE, print it with a
+                                                      cosignature/v1 line timestamped now
         checkpoint --key KEYFILE --origin ORIGIN LEAVES   print a signed checkpoint note
         verify-checkpoint --vkey VERIFIER_KEY [--origin ORIGIN] NOTE
-                                                      print "origin size root-hex"
-        verify-room --vkey VERIFIER_KEY [--origin ORIGIN] [--previous NOTE] DIR
+                                                      print "origin size root-hex"; with a
+                                                      type 0x04 key, check its cosignature/v1
+                                                      and add "cosigned <time>"
+        verify-room --vkey VERIFIER_KEY [--origin ORIGIN] [--previous NOTE]
+                    [--cosigner COSIGNER_VKEY] DIR
                                                       audit a mirrored room log (DIR/checkpoint,
                                                       DIR/tile/...): signature, tiles, entries,
                                                       numbering, consistency with NOTE
@@ -85,12 +89,18 @@ public final class Tlog {
   private final PrintStream err;
   private final long maxInputBytes;
   private final SecureRandom random;
+  private final Clock clock;
 
   Tlog(PrintStream out, PrintStream err, long maxInputBytes, SecureRandom random) {
+    this(out, err, maxInputBytes, random, Clock.systemUTC());
+  }
+
+  Tlog(PrintStream out, PrintStream err, long maxInputBytes, SecureRandom random, Clock clock) {
     this.out = out;
     this.err = err;
     this.maxInputBytes = maxInputBytes;
     this.random = random;
+    this.clock = clock;
   }
 
   public static void main(String[] args) {
@@ -123,7 +133,8 @@ public final class Tlog {
         case "keygen" -> keygen(rest);
         case "checkpoint" -> checkpoint(rest);
         case "verify-checkpoint" -> verifyCheckpoint(rest);
-        case "verify-room" -> verifyRoom(rest);
+        case "verify-room" -> new VerifyRoom(this::readText, out).run(rest);
+        case "cosign" -> cosign(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }
       return OK;
@@ -207,12 +218,28 @@ public final class Tlog {
   }
 
   private void keygen(List<String> rest) throws UsageException {
-    Args a = Args.parse(rest, Set.of("name", "out"), Set.of(), List.of());
+    Args a = Args.parse(rest, Set.of("name", "out"), Set.of("type"), List.of());
     String name = a.option("name");
-    NoteSigner signer;
+    String type = a.option("type") == null ? "ed25519" : a.option("type");
+    String privateKey;
+    String verifierKey;
     String fileName;
     try {
-      signer = NoteSigner.generate(name, random);
+      switch (type) {
+        case "ed25519" -> {
+          NoteSigner s = NoteSigner.generate(name, random);
+          privateKey = s.privateKey();
+          verifierKey = s.verifierKey();
+        }
+        case "cosignature" -> {
+          CosignatureSigner s = CosignatureSigner.generate(name, random);
+          privateKey = s.privateKey();
+          verifierKey = s.verifierKey();
+        }
+        default ->
+            throw new UsageException(
+                "--type: got \"" + type + "\", want ed25519 (0x01) or cosignature (0x04)");
+      }
       fileName = KeyFileName.of(name);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--name: " + e.getMessage(), e);
@@ -230,14 +257,36 @@ public final class Tlog {
       } catch (UnsupportedOperationException e) {
         Files.createFile(file);
       }
-      Files.writeString(file, signer.privateKey() + "\n", StandardCharsets.UTF_8);
+      Files.writeString(file, privateKey + "\n", StandardCharsets.UTF_8);
     } catch (FileAlreadyExistsException e) {
       throw new UsageException(file + " already exists; refusing to overwrite a key", e);
     } catch (IOException e) {
       throw new UsageException("cannot write " + file + ": " + e.getMessage(), e);
     }
     err.println("tlog keygen: private key written to " + file);
-    out.println(signer.verifierKey());
+    out.println(verifierKey);
+  }
+
+  /**
+   * Verifies a checkpoint note with the log's key, then prints it with this cosigner's {@code
+   * cosignature/v1} line added, timestamped now (C2SP tlog-cosignature).
+   */
+  private void cosign(List<String> rest) throws UsageException, VerificationException {
+    Args a = Args.parse(rest, Set.of("key", "vkey"), Set.of(), List.of("NOTE"));
+    CosignatureSigner signer;
+    try {
+      signer = CosignatureSigner.fromPrivateKey(readText(a.option("key")).strip());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--key: " + e.getMessage(), e);
+    }
+    NoteVerifier log = parseVerifier(a.option("vkey"));
+    String note = readText(a.operand(0));
+    try {
+      Checkpoint.parse(SignedNote.open(note, log));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("signed note is not a checkpoint: " + e.getMessage(), e);
+    }
+    out.print(signer.cosign(note, clock));
   }
 
   private void checkpoint(List<String> rest) throws UsageException {
@@ -260,12 +309,12 @@ public final class Tlog {
 
   private void verifyCheckpoint(List<String> rest) throws UsageException, VerificationException {
     Args a = Args.parse(rest, Set.of("vkey"), Set.of("origin"), List.of("NOTE"));
-    NoteVerifier verifier;
-    try {
-      verifier = NoteVerifier.parse(a.option("vkey"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--vkey: " + e.getMessage(), e);
+    String vkey = a.option("vkey");
+    if (isCosignatureKey(vkey)) {
+      verifyCosignature(vkey, a);
+      return;
     }
+    NoteVerifier verifier = parseVerifier(vkey);
     String note = readText(a.operand(0));
     Checkpoint cp;
     if (a.option("origin") != null) {
@@ -281,74 +330,50 @@ public final class Tlog {
     out.println(cp.origin() + " " + cp.size() + " " + HEX.formatHex(cp.root()));
   }
 
-  /**
-   * Audits a mirrored room log (docs/room-log.md): the checkpoint signature, the root from the
-   * tiles and from the entries, every tile against the entries, the numbering of every entry, and
-   * consistency with an earlier checkpoint.
-   */
-  private void verifyRoom(List<String> rest) throws UsageException, VerificationException {
-    Args a = Args.parse(rest, Set.of("vkey"), Set.of("origin", "previous"), List.of("DIR"));
-    NoteVerifier verifier;
+  /** With a type 0x04 vkey: checks the cosignature/v1 and prints the checkpoint and its time. */
+  private void verifyCosignature(String vkey, Args a) throws UsageException, VerificationException {
+    CosignatureVerifier cosigner;
     try {
-      verifier = NoteVerifier.parse(a.option("vkey"));
+      cosigner = CosignatureVerifier.parse(vkey);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--vkey: " + e.getMessage(), e);
     }
-    Path dir = Path.of(a.operand(0));
-    if (!Files.isDirectory(dir)) {
-      throw new UsageException(dir + " is not a directory");
-    }
-    Checkpoint cp = openRoomCheckpoint(readText(dir.resolve("checkpoint").toString()), a, verifier);
-    Checkpoint previous = null;
-    if (a.option("previous") != null) {
-      previous = Checkpoints.open(readText(a.option("previous")), cp.origin(), verifier);
-      if (previous.size() > cp.size()) {
-        throw new InvalidProofException(
-            "--previous has size " + previous.size() + ", larger than the mirror's " + cp.size());
-      }
-    }
-    RoomEntryNumbering numbering = new RoomEntryNumbering();
-    TileSource source = new DirectoryTileSource(dir);
-    LogAudit.Result result;
-    try {
-      result = LogAudit.audit(source, cp.size(), cp.root(), numbering);
-      if (previous != null) {
-        List<byte[]> proof = new TileReader(source, cp.size()).consistencyProof(previous.size());
-        ConsistencyProof.verify(previous.size(), cp.size(), previous.root(), cp.root(), proof);
-      }
-    } catch (IOException e) {
-      throw new UsageException("cannot read the mirror: " + e.getMessage(), e);
-    }
-    out.println(cp.origin() + " " + cp.size() + " " + HEX.formatHex(cp.root()));
+    String note = readText(a.operand(0));
+    Cosignatures.Cosigned c =
+        a.option("origin") == null
+            ? Cosignatures.open(note, cosigner)
+            : Cosignatures.open(note, a.option("origin"), cosigner);
+    Checkpoint cp = c.checkpoint();
     out.println(
-        result.entries()
-            + " entries ("
-            + numbering.messages()
-            + " messages, "
-            + numbering.tombstones()
-            + " tombstones), "
-            + result.tilesCompared()
-            + " tiles match the entries"
-            + (previous == null ? "" : ", consistent with size " + previous.size()));
+        cp.origin()
+            + " "
+            + cp.size()
+            + " "
+            + HEX.formatHex(cp.root())
+            + " cosigned "
+            + Instant.ofEpochSecond(c.timestamp()));
   }
 
-  private static Checkpoint openRoomCheckpoint(String note, Args a, NoteVerifier verifier)
-      throws UsageException, VerificationException {
-    if (a.option("origin") != null) {
-      return Checkpoints.open(note, a.option("origin"), verifier);
+  /** Whether a vkey's key material starts with signature type 0x04 (C2SP tlog-cosignature). */
+  private static boolean isCosignatureKey(String vkey) {
+    String[] parts = vkey.split("\\+", 3);
+    if (parts.length != 3) {
+      return false;
     }
-    Checkpoint cp;
     try {
-      cp = Checkpoint.parse(SignedNote.open(note, verifier));
+      byte[] raw = java.util.Base64.getDecoder().decode(parts[2]);
+      return raw.length > 0 && raw[0] == 0x04;
     } catch (IllegalArgumentException e) {
-      throw new UsageException("checkpoint: signed note is not a checkpoint: " + e.getMessage(), e);
+      return false;
     }
-    if (!cp.origin().startsWith(ROOM_ORIGIN_PREFIX)) {
-      throw new NoteVerificationException(
-          NoteVerificationException.Reason.WRONG_ORIGIN,
-          "origin: got \"" + cp.origin() + "\", want " + ROOM_ORIGIN_PREFIX + "<room>");
+  }
+
+  static NoteVerifier parseVerifier(String vkey) throws UsageException {
+    try {
+      return NoteVerifier.parse(vkey);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--vkey: " + e.getMessage(), e);
     }
-    return cp;
   }
 
   private void printHashes(List<byte[]> hashes) {
@@ -388,7 +413,7 @@ public final class Tlog {
     return out;
   }
 
-  private String readText(String file) throws UsageException {
+  String readText(String file) throws UsageException {
     Path p = Path.of(file);
     try {
       long size = Files.size(p);

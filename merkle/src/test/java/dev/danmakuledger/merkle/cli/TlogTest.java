@@ -57,6 +57,22 @@ class TlogTest {
     return run(Tlog.DEFAULT_MAX_INPUT_BYTES, args);
   }
 
+  /** Runs tlog with a fixed clock, for commands that timestamp (cosign). */
+  static Result runAt(java.time.Instant now, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        new Tlog(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                Tlog.DEFAULT_MAX_INPUT_BYTES,
+                new SecureRandom(),
+                java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+            .run(args);
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
   @Test
   void rootPrintsCtVectorRoot() {
     Result r = run("root", leaves.toString());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.tiles.Tile;
@@ -215,6 +216,21 @@ class TlogVerifyRoomTest {
     assertEquals(2, r.status());
     assertTrue(r.err().contains("checkpoint: no such file"), r.err());
     assertEquals(2, TlogTest.run("verify-room", "--vkey", "junk", mirror.dir.toString()).status());
+  }
+
+  @Test
+  void requiredCosignatureIsChecked() throws IOException {
+    CosignatureSigner witness =
+        CosignatureSigner.generate("witness.example/w1", new SecureRandom());
+    Path cp = mirror.dir.resolve("checkpoint");
+    TlogTest.Result missing = verify("--cosigner", witness.verifierKey());
+    assertEquals(1, missing.status(), missing.err());
+    assertTrue(missing.err().contains("no signature by witness.example/w1"), missing.err());
+    Files.writeString(cp, witness.cosign(Files.readString(cp), 1764547200L));
+    TlogTest.Result ok = verify("--cosigner", witness.verifierKey());
+    assertEquals(0, ok.status(), ok.err());
+    assertTrue(
+        ok.out().contains(", cosigned by witness.example/w1 at 2025-12-01T00:00:00Z"), ok.out());
   }
 
   private TlogTest.Result verify(String... extra) {
