@@ -2,6 +2,7 @@ package dev.danmakuledger.merkle.checkpoint;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
 
@@ -101,7 +102,7 @@ public final class CosignatureVerifier {
     Ed25519Signer v = new Ed25519Signer();
     v.init(false, params);
     v.update(msg, 0, msg.length);
-    return v.verifySignature(java.util.Arrays.copyOfRange(sig, TIMESTAMP_SIZE, SIGNATURE_SIZE));
+    return v.verifySignature(Arrays.copyOfRange(sig, TIMESTAMP_SIZE, SIGNATURE_SIZE));
   }
 
   @Override

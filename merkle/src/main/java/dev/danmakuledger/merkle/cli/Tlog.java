@@ -30,6 +30,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -361,7 +362,7 @@ public final class Tlog {
       return false;
     }
     try {
-      byte[] raw = java.util.Base64.getDecoder().decode(parts[2]);
+      byte[] raw = Base64.getDecoder().decode(parts[2]);
       return raw.length > 0 && raw[0] == 0x04;
     } catch (IllegalArgumentException e) {
       return false;

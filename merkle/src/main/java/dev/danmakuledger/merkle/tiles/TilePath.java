@@ -61,12 +61,11 @@ public final class TilePath {
   }
 
   private static TileId checked(String path, int level, String encodedIndex, String width) {
-    long index = 0;
     String digits = encodedIndex.replace("x", "").replace("/", "");
     if (digits.length() > 18) {
       throw new IllegalArgumentException("tile path: index in \"" + path + "\" is too large");
     }
-    index = Long.parseLong(digits);
+    long index = Long.parseLong(digits);
     int w = width == null ? TileId.FULL_WIDTH : Integer.parseInt(width);
     if (width != null && w >= TileId.FULL_WIDTH) {
       throw new IllegalArgumentException(

@@ -7,6 +7,7 @@ import dev.danmakuledger.merkle.proof.Proofs;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +132,7 @@ public final class TileReader {
     List<byte[]> entries = readBundle(id);
     Tile t = tile(0, index);
     for (int i = 0; i < entries.size(); i++) {
-      if (!java.util.Arrays.equals(Rfc6962.leafHash(entries.get(i)), t.hash(i))) {
+      if (!Arrays.equals(Rfc6962.leafHash(entries.get(i)), t.hash(i))) {
         throw new TileException(
             "entry " + (index * TileId.FULL_WIDTH + i) + " does not hash to its leaf in " + t);
       }
@@ -187,7 +188,7 @@ public final class TileReader {
         throw new TileException(
             TileId.full(id.level(), id.index()).path() + ": got " + full.length + " bytes");
       }
-      bytes = java.util.Arrays.copyOf(full, id.width() * Rfc6962.HASH_SIZE);
+      bytes = Arrays.copyOf(full, id.width() * Rfc6962.HASH_SIZE);
     }
     if (bytes.length != id.width() * Rfc6962.HASH_SIZE) {
       throw new TileException(
