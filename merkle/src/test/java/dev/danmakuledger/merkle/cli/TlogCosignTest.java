@@ -51,10 +51,10 @@ class TlogCosignTest {
 
   @Test
   void cosignerKeysAreType04() {
-    String[] parts = cosignerVkey.split("\\+");
+    String[] parts = cosignerVkey.split("\\+", 3);
     assertEquals("witness.example/w1", parts[0]);
     assertEquals(4, Base64.getDecoder().decode(parts[2])[0]);
-    assertEquals(1, Base64.getDecoder().decode(logVkey.split("\\+")[2])[0]);
+    assertEquals(1, Base64.getDecoder().decode(logVkey.split("\\+", 3)[2])[0]);
   }
 
   @Test
