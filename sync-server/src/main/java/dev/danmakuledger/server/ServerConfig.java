@@ -27,6 +27,12 @@ import java.util.regex.Pattern;
  *     holds nothing
  * @param dedupeTtl how long Redis remembers an idempotency key
  * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
+ * @param attemptWindow the window of the unauthenticated-attempt limits and of bad-signature
+ *     alerts: at most one alert per device per window
+ * @param maxBadSignaturesPerDevice checkpoints failing verification that are recorded for one
+ *     device per window; more are answered 429 and not recorded
+ * @param maxFailuresPerAddress failed authentications (bad signature, unknown device) one client
+ *     address may make per window; after that its batches are answered 429 until the window ends
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -44,6 +50,9 @@ public record ServerConfig(
     Pattern reviewRule,
     Duration dedupeTtl,
     Duration offlineAfter,
+    Duration attemptWindow,
+    int maxBadSignaturesPerDevice,
+    int maxFailuresPerAddress,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -64,6 +73,15 @@ public record ServerConfig(
 
   /** Default time without contact after which a device is OFFLINE: ten minutes. */
   public static final Duration DEFAULT_OFFLINE_AFTER = Duration.ofMinutes(10);
+
+  /** Default window of the attempt limits and bad-signature alerts: five minutes. */
+  public static final Duration DEFAULT_ATTEMPT_WINDOW = Duration.ofMinutes(5);
+
+  /** Default recorded bad signatures per device per window. */
+  public static final int DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE = 20;
+
+  /** Default failed authentications per client address per window. */
+  public static final int DEFAULT_MAX_FAILURES_PER_ADDRESS = 60;
 
   public ServerConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -92,6 +110,18 @@ public record ServerConfig(
     }
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
+    }
+    Objects.requireNonNull(attemptWindow, "attemptWindow");
+    if (attemptWindow.toSeconds() < 1) {
+      throw new IllegalArgumentException("attemptWindow: got " + attemptWindow + ", want >= 1s");
+    }
+    if (maxBadSignaturesPerDevice < 1) {
+      throw new IllegalArgumentException(
+          "maxBadSignaturesPerDevice: got " + maxBadSignaturesPerDevice + ", want >= 1");
+    }
+    if (maxFailuresPerAddress < 1) {
+      throw new IllegalArgumentException(
+          "maxFailuresPerAddress: got " + maxFailuresPerAddress + ", want >= 1");
     }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
@@ -136,6 +166,9 @@ public record ServerConfig(
     b.reviewRule = reviewRule;
     b.dedupeTtl = dedupeTtl;
     b.offlineAfter = offlineAfter;
+    b.attemptWindow = attemptWindow;
+    b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
+    b.maxFailuresPerAddress = maxFailuresPerAddress;
     b.clock = clock;
     return b;
   }
@@ -156,6 +189,9 @@ public record ServerConfig(
     private Pattern reviewRule = DEFAULT_REVIEW_RULE;
     private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
     private Duration offlineAfter = DEFAULT_OFFLINE_AFTER;
+    private Duration attemptWindow = DEFAULT_ATTEMPT_WINDOW;
+    private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
+    private int maxFailuresPerAddress = DEFAULT_MAX_FAILURES_PER_ADDRESS;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -219,6 +255,21 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder attemptWindow(Duration attemptWindow) {
+      this.attemptWindow = attemptWindow;
+      return this;
+    }
+
+    public Builder maxBadSignaturesPerDevice(int n) {
+      this.maxBadSignaturesPerDevice = n;
+      return this;
+    }
+
+    public Builder maxFailuresPerAddress(int n) {
+      this.maxFailuresPerAddress = n;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -240,6 +291,9 @@ public record ServerConfig(
           reviewRule,
           dedupeTtl,
           offlineAfter,
+          attemptWindow,
+          maxBadSignaturesPerDevice,
+          maxFailuresPerAddress,
           clock);
     }
   }

@@ -11,13 +11,17 @@ import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.Review;
+import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.ReviewStore;
+import dev.danmakuledger.server.storage.SignatureAttempts;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -115,7 +119,7 @@ public final class SyncServer implements AutoCloseable {
       RoomSequencer sequencer =
           new RoomSequencer(
               scripts, room -> store.sealGapsForReseed(room, "lost-by-redis"), config.dedupeTtl());
-      RoomHub rooms = new RoomHub();
+      RoomHub rooms = new RoomHub(new ConfirmedFeed(db));
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
           new BatchIngest(
@@ -137,13 +141,21 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http =
           new HttpApi(
               new HttpApi.Services(
-                  store,
+                  new ConfirmedFeed(db),
                   ingest,
+                  new SignatureFailures(
+                      new SignatureAttempts(db),
+                      admin,
+                      config.clock(),
+                      config.attemptWindow(),
+                      config.maxBadSignaturesPerDevice(),
+                      config.maxFailuresPerAddress()),
                   new Enrollment(
                       store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
-                  new Review(store, rooms, admin, config.clock()),
+                  new Review(new ReviewStore(db, config.clock()), rooms, admin, config.clock()),
                   new LedgerQueries(store),
-                  new AdminView(store, config.clock(), config.offlineAfter()),
+                  new AdminView(
+                      store, new SignatureAttempts(db), config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,

@@ -278,6 +278,7 @@ public final class LedgerStore {
     }
     if (!batch.messages().isEmpty()) {
       insertMessages(c, batch.messages(), now, false);
+      ConfirmedCursors.assign(c, batch.messages());
     }
     addCounters(c, batch.counterDeltas(), shard(d.id()));
   }
