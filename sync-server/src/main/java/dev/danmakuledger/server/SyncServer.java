@@ -94,14 +94,17 @@ public final class SyncServer implements AutoCloseable {
           config.embeddedDatabase() ? Database.h2Url(config.dataDir()) : config.jdbcUrl();
       Database db = Database.open(jdbcUrl, config.jdbcUser(), config.jdbcPassword());
       resources.push(db);
+      if (config.embeddedDatabase()) {
+        dir.restrictDatabaseFiles();
+      }
       started.add(
           (config.embeddedDatabase() ? "embedded H2 database " : "SQL database ") + db.describe());
 
       DedupeScripts scripts;
       if (config.embeddedRedis()) {
-        EmbeddedRedis redis = EmbeddedRedis.start();
+        EmbeddedRedis redis = EmbeddedRedis.start(config.dataDir(), dir.redisPassword());
         resources.push(redis);
-        started.add("embedded Redis " + redis.uri());
+        started.add("embedded Redis " + redis.describe());
         scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults());
       } else if (config.redisUri() != null) {
         scripts = DedupeScripts.standalone(config.redisUri(), RetryPolicy.defaults());

@@ -55,7 +55,13 @@ final class MainTest {
                 "--max-records",
                 "7",
                 "--offline-after-seconds",
-                "90")
+                "90",
+                "--attempt-window-seconds",
+                "120",
+                "--max-bad-signatures-per-device",
+                "3",
+                "--max-failures-per-address",
+                "9")
             .config();
     assertEquals(9999, c.port());
     assertEquals("0.0.0.0", c.bind());
@@ -67,6 +73,9 @@ final class MainTest {
     assertEquals(2048, c.maxBodyBytes());
     assertEquals(7, c.maxRecordsPerBatch());
     assertEquals(java.time.Duration.ofSeconds(90), c.offlineAfter());
+    assertEquals(java.time.Duration.ofSeconds(120), c.attemptWindow());
+    assertEquals(3, c.maxBadSignaturesPerDevice());
+    assertEquals(9, c.maxFailuresPerAddress());
   }
 
   @Test
