@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Everything a {@link SyncServer} needs to start (ARCHITECTURE §6). Null service locations mean the
- * embedded defaults: an embedded Redis on a free loopback port and an H2 file database in MySQL
- * mode under {@code dataDir}.
+ * Everything a {@link SyncServer} needs to start (docs/architecture.md §6). Null service locations
+ * mean the embedded defaults: an embedded Redis on a free loopback port and an H2 file database in
+ * MySQL mode under {@code dataDir}.
  *
  * @param dataDir directory for tokens, the server key and the embedded H2 database
  * @param bind interface the HTTP listener binds to

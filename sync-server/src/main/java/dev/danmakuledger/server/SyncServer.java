@@ -39,9 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running sync server (ARCHITECTURE §2, §4–§7): wires configuration, then stores (SQL, Redis),
- * then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and by
- * {@link Main} from the command line.
+ * A running sync server (docs/architecture.md §2, §4–§7): wires configuration, then stores (SQL,
+ * Redis), then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and
+ * by {@link Main} from the command line.
  */
 public final class SyncServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SyncServer.class);

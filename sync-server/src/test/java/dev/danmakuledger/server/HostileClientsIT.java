@@ -232,7 +232,7 @@ final class HostileClientsIT {
   // ------------------------------------------------------------ moderation on folded text
 
   @Test
-  void fullwidthLinksAreHeldForReviewAndZeroWidthLinksAreRefused() {
+  void fullwidthAndSoftHyphenatedLinksAreHeldAndDisguisedBannedWordsRejected() {
     TestDevice d = enrolledDevice();
     String room = room();
     BatchResponse r =
@@ -248,6 +248,41 @@ final class HostileClientsIT {
         List.of(Outcome.PENDING, Outcome.PENDING, Outcome.REJECTED, Outcome.REJECTED), outcomes);
     assertEquals("banned-word", r.outcomes().get(2).reason());
     assertEquals("banned-word", r.outcomes().get(3).reason());
+  }
+
+  @Test
+  void aRecordWithAZeroWidthSpaceIsRejectedAndNeverBroadcast() {
+    TestDevice d = enrolledDevice();
+    String room = room();
+    byte[] plain = d.record(room, "u1", "http_://evil.example").canonicalBytes();
+    byte[] hidden = replaceText(plain, "http_://evil.example", "http\u200b://evil.example");
+    BatchResponse r = sync(d, d.batchOfBytes(List.of(hidden)));
+    assertEquals(Outcome.REJECTED, r.outcomes().get(0).outcome());
+    assertEquals("invalid-text", r.outcomes().get(0).reason());
+    assertEquals(
+        List.of(), anonymous.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages());
+  }
+
+  /** The canonical bytes with the length-prefixed UTF-8 text replaced (docs/canonical-record.md). */
+  static byte[] replaceText(byte[] canonical, String from, String to) {
+    byte[] old = lengthPrefixed(from);
+    byte[] now = lengthPrefixed(to);
+    for (int i = 0; i + old.length <= canonical.length; i++) {
+      if (java.util.Arrays.equals(canonical, i, i + old.length, old, 0, old.length)) {
+        byte[] out = new byte[canonical.length - old.length + now.length];
+        System.arraycopy(canonical, 0, out, 0, i);
+        System.arraycopy(now, 0, out, i, now.length);
+        System.arraycopy(
+            canonical, i + old.length, out, i + now.length, canonical.length - i - old.length);
+        return out;
+      }
+    }
+    throw new IllegalArgumentException("text " + from + " not found in the canonical bytes");
+  }
+
+  private static byte[] lengthPrefixed(String text) {
+    byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return java.nio.ByteBuffer.allocate(4 + utf8.length).putInt(utf8.length).put(utf8).array();
   }
 
   // ------------------------------------------------------------ resumed streams
@@ -424,6 +459,98 @@ final class HostileClientsIT {
         .as(Overview.class)
         .rejectsByReason()
         .getOrDefault("operator", 0L);
+  }
+
+  @Test
+  void hostileReviewAndEnrolmentBodiesAre400AndChangeNothing() {
+    TestDevice d = enrolledDevice();
+    BatchResponse r = sync(d, d.batch(d.record(room(), "u1", "held www.x.example")));
+    String id = r.outcomes().get(0).messageId();
+    String review = "/admin/review/" + id;
+    List<String> bodies =
+        List.of(
+            "{\"decision\":\"REJECT\",\"version\":0,\"reason\":\"two\\nlines\"}",
+            "{\"decision\":\"APPROVEE\",\"version\":0,\"reason\":null}",
+            "{\"decision\":\"APPROVE\",\"version\":-1,\"reason\":null}",
+            "{\"decision\":\"APPROVE\",\"version\":\"0\",\"reason\":null}",
+            "{\"decision\":\"REJECT\",\"version\":0,\"reason\":\"" + "\u0101".repeat(256) + "\"}",
+            "not json");
+    for (String body : bodies) {
+      Api.Reply reply =
+          api.adminPostRaw(review, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals(400, reply.status(), body + " -> " + reply);
+      assertEquals(Problem.MEDIA_TYPE, reply.contentType(), body);
+    }
+    assertEquals("PENDING", api.admin("/v1/messages/by-id/" + id).as(RoomMessage.class).status());
+
+    String key = Base64.getEncoder().encodeToString(d.signer.publicKey());
+    List<EnrollRequest> enrolments =
+        List.of(
+            new EnrollRequest("x-" + d.id, key, "t".repeat(10_000)),
+            new EnrollRequest("x-" + d.id, "not base64!", server.enrollToken()),
+            new EnrollRequest(
+                "x-" + d.id,
+                Base64.getEncoder().encodeToString(new byte[31]),
+                server.enrollToken()),
+            new EnrollRequest("bad id", key, server.enrollToken()));
+    for (EnrollRequest e : enrolments) {
+      Api.Reply reply = api.post("/v1/devices", e);
+      assertEquals(400, reply.status(), e + " -> " + reply);
+      assertEquals("invalid-field", reply.code(), reply.toString());
+    }
+    assertTrue(
+        api.admin("/admin/devices").as(DeviceList.class).devices().stream()
+            .noneMatch(s -> s.deviceId().equals("x-" + d.id)));
+  }
+
+  @Test
+  void aStreamWithAMalformedLastEventIdGetsAnErrorEventAndCloses() throws Exception {
+    LinkedBlockingQueue<String[]> events = new LinkedBlockingQueue<>();
+    HttpResponse<Stream<String>> s = stream(room(), "not-a-number", events);
+    String[] e = events.poll(30, TimeUnit.SECONDS);
+    assertNotNull(e);
+    JsonNode problem = Api.JSON.readTree(e[1]);
+    assertEquals("invalid-field", problem.get("code").asText());
+    assertTrue(problem.get("detail").asText().contains("Last-Event-ID"), e[1]);
+    s.body().close();
+  }
+
+  @Test
+  void concurrentConfirmationsReachAStreamOnceEachInCursorOrder() throws Exception {
+    String room = room();
+    List<TestDevice> devices = List.of(enrolledDevice(), enrolledDevice(), enrolledDevice());
+    LinkedBlockingQueue<String[]> events = new LinkedBlockingQueue<>();
+    HttpResponse<Stream<String>> s = stream(room, "0", events);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(3);
+    try {
+      List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+      for (TestDevice d : devices) {
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int b = 0; b < 4; b++) {
+                    sync(d, d.batch(d.record(room, "u", "m" + b), d.record(room, "u", "n" + b)));
+                  }
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : work) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<Long> ids = new ArrayList<>();
+    java.util.Set<Long> seqs = new java.util.HashSet<>();
+    for (int i = 0; i < 24; i++) {
+      String[] e = events.poll(30, TimeUnit.SECONDS);
+      assertNotNull(e, "event " + i);
+      ids.add(Long.parseLong(e[0]));
+      assertTrue(seqs.add(Api.JSON.readTree(e[1]).get("seq").asLong()), "seq twice: " + e[1]);
+    }
+    assertEquals(java.util.stream.LongStream.rangeClosed(1, 24).boxed().toList(), ids);
+    assertNull(events.poll(500, TimeUnit.MILLISECONDS), "delivered twice");
+    s.body().close();
   }
 
   @Test

@@ -105,6 +105,28 @@ final class MainTest {
   }
 
   @Test
+  void aTokenFileReadableByOthersStopsTheStartWithTheFix() throws Exception {
+    Path data = dir.resolve("loose");
+    Files.createDirectories(data);
+    Path token = Files.writeString(data.resolve("admin.token"), "known-to-everyone\n");
+    Files.setPosixFilePermissions(
+        token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Main main =
+        new Main(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        new CommandLine(main)
+            .execute("--data-dir", data.toString(), "--port", "0", "--redis", "redis://x:1");
+    assertEquals(1, code);
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("sync-server: cannot start: "), text);
+    assertTrue(text.contains("chmod 600 " + token), text);
+    assertEquals("known-to-everyone\n", Files.readString(token));
+  }
+
+  @Test
   void anUnreachableDatabaseIsReportedInOneLineAndExitsNonZero() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Main main =

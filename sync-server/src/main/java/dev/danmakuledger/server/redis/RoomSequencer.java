@@ -10,9 +10,9 @@ import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
- * The server's fast duplicate check and per-room sequencer (ARCHITECTURE §5, check 2): one Lua
- * admit call per room group of a batch. When Redis has lost a room counter, it is re-seeded from
- * the database's high-water mark before any number is handed out.
+ * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2): one
+ * Lua admit call per room group of a batch. When Redis has lost a room counter, it is re-seeded
+ * from the database's high-water mark before any number is handed out.
  */
 public final class RoomSequencer {
   private static final int MAX_SEED_ROUNDS = 3;
