@@ -263,7 +263,9 @@ final class HostileClientsIT {
         List.of(), anonymous.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages());
   }
 
-  /** The canonical bytes with the length-prefixed UTF-8 text replaced (docs/canonical-record.md). */
+  /**
+   * The canonical bytes with the length-prefixed UTF-8 text replaced (docs/canonical-record.md).
+   */
   static byte[] replaceText(byte[] canonical, String from, String to) {
     byte[] old = lengthPrefixed(from);
     byte[] now = lengthPrefixed(to);

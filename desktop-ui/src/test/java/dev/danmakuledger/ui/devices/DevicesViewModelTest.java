@@ -29,7 +29,8 @@ class DevicesViewModelTest {
     assertEquals(2, vm.needAttention().get());
     assertEquals(1, vm.withBadSignatures().get(), "kiosk-1 is VERIFIED with 3 forged attempts");
     assertEquals(
-        List.of(3L, 0L, 0L), vm.devices().stream().map(DeviceSummary::badSignatureAttempts).toList());
+        List.of(3L, 0L, 0L),
+        vm.devices().stream().map(DeviceSummary::badSignatureAttempts).toList());
     vm.setFilter("FORK");
     assertEquals(List.of("venue-3"), shown());
     vm.setFilter(" PHONE ");

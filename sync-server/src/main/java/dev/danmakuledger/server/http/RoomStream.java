@@ -77,7 +77,7 @@ final class RoomStream {
           break;
         }
       }
-      stream.live();
+      stream.endCatchUp();
     } catch (StorageUnavailableException e) {
       log.warn(
           "room stream {}: catch-up failed, closing so the client reconnects: {}",
@@ -103,7 +103,7 @@ final class RoomStream {
   }
 
   /** Ends the catch-up: sends what arrived live meanwhile, in cursor order. */
-  private synchronized void live() {
+  private synchronized void endCatchUp() {
     heldBack.sort(Comparator.comparingLong(Confirmed::cursor));
     for (Confirmed c : heldBack) {
       send(c);
