@@ -91,6 +91,19 @@ final class Jdbc {
     return false;
   }
 
+  /** True when the database aborted the transaction to break a deadlock or a lock wait. */
+  static boolean isDeadlock(Throwable t) {
+    for (Throwable x = t; x != null; x = x.getCause()) {
+      if (x instanceof SQLException e
+          && ("40001".equals(e.getSQLState())
+              || e.getErrorCode() == 1213
+              || e.getErrorCode() == 1205)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Adds the non-zero deltas to a random shard, rows in name order (no lock-order deadlocks). */
   static void addCounters(Connection c, Map<String, Long> deltas) throws SQLException {
     Map<String, Long> nonZero = new TreeMap<>();

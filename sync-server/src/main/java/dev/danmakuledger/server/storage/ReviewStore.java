@@ -17,6 +17,9 @@ import javax.sql.DataSource;
  * failure leaves the message PENDING with nothing counted.
  */
 public final class ReviewStore {
+  /** Attempts of a decision whose transaction the database aborted to break a deadlock. */
+  private static final int MAX_ATTEMPTS = 3;
+
   private final DataSource ds;
   private final Clock clock;
 
@@ -42,37 +45,54 @@ public final class ReviewStore {
     if (to != MessageStatus.CONFIRMED && to != MessageStatus.REJECTED) {
       throw new IllegalArgumentException("to: got " + to + ", want CONFIRMED or REJECTED");
     }
-    Outcome o =
-        Jdbc.inTransaction(
-            ds,
-            "review of message " + messageId,
-            c -> {
-              int n;
-              try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "UPDATE messages SET status = ?, reason = ?, version = version + 1,"
-                          + " updated_at = ? WHERE message_id = ? AND status = 'PENDING'"
-                          + " AND version = ?")) {
-                ps.setString(1, to.name());
-                ps.setString(2, reason);
-                ps.setLong(3, clock.millis());
-                ps.setLong(4, messageId);
-                ps.setLong(5, expectedVersion);
-                n = ps.executeUpdate();
-              }
-              Optional<MessageRow> now = byId(c, messageId);
-              if (n == 1) {
-                if (to == MessageStatus.CONFIRMED) {
-                  ConfirmedCursors.assign(c, List.of(now.orElseThrow()));
-                }
-                Jdbc.addCounters(c, counters);
-              }
-              return new Outcome(n == 1, now);
-            });
+    Outcome o = null;
+    for (int attempt = 1; o == null; attempt++) {
+      try {
+        o = transition(messageId, to, expectedVersion, reason, counters);
+      } catch (RuntimeException e) {
+        if (attempt >= MAX_ATTEMPTS || !Jdbc.isDeadlock(e)) {
+          throw e;
+        }
+      }
+    }
     if (!o.changed() && o.row().isPresent()) {
       throw new VersionConflictException(o.row().get(), expectedVersion);
     }
     return o.row();
+  }
+
+  private Outcome transition(
+      long messageId,
+      MessageStatus to,
+      long expectedVersion,
+      String reason,
+      Map<String, Long> counters) {
+    return Jdbc.inTransaction(
+        ds,
+        "review of message " + messageId,
+        c -> {
+          int n;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE messages SET status = ?, reason = ?, version = version + 1,"
+                      + " updated_at = ? WHERE message_id = ? AND status = 'PENDING'"
+                      + " AND version = ?")) {
+            ps.setString(1, to.name());
+            ps.setString(2, reason);
+            ps.setLong(3, clock.millis());
+            ps.setLong(4, messageId);
+            ps.setLong(5, expectedVersion);
+            n = ps.executeUpdate();
+          }
+          Optional<MessageRow> now = byId(c, messageId);
+          if (n == 1) {
+            if (to == MessageStatus.CONFIRMED) {
+              ConfirmedCursors.assign(c, List.of(now.orElseThrow()));
+            }
+            Jdbc.addCounters(c, counters);
+          }
+          return new Outcome(n == 1, now);
+        });
   }
 
   private record Outcome(boolean changed, Optional<MessageRow> row) {}
