@@ -122,7 +122,9 @@ public final class SyncServer implements AutoCloseable {
       RoomSequencer sequencer =
           new RoomSequencer(
               scripts, room -> store.sealGapsForReseed(room, "lost-by-redis"), config.dedupeTtl());
-      RoomHub rooms = new RoomHub(new ConfirmedFeed(db));
+      ConfirmedFeed feed = new ConfirmedFeed(db);
+      SignatureAttempts attempts = new SignatureAttempts(db);
+      RoomHub rooms = new RoomHub(feed);
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
           new BatchIngest(
@@ -144,10 +146,10 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http =
           new HttpApi(
               new HttpApi.Services(
-                  new ConfirmedFeed(db),
+                  feed,
                   ingest,
                   new SignatureFailures(
-                      new SignatureAttempts(db),
+                      attempts,
                       admin,
                       config.clock(),
                       config.attemptWindow(),
@@ -157,8 +159,7 @@ public final class SyncServer implements AutoCloseable {
                       store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
                   new Review(new ReviewStore(db, config.clock()), rooms, admin, config.clock()),
                   new LedgerQueries(store),
-                  new AdminView(
-                      store, new SignatureAttempts(db), config.clock(), config.offlineAfter()),
+                  new AdminView(store, attempts, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,
