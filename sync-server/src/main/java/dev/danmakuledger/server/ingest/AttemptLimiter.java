@@ -19,6 +19,7 @@ final class AttemptLimiter {
   private final long windowMillis;
   private final Clock clock;
   private final Map<String, Window> windows = new ConcurrentHashMap<>();
+  private volatile long nextPruneAt;
 
   AttemptLimiter(int max, Duration window, Clock clock) {
     if (max < 1) {
@@ -73,10 +74,16 @@ final class AttemptLimiter {
     return Math.max(1, (left + 999) / 1000);
   }
 
+  /** Number of keys held. */
+  int size() {
+    return windows.size();
+  }
+
   private void prune(long now) {
-    if (windows.size() < PRUNE_AT) {
+    if (windows.size() < PRUNE_AT || now < nextPruneAt) {
       return;
     }
+    nextPruneAt = now + 1000;
     for (Iterator<Window> it = windows.values().iterator(); it.hasNext(); ) {
       if (now >= it.next().start + windowMillis) {
         it.remove();

@@ -50,6 +50,23 @@ final class AttemptLimiterTest {
   }
 
   @Test
+  void expiredWindowsArePrunedOnceTheMapIsFull() {
+    AttemptLimiter l = new AttemptLimiter(1, Duration.ofMinutes(5), clock);
+    for (int i = 0; i < AttemptLimiter.PRUNE_AT; i++) {
+      l.tryAcquire("k" + i);
+    }
+    assertEquals(AttemptLimiter.PRUNE_AT, l.size());
+    now = now.plus(Duration.ofMinutes(1));
+    l.tryAcquire("live");
+    assertEquals(AttemptLimiter.PRUNE_AT + 1, l.size(), "nothing expired yet");
+    now = now.plus(Duration.ofMinutes(4));
+    l.tryAcquire("fresh");
+    assertEquals(2, l.size(), "the expired windows are gone, the live one stays");
+    assertTrue(l.isExhausted("live"));
+    assertTrue(l.tryAcquire("k1"), "a pruned key starts a new window");
+  }
+
+  @Test
   void refusesLimitsThatCannotHold() {
     assertThrows(
         IllegalArgumentException.class, () -> new AttemptLimiter(0, Duration.ofMinutes(1), clock));
