@@ -249,7 +249,7 @@ public final class HttpApi {
 
   private void batch(Context ctx) {
     String deviceId = Requests.deviceId(ctx);
-    String address = ctx.ip();
+    String address = ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
     s.signatureFailures().admit(address);
     enter();
     Timer.Sample sample = Timer.start();
