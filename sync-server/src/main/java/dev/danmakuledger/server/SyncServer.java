@@ -12,13 +12,17 @@ import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
+import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.ReviewStore;
+import dev.danmakuledger.server.storage.SignatureAttempts;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -94,14 +98,17 @@ public final class SyncServer implements AutoCloseable {
           config.embeddedDatabase() ? Database.h2Url(config.dataDir()) : config.jdbcUrl();
       Database db = Database.open(jdbcUrl, config.jdbcUser(), config.jdbcPassword());
       resources.push(db);
+      if (config.embeddedDatabase()) {
+        dir.restrictDatabaseFiles();
+      }
       started.add(
           (config.embeddedDatabase() ? "embedded H2 database " : "SQL database ") + db.describe());
 
       DedupeScripts scripts;
       if (config.embeddedRedis()) {
-        EmbeddedRedis redis = EmbeddedRedis.start();
+        EmbeddedRedis redis = EmbeddedRedis.start(config.dataDir(), dir.redisPassword());
         resources.push(redis);
-        started.add("embedded Redis " + redis.uri());
+        started.add("embedded Redis " + redis.describe());
         scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults());
       } else if (config.redisUri() != null) {
         scripts = DedupeScripts.standalone(config.redisUri(), RetryPolicy.defaults());
@@ -121,7 +128,9 @@ public final class SyncServer implements AutoCloseable {
       GapSealer sealer = new GapSealer(store, config.gapSealAfter(), config.clock());
       sealer.start(sealer.defaultPeriod());
       resources.push(sealer);
-      RoomHub rooms = new RoomHub();
+      ConfirmedFeed feed = new ConfirmedFeed(db);
+      SignatureAttempts attempts = new SignatureAttempts(db);
+      RoomHub rooms = new RoomHub(feed);
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
           new BatchIngest(
@@ -143,13 +152,20 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http =
           new HttpApi(
               new HttpApi.Services(
-                  store,
+                  feed,
                   ingest,
+                  new SignatureFailures(
+                      attempts,
+                      admin,
+                      config.clock(),
+                      config.attemptWindow(),
+                      config.maxBadSignaturesPerDevice(),
+                      config.maxFailuresPerAddress()),
                   new Enrollment(
                       store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
-                  new Review(store, rooms, admin, config.clock()),
+                  new Review(new ReviewStore(db, config.clock()), rooms, admin, config.clock()),
                   new LedgerQueries(store),
-                  new AdminView(store, config.clock(), config.offlineAfter()),
+                  new AdminView(store, attempts, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,

@@ -23,6 +23,7 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
@@ -123,7 +124,7 @@ class ExactlyOncePropertiesIT {
                     NoteSigner.generate("server", KEYS),
                     List.of(),
                     Pattern.compile("review-me"),
-                    new RoomHub(),
+                    new RoomHub(new ConfirmedFeed(db)),
                     new AdminHub(),
                     clock),
                 ids));

@@ -115,17 +115,7 @@ final class CheckpointWitness {
       return new LedgerException(
           ErrorCode.INVALID_FIELD, "checkpoint: not a signed checkpoint note: " + e.getMessage());
     }
-    AlertRow alert =
-        store.recordSignatureFailure(
-            device.id(),
-            Events.alert(
-                "BAD_SIGNATURE",
-                "WARN",
-                device.id(),
-                "checkpoint of device " + device.id() + " failed verification: " + e.reason(),
-                Map.of("reason", e.reason().name()),
-                clock.millis()));
-    admin.publish(Events.of(alert));
+    // Unauthenticated: counted, never trusted, by the HTTP layer's SignatureFailures.
     return new LedgerException(
         ErrorCode.BAD_SIGNATURE,
         "checkpoint is not signed by the key enrolled for "

@@ -46,6 +46,7 @@ public final class BatchWriter {
             }
             if (!batch.messages().isEmpty()) {
               MessageStore.insert(c, batch.messages(), now);
+              ConfirmedCursors.assign(c, batch.messages());
             }
             CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
             return null;

@@ -11,13 +11,16 @@ import java.sql.SQLTransientException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 /**
- * The JDBC plumbing every store shares: statements with binders and row mappers, transactions, and
- * the translation of driver errors into the storage exceptions (docs/architecture.md §6). The same
- * SQL runs on H2 (MySQL mode) and MariaDB/MySQL.
+ * The JDBC plumbing every store shares: statements with binders and row mappers, transactions (on a
+ * store's own data source, or the static forms for stores that hold only a {@link DataSource}),
+ * counter upserts, and the translation of driver errors into the storage exceptions
+ * (docs/architecture.md §6). The same SQL runs on H2 (MySQL mode) and MariaDB/MySQL.
  */
 final class Jdbc {
   /** Binds the parameters of a statement. */
@@ -165,9 +168,43 @@ final class Jdbc {
     return e.getCause() instanceof SQLException cause && cause != e && isUniqueViolation(cause);
   }
 
-  static boolean isDeadlock(SQLException e) {
-    String state = e.getSQLState();
-    return "40001".equals(state) || e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
+  /** True when the database aborted the transaction to break a deadlock or a lock wait. */
+  static boolean isDeadlock(Throwable t) {
+    for (Throwable x = t; x != null; x = x.getCause()) {
+      if (x instanceof SQLException e
+          && ("40001".equals(e.getSQLState())
+              || e.getErrorCode() == 1213
+              || e.getErrorCode() == 1205)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs {@code body} in one transaction on a connection of {@code ds}; rolls back on failure. */
+  static <T> T inTransaction(DataSource ds, String what, TxBody<T> body) {
+    try {
+      return new Jdbc(ds).inTransactionOrThrow(body);
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /** Runs a read on its own connection of {@code ds}. */
+  static <T> T read(DataSource ds, String what, TxBody<T> body) {
+    try (Connection c = ds.getConnection()) {
+      return body.run(c);
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /**
+   * Adds the non-zero deltas to a random counter shard in one upsert (for writers that are not tied
+   * to one device; a device's batches use the device's shard).
+   */
+  static void addCounters(Connection c, Map<String, Long> deltas) throws SQLException {
+    CounterStore.add(c, deltas, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
   }
 
   static String positive(int limit) {
