@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Upgrading a database written before confirmation cursors (migration V2): confirmed messages get
+ * Upgrading a database written before confirmation cursors (migration V3): confirmed messages get
  * their seq as cursor, so a stream resumed with an event id an older server sent (a seq) continues
  * where it was, and later confirmations come after every old one; old signature failures become
  * attempt counts.
