@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   private static final List<String> MODULES =
-      List.of("merkle", "protocol", "lua", "edge-agent", "sync-server", "desktop-ui", "bench");
+      List.of(
+          "merkle", "protocol", "lua", "edge-agent", "sync-server", "desktop-ui", "demo", "bench");
 
   private static JavaClasses all;
 

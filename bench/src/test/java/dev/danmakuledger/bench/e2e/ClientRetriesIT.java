@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.bench.demo.EdgeNode;
-import dev.danmakuledger.bench.demo.LedgerReader;
+import dev.danmakuledger.demo.harness.EdgeNode;
+import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.api.IngestServer;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
 import dev.danmakuledger.edge.importer.ImportProgress;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.bench.demo.BilibiliEntries;
-import dev.danmakuledger.bench.demo.BilibiliEntries.Entry;
-import dev.danmakuledger.bench.demo.EdgeNode;
-import dev.danmakuledger.bench.demo.LedgerReader;
+import dev.danmakuledger.demo.harness.BilibiliEntries;
+import dev.danmakuledger.demo.harness.BilibiliEntries.Entry;
+import dev.danmakuledger.demo.harness.EdgeNode;
+import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.store.StoredRecord;

@@ -3,9 +3,9 @@ package dev.danmakuledger.bench.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.bench.demo.EdgeNode;
-import dev.danmakuledger.bench.demo.LedgerReader;
-import dev.danmakuledger.bench.demo.LossyProxy;
+import dev.danmakuledger.demo.harness.EdgeNode;
+import dev.danmakuledger.demo.harness.LedgerReader;
+import dev.danmakuledger.demo.harness.LossyProxy;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
 import dev.danmakuledger.edge.importer.ImportProgress;
 import dev.danmakuledger.edge.sync.SyncReport;

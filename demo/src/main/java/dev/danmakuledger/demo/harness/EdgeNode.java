@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.harness;
 
 import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureService;

@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

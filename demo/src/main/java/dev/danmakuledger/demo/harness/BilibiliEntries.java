@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.harness;
 
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
@@ -21,8 +21,8 @@ import javax.xml.stream.XMLStreamReader;
  * room and device, so the demo can split the file.
  */
 public final class BilibiliEntries {
-  /** The bundled sample (see the README next to it). */
-  public static final String SAMPLE = "/dev/danmakuledger/bench/demo/bilibili-comments.xml";
+  /** The bundled sample (see the README next to it in the demo module's resources). */
+  public static final String SAMPLE = "/dev/danmakuledger/demo/bilibili-comments.xml";
 
   /** One {@code <d>} element. */
   public record Entry(

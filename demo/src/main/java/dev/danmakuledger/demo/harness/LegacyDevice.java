@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.harness;
 
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;

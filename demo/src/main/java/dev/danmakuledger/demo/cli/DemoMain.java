@@ -1,5 +1,6 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.cli;
 
+import dev.danmakuledger.demo.DemoScenario;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -12,7 +13,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/demo}: runs {@link DemoScenario} on embedded defaults, prints the verification report,
@@ -54,6 +57,8 @@ public final class DemoMain implements Callable<Integer> {
       description = "The repository root, for bin/console (set by bin/demo).")
   Path root;
 
+  @Spec CommandSpec spec;
+
   private final PrintStream out;
 
   /** The console process while it runs, so an interrupted demo can stop it. */
@@ -74,7 +79,7 @@ public final class DemoMain implements Callable<Integer> {
     Path work = temp ? Files.createTempDirectory("danmaku-demo-") : workDir;
     if (!temp && Files.exists(work.resolve("server"))) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--work-dir " + work + " already holds a demo; pick an empty one");
+          spec.commandLine(), "--work-dir " + work + " already holds a demo; pick an empty one");
     }
     out.println("Danmaku Ledger demo; data in " + work);
     long failures;

@@ -1,4 +1,4 @@
-package dev.danmakuledger.bench.demo;
+package dev.danmakuledger.demo.harness;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
