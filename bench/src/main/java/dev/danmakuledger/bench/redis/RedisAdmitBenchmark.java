@@ -39,7 +39,7 @@ public final class RedisAdmitBenchmark {
   /** Name of the baseline in the result rows. */
   public static final String BASELINE = "redis-raw-set-nx";
 
-  /** The seed design's pipelined rate (issue 3), printed for comparison. */
+  /** The seed design's pipelined rate (docs/benchmarks.md), printed for comparison. */
   public static final double SEED_PIPELINED_PER_SECOND = 68_500;
 
   private static final Duration TTL = Duration.ofMinutes(10);
