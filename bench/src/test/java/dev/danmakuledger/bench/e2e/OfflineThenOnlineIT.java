@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
@@ -20,10 +19,9 @@ import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.RoomMessage;
-import java.io.InputStream;
+import dev.danmakuledger.testkit.BilibiliSample;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -51,11 +49,7 @@ class OfflineThenOnlineIT {
   }
 
   static Path sampleFile(Path dir) throws Exception {
-    Path file = dir.resolve("bilibili-comments.xml");
-    try (InputStream in = BilibiliEntries.class.getResourceAsStream(BilibiliEntries.SAMPLE)) {
-      Files.copy(in, file);
-    }
-    return file;
+    return BilibiliSample.copyTo(dir);
   }
 
   @ParameterizedTest(name = "{0}")
