@@ -62,7 +62,7 @@ ensure_built() {
     exit "$fail"
   fi
   echo "$name: building ($build) ..." >&2
-  if ! (cd "$root" && $build -Dspotless.check.skip=true >&2); then
+  if ! (cd "$root" && $build -B -Dspotless.check.skip=true >&2); then
     echo "$name: build failed; run it yourself to see why: (cd $root && $build)" >&2
     exit "$fail"
   fi
