@@ -28,7 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 3's Redis benchmark: keys admitted per second through the admit script runner ({@link
+ * The Redis admit benchmark: keys admitted per second through the admit script runner ({@link
  * DedupeScripts#admit}, batches of 100/500/1000 keys of one room, 10% of each batch duplicates of
  * keys admitted before) next to the same keys written as raw pipelined {@code SET key value NX EX
  * ttl} ({@code redis-benchmark -P}-style, the seed design's fast path without a sequence number)

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Cloned device": a copy of a synced data directory captures other messages than the
+ * End to end, "Cloned device": a copy of a synced data directory captures other messages than the
  * original. The original syncs first; the clone presents a checkpoint for the same size with
  * another root, is refused as a fork, the device is quarantined and shows so in /admin/devices, and
  * nothing of the clone is stored.

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Two devices, several rooms, concurrent syncs": the Bilibili file is split over two
+ * End to end, "Two devices, several rooms, concurrent syncs": the Bilibili file is split over two
  * devices and three rooms; one device syncs in explicit runs from another thread, the other runs
  * the background sync daemon while it captures. Every room's numbering ends up complete and
  * strictly increasing, and every outcome an agent stored equals the server's row.

@@ -35,9 +35,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Offline then online": the real Bilibili file is captured while no server runs, then the
- * server starts and one sync delivers all 1,239 records, confirmed, numbered 1..1,239 in the room,
- * with the server's root of the device log equal to the agent's.
+ * End to end, "Offline then online": the real Bilibili file is captured while no server runs, then
+ * the server starts and one sync delivers all 1,239 records, confirmed, numbered 1..1,239 in the
+ * room, with the server's root of the device log equal to the agent's.
  */
 class OfflineThenOnlineIT {
   static final int ENTRIES = 1239;

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Redis FLUSHALL": Redis forgets every dedupe key and room counter between syncs (on a
+ * End to end, "Redis FLUSHALL": Redis forgets every dedupe key and room counter between syncs (on a
  * Redis this test owns). An agent restored from a backup taken before its sync re-syncs and gets
  * the original outcomes back; repeats that reach the server as new log records (a device without
  * edge dedupe) are answered DUPLICATE with the original seq by the SQL unique key; room numbering
