@@ -49,9 +49,11 @@ ensure_built() {
   local paths=("$root/pom.xml")
   local m
   while read -r m; do paths+=("$root/$m/src/main" "$root/$m/pom.xml"); done < <(module_closure "$module")
-  # Built by this launcher (the stamp) or by a Maven package run (target/lib is written last).
-  local ref="$stamp"
-  [[ -f "$stamp" ]] || ref="$target/lib"
+  # Built by this launcher (the stamp) or by a Maven package run, which rewrites
+  # target/runtime-classpath.txt last (the app profile of the parent pom.xml): the newer counts.
+  local ref="$target/runtime-classpath.txt"
+  [[ -f "$ref" ]] || ref="$target/lib"
+  [[ -f "$stamp" && "$stamp" -nt "$ref" ]] && ref="$stamp"
   if [[ -d "$target/classes" && -d "$target/lib" ]] &&
     [[ -z "$(find "${paths[@]}" -newer "$ref" -type f -print -quit 2>/dev/null)" ]]; then
     return 0
