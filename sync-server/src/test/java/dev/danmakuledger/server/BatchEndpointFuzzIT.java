@@ -7,6 +7,7 @@ import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

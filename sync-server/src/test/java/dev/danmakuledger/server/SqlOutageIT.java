@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.h2.tools.Server;

@@ -32,9 +32,9 @@ import okhttp3.OkHttpClient;
  * One agent of the chaos run, as a child process the harness can SIGKILL: a real edge agent ({@link
  * AgentDevice}) capturing continuously (a share of captures are client retries of earlier
  * messages), appending each acknowledged key to {@code acked.log} after its durable ack, while the
- * agent's own sync daemon (issue 6: {@link SyncDaemon} and {@link Syncer}) pushes the log through
- * the fault proxy. Its HTTP client keeps no idle connections, so every request opens a connection
- * of its own and the proxy draws a fault per request.
+ * agent's own sync daemon ({@link SyncDaemon} and {@link Syncer}) pushes the log through the fault
+ * proxy. Its HTTP client keeps no idle connections, so every request opens a connection of its own
+ * and the proxy draws a fault per request.
  *
  * <p>Usage: {@code ChaosAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN ROOMS RATE SEED}.
  */

@@ -1,6 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
-/** The faults the chaos harness injects (issue 8), named as the report prints them. */
+/** The faults the chaos harness injects (docs/benchmarks.md), named as the report prints them. */
 enum FaultKind {
   SERVER_SIGKILL("sync-server SIGKILL + restart"),
   AGENT_SIGKILL("agent SIGKILL mid-capture + restart"),

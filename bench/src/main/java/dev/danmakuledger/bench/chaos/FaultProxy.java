@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A TCP proxy between agents and the sync server that injects network faults (issue 8, chaos): per
+ * A TCP proxy between agents and the sync server that injects network faults (the chaos run): per
  * accepted connection it decides, with the configured probabilities, to pass it through, to drop it
  * (forward part of the first request, then close both sides: the server never sees a whole request)
  * or to lose the response (forward the request, swallow the server's reply and close the client

@@ -1,7 +1,7 @@
 package dev.danmakuledger.bench.e2e;
 
-import dev.danmakuledger.bench.demo.LedgerReader;
-import dev.danmakuledger.bench.demo.RedisWipe;
+import dev.danmakuledger.demo.harness.LedgerReader;
+import dev.danmakuledger.demo.harness.RedisWipe;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.server.ServerConfig;

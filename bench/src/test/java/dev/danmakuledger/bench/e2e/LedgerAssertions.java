@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.bench.demo.EdgeNode;
-import dev.danmakuledger.bench.demo.LedgerReader;
+import dev.danmakuledger.demo.harness.EdgeNode;
+import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.store.StoredCheckpoint;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.protocol.record.CanonicalRecord;

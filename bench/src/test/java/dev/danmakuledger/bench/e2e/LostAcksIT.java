@@ -3,9 +3,9 @@ package dev.danmakuledger.bench.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.bench.demo.EdgeNode;
-import dev.danmakuledger.bench.demo.LedgerReader;
-import dev.danmakuledger.bench.demo.LossyProxy;
+import dev.danmakuledger.demo.harness.EdgeNode;
+import dev.danmakuledger.demo.harness.LedgerReader;
+import dev.danmakuledger.demo.harness.LossyProxy;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
 import dev.danmakuledger.edge.importer.ImportProgress;
 import dev.danmakuledger.edge.sync.SyncReport;
@@ -21,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Lost acks": a proxy between agent and server forwards every batch but drops the reply
- * of every third one. The agent resends; the server replays the stored outcomes. No duplicates, no
- * gaps, nothing counted twice.
+ * End to end, "Lost acks": a proxy between agent and server forwards every batch but drops the
+ * reply of every third one. The agent resends; the server replays the stored outcomes. No
+ * duplicates, no gaps, nothing counted twice.
  */
 class LostAcksIT {
   static final int BATCH = 50;
