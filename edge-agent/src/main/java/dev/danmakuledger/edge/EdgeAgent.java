@@ -7,6 +7,7 @@ import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.PrivateFiles;
 import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.ReceiptVerifier;
 import dev.danmakuledger.edge.sync.Sleeper;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncSettings;
@@ -110,8 +111,34 @@ public final class EdgeAgent implements AutoCloseable {
    * jitter backoff between {@code settings}' base and cap drawn from a {@link SecureRandom}, real
    * sleeps. Programs that embed an agent use this rather than the {@link Syncer} constructor.
    *
-   * @param serverKey the key the server signs receipts with (from enrolment)
+   * @param receipts checks the server's receipts (keys from enrolment)
    * @param metadata the device's dedupe counters reported with each batch, or a supplier of null
+   */
+  public static Syncer syncer(
+      EdgeStore store,
+      DeviceIdentity identity,
+      SyncClient client,
+      ReceiptVerifier receipts,
+      SyncSettings settings,
+      Clock clock,
+      Supplier<BatchMetadata> metadata) {
+    SecureRandom random = new SecureRandom();
+    return new Syncer(
+        store,
+        identity,
+        client,
+        receipts,
+        settings,
+        new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
+        Sleeper.real(),
+        clock,
+        metadata);
+  }
+
+  /**
+   * As {@link #syncer(EdgeStore, DeviceIdentity, SyncClient, ReceiptVerifier, SyncSettings, Clock,
+   * Supplier)} for a link without a cosigner key: receipts are checked with the server's first note
+   * key only.
    */
   public static Syncer syncer(
       EdgeStore store,
@@ -121,17 +148,8 @@ public final class EdgeAgent implements AutoCloseable {
       SyncSettings settings,
       Clock clock,
       Supplier<BatchMetadata> metadata) {
-    SecureRandom random = new SecureRandom();
-    return new Syncer(
-        store,
-        identity,
-        client,
-        serverKey,
-        settings,
-        new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
-        Sleeper.real(),
-        clock,
-        metadata);
+    return syncer(
+        store, identity, client, ReceiptVerifier.legacyOnly(serverKey), settings, clock, metadata);
   }
 
   /** Tells other processes where this agent's local ingest API listens (see DataDirLock). */

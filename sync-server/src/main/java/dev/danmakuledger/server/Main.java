@@ -101,6 +101,25 @@ public final class Main implements Callable<Integer> {
               + " (default 60)")
   Integer maxFailuresPerAddress;
 
+  @Option(
+      names = "--room-log",
+      description =
+          "on: this instance integrates and publishes the room logs; off: it only serves them"
+              + " (default on)")
+  String roomLog;
+
+  @Option(
+      names = "--room-checkpoint-interval",
+      description = "milliseconds between two signed checkpoints of one room (default 1000)")
+  Long roomCheckpointIntervalMillis;
+
+  @Option(
+      names = "--server-name",
+      description =
+          "name in the server's log and cosigner key names, used when the keys are created"
+              + " (default local)")
+  String serverName;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -169,6 +188,20 @@ public final class Main implements Callable<Integer> {
     }
     if (maxFailuresPerAddress != null) {
       b.maxFailuresPerAddress(maxFailuresPerAddress);
+    }
+    if (roomLog != null) {
+      switch (roomLog) {
+        case "on" -> b.roomLog(true);
+        case "off" -> b.roomLog(false);
+        default ->
+            throw new IllegalArgumentException("--room-log: got " + roomLog + ", want on or off");
+      }
+    }
+    if (roomCheckpointIntervalMillis != null) {
+      b.roomCheckpointInterval(Duration.ofMillis(roomCheckpointIntervalMillis));
+    }
+    if (serverName != null) {
+      b.serverName(serverName);
     }
     return b.build();
   }

@@ -35,6 +35,12 @@ import java.util.regex.Pattern;
  *     device per window; more are answered 429 and not recorded
  * @param maxFailuresPerAddress failed authentications (bad signature, unknown device) one client
  *     address may make per window; after that its batches are answered 429 until the window ends
+ * @param roomLog whether this instance integrates and publishes the room logs (docs/room-log.md);
+ *     the log endpoints are served either way
+ * @param roomCheckpointInterval a room's checkpoint is signed at most this often
+ * @param serverName the name in the server's key names, {@code danmaku-ledger/server-log/<name>}
+ *     and {@code danmaku-ledger/server/<name>}, {@code [A-Za-z0-9._-]{1,64}}; used only when the
+ *     keys are created
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -56,6 +62,9 @@ public record ServerConfig(
     Duration attemptWindow,
     int maxBadSignaturesPerDevice,
     int maxFailuresPerAddress,
+    boolean roomLog,
+    Duration roomCheckpointInterval,
+    String serverName,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -88,6 +97,12 @@ public record ServerConfig(
 
   /** Default failed authentications per client address per window. */
   public static final int DEFAULT_MAX_FAILURES_PER_ADDRESS = 60;
+
+  /** Default interval between two checkpoints of one room: one second. */
+  public static final Duration DEFAULT_ROOM_CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
+
+  /** Default server name in the key names. */
+  public static final String DEFAULT_SERVER_NAME = "local";
 
   public ServerConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -132,6 +147,15 @@ public record ServerConfig(
     if (maxFailuresPerAddress < 1) {
       throw new IllegalArgumentException(
           "maxFailuresPerAddress: got " + maxFailuresPerAddress + ", want >= 1");
+    }
+    Objects.requireNonNull(roomCheckpointInterval, "roomCheckpointInterval");
+    if (roomCheckpointInterval.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "roomCheckpointInterval: got " + roomCheckpointInterval + ", want >= 1ms");
+    }
+    if (serverName == null || !serverName.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException(
+          "serverName: got " + serverName + ", want 1 to 64 of [A-Za-z0-9._-]");
     }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
@@ -180,6 +204,9 @@ public record ServerConfig(
     b.attemptWindow = attemptWindow;
     b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
     b.maxFailuresPerAddress = maxFailuresPerAddress;
+    b.roomLog = roomLog;
+    b.roomCheckpointInterval = roomCheckpointInterval;
+    b.serverName = serverName;
     b.clock = clock;
     return b;
   }
@@ -204,6 +231,9 @@ public record ServerConfig(
     private Duration attemptWindow = DEFAULT_ATTEMPT_WINDOW;
     private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
     private int maxFailuresPerAddress = DEFAULT_MAX_FAILURES_PER_ADDRESS;
+    private boolean roomLog = true;
+    private Duration roomCheckpointInterval = DEFAULT_ROOM_CHECKPOINT_INTERVAL;
+    private String serverName = DEFAULT_SERVER_NAME;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -287,6 +317,21 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder roomLog(boolean on) {
+      this.roomLog = on;
+      return this;
+    }
+
+    public Builder roomCheckpointInterval(Duration interval) {
+      this.roomCheckpointInterval = interval;
+      return this;
+    }
+
+    public Builder serverName(String name) {
+      this.serverName = name;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -312,6 +357,9 @@ public record ServerConfig(
           attemptWindow,
           maxBadSignaturesPerDevice,
           maxFailuresPerAddress,
+          roomLog,
+          roomCheckpointInterval,
+          serverName,
           clock);
     }
   }

@@ -18,10 +18,14 @@ import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.roomlog.AuditBundles;
+import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
+import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.ReviewStore;
+import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.SignatureAttempts;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -58,6 +62,7 @@ public final class SyncServer implements AutoCloseable {
   private final HttpApi http;
   private final int port;
   private final GapSealer sealer;
+  private final RoomLogIntegrator integrator;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -68,6 +73,7 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http,
       int port,
       GapSealer sealer,
+      RoomLogIntegrator integrator,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
@@ -75,6 +81,7 @@ public final class SyncServer implements AutoCloseable {
     this.http = http;
     this.port = port;
     this.sealer = sealer;
+    this.integrator = integrator;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -89,7 +96,8 @@ public final class SyncServer implements AutoCloseable {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     List<String> started = new ArrayList<>();
     try {
-      DataDirectory dir = DataDirectory.open(config.dataDir(), new SecureRandom());
+      DataDirectory dir =
+          DataDirectory.open(config.dataDir(), config.serverName(), new SecureRandom());
       for (Path p : dir.created()) {
         started.add("created " + p + " (0600)");
       }
@@ -128,6 +136,21 @@ public final class SyncServer implements AutoCloseable {
       GapSealer sealer = new GapSealer(store, config.gapSealAfter(), config.clock());
       sealer.start(sealer.defaultPeriod());
       resources.push(sealer);
+      RoomLogStore roomLogs = new RoomLogStore(db, config.clock());
+      RoomLogIntegrator integrator =
+          new RoomLogIntegrator(
+              roomLogs, dir.logSigner(), config.roomCheckpointInterval(), config.clock());
+      resources.push(integrator);
+      if (config.roomLog()) {
+        integrator.start();
+        started.add(
+            "room log integration every "
+                + config.roomCheckpointInterval().toMillis()
+                + " ms, log key "
+                + dir.logSigner().name());
+      } else {
+        started.add("room log integration off (--room-log off): logs are only served");
+      }
       ConfirmedFeed feed = new ConfirmedFeed(db);
       SignatureAttempts attempts = new SignatureAttempts(db);
       RoomHub rooms = new RoomHub(feed);
@@ -138,6 +161,7 @@ public final class SyncServer implements AutoCloseable {
               sequencer,
               ids,
               dir.serverSigner(),
+              dir.cosigner(),
               config.bannedWords(),
               config.reviewRule(),
               rooms,
@@ -162,9 +186,18 @@ public final class SyncServer implements AutoCloseable {
                       config.maxBadSignaturesPerDevice(),
                       config.maxFailuresPerAddress()),
                   new Enrollment(
-                      store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
+                      store,
+                      dir.enrollToken(),
+                      dir.serverSigner(),
+                      dir.cosigner().verifierKey(),
+                      admin,
+                      config.clock()),
                   new Review(new ReviewStore(db, config.clock()), rooms, admin, config.clock()),
                   new LedgerQueries(store),
+                  new RoomLogReads(roomLogs),
+                  new AuditBundles(store, roomLogs),
+                  dir.logSigner().verifierKey(),
+                  dir.cosigner().verifierKey(),
                   new AdminView(store, attempts, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
@@ -180,7 +213,7 @@ public final class SyncServer implements AutoCloseable {
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
-      return new SyncServer(config, dir, http, port, sealer, resources, started);
+      return new SyncServer(config, dir, http, port, sealer, integrator, resources, started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -245,6 +278,26 @@ public final class SyncServer implements AutoCloseable {
    */
   public int sealGapsNow() {
     return sealer.runOnce();
+  }
+
+  /**
+   * Integrates every room log that is behind and publishes its checkpoint now (it also runs every
+   * {@code --room-checkpoint-interval} unless {@code --room-log off}).
+   *
+   * @return how many entries this run appended
+   */
+  public long integrateNow() {
+    return integrator.integrateNow();
+  }
+
+  /** The room log verifier key (type 0x01): room checkpoints carry its signature. */
+  public String logVerifierKey() {
+    return dataDirectory.logSigner().verifierKey();
+  }
+
+  /** The cosigner verifier key (C2SP tlog-cosignature, type 0x04): receipts carry its line. */
+  public String cosignerVerifierKey() {
+    return dataDirectory.cosigner().verifierKey();
   }
 
   /** One line per part started, for the startup message. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
@@ -124,6 +125,7 @@ class ExactlyOncePropertiesIT {
                     sequencer,
                     ids,
                     NoteSigner.generate("server", KEYS),
+                    CosignatureSigner.generate("server-cosigner", KEYS),
                     List.of(),
                     Pattern.compile("review-me"),
                     new RoomHub(new ConfirmedFeed(db)),
@@ -157,7 +159,13 @@ class ExactlyOncePropertiesIT {
   private static List<Device> enroll(LedgerStore store, MutableClock clock, int run) {
     List<Device> devices = new ArrayList<>();
     Enrollment enrollment =
-        new Enrollment(store, "token", NoteSigner.generate("server", KEYS), new AdminHub(), clock);
+        new Enrollment(
+            store,
+            "token",
+            NoteSigner.generate("server", KEYS),
+            CosignatureSigner.generate("server-cosigner", KEYS).verifierKey(),
+            new AdminHub(),
+            clock);
     for (int i = 0; i < 3; i++) {
       TestDevice d = TestDevice.create("dev" + run + "x" + i);
       enrollment.enroll(d.id, d.signer.publicKey(), "token");

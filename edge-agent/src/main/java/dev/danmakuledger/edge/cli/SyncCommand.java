@@ -104,7 +104,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
                               + " is not enrolled; run `edge-agent enroll --data-dir "
                               + dataDir
                               + " --server URL --token-file F` first"));
-      return server == null ? link : new ServerLink(server, link.serverVerifierKey());
+      return server == null ? link : link.withServerUrl(server);
     }
   }
 
@@ -120,7 +120,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
         agent.store(),
         agent.identity(),
         new SyncClient(http, link.serverUrl(), clock),
-        link.serverVerifier(),
+        link.receiptVerifier(),
         s,
         clock,
         () -> Syncer.metadataOf(agent.capture().stats()));

@@ -43,7 +43,7 @@ public final class Enrollment {
     }
     ServerLink link;
     try {
-      link = new ServerLink(client.baseUrl(), r.serverVerifierKey());
+      link = new ServerLink(client.baseUrl(), r.serverVerifierKey(), r.cosignerVerifierKey());
     } catch (IllegalArgumentException e) {
       throw new IOException("enrol: the server's receipt key is malformed: " + e.getMessage(), e);
     }

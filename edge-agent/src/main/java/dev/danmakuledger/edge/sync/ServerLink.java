@@ -1,6 +1,7 @@
 package dev.danmakuledger.edge.sync;
 
 import dev.danmakuledger.edge.store.PrivateFiles;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import java.io.IOException;
 import java.io.Reader;
@@ -15,9 +16,14 @@ import java.util.Properties;
 
 /**
  * Where this device syncs to, written by {@code edge-agent enroll} to {@code D/server.properties}:
- * the server URL and the server's note verifier key, with which every receipt is checked.
+ * the server URL, the server's first note verifier key (type 0x01) and, from servers that cosign,
+ * its C2SP tlog-cosignature verifier key (type 0x04); every receipt is checked with them ({@link
+ * ReceiptVerifier}). A link written before cosigned receipts has no cosigner key; enrolling again
+ * with the same device key adds it.
+ *
+ * @param cosignerVerifierKey the cosigner verifier key, or null
  */
-public record ServerLink(String serverUrl, String serverVerifierKey) {
+public record ServerLink(String serverUrl, String serverVerifierKey, String cosignerVerifierKey) {
   public static final String FILE_NAME = "server.properties";
 
   public ServerLink {
@@ -26,11 +32,31 @@ public record ServerLink(String serverUrl, String serverVerifierKey) {
       throw new IllegalArgumentException("server URL: got " + serverUrl + ", want http(s)://...");
     }
     NoteVerifier.parse(serverVerifierKey);
+    if (cosignerVerifierKey != null) {
+      CosignatureVerifier.parse(cosignerVerifierKey);
+    }
   }
 
-  /** The receipt verifier. */
+  /** A link without a cosigner key. */
+  public ServerLink(String serverUrl, String serverVerifierKey) {
+    this(serverUrl, serverVerifierKey, null);
+  }
+
+  /** The server's first note verifier (type 0x01). */
   public NoteVerifier serverVerifier() {
     return NoteVerifier.parse(serverVerifierKey);
+  }
+
+  /** The receipt verifier: the cosigner key if known, and the first server key. */
+  public ReceiptVerifier receiptVerifier() {
+    return cosignerVerifierKey == null
+        ? ReceiptVerifier.legacyOnly(serverVerifier())
+        : ReceiptVerifier.of(serverVerifier(), CosignatureVerifier.parse(cosignerVerifierKey));
+  }
+
+  /** This link with another server URL. */
+  public ServerLink withServerUrl(String url) {
+    return new ServerLink(url, serverVerifierKey, cosignerVerifierKey);
   }
 
   /** Reads the link of a data directory; empty if the device was never enrolled. */
@@ -43,7 +69,10 @@ public record ServerLink(String serverUrl, String serverVerifierKey) {
     }
     try {
       return Optional.of(
-          new ServerLink(p.getProperty("server"), p.getProperty("serverVerifierKey")));
+          new ServerLink(
+              p.getProperty("server"),
+              p.getProperty("serverVerifierKey"),
+              p.getProperty("cosignerVerifierKey")));
     } catch (IllegalArgumentException e) {
       throw new IOException(dataDir.resolve(FILE_NAME) + " is malformed: " + e.getMessage(), e);
     }
@@ -54,6 +83,9 @@ public record ServerLink(String serverUrl, String serverVerifierKey) {
     Properties p = new Properties();
     p.setProperty("server", serverUrl);
     p.setProperty("serverVerifierKey", serverVerifierKey);
+    if (cosignerVerifierKey != null) {
+      p.setProperty("cosignerVerifierKey", cosignerVerifierKey);
+    }
     StringWriter text = new StringWriter();
     p.store(text, "danmaku-ledger sync server of this device (written by edge-agent enroll)");
     Path tmp = dataDir.resolve(FILE_NAME + ".tmp");

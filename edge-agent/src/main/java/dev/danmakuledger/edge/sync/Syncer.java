@@ -10,7 +10,6 @@ import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
-import dev.danmakuledger.merkle.checkpoint.SignedNote;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.AcksResponse;
@@ -62,7 +61,7 @@ public final class Syncer {
   private final EdgeStore store;
   private final DeviceIdentity identity;
   private final SyncClient client;
-  private final NoteVerifier serverVerifier;
+  private final ReceiptVerifier receipts;
   private final NoteVerifier deviceVerifier;
   private final SyncSettings settings;
   private final Backoff backoff;
@@ -89,10 +88,36 @@ public final class Syncer {
       Sleeper sleeper,
       Clock clock,
       Supplier<BatchMetadata> metadata) {
+    this(
+        store,
+        identity,
+        client,
+        ReceiptVerifier.legacyOnly(Objects.requireNonNull(serverVerifier, "serverVerifier")),
+        settings,
+        backoff,
+        sleeper,
+        clock,
+        metadata);
+  }
+
+  /**
+   * @param receipts checks the server's receipts (cosignature, or the first server key)
+   * @param metadata the edge duplicate counters to report with each batch
+   */
+  public Syncer(
+      EdgeStore store,
+      DeviceIdentity identity,
+      SyncClient client,
+      ReceiptVerifier receipts,
+      SyncSettings settings,
+      Backoff backoff,
+      Sleeper sleeper,
+      Clock clock,
+      Supplier<BatchMetadata> metadata) {
     this.store = Objects.requireNonNull(store, "store");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.client = Objects.requireNonNull(client, "client");
-    this.serverVerifier = Objects.requireNonNull(serverVerifier, "serverVerifier");
+    this.receipts = Objects.requireNonNull(receipts, "receipts");
     this.deviceVerifier = NoteVerifier.ofEd25519(identity.origin(), identity.signer().publicKey());
     this.settings = Objects.requireNonNull(settings, "settings");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
@@ -432,8 +457,7 @@ public final class Syncer {
   /** The receipt must carry the server's signature over this device's checkpoint. */
   private void checkReceipt(String receipt, long size, byte[] root) throws SyncStoppedException {
     try {
-      SignedNote.open(receipt, serverVerifier);
-      Checkpoint cp = Checkpoints.open(receipt, identity.origin(), deviceVerifier);
+      Checkpoint cp = receipts.verify(receipt, identity.origin(), deviceVerifier);
       if (cp.size() != size || !Arrays.equals(cp.root(), root)) {
         throw new SyncStoppedException(
             SyncStoppedException.Reason.PROTOCOL,

@@ -20,6 +20,8 @@ public enum ErrorCode {
   BAD_SIGNATURE(403, "Checkpoint signature does not verify"),
   DEVICE_QUARANTINED(403, "Device is quarantined"),
   NOT_FOUND(404, "Not found"),
+  TOMBSTONE(404, "The room number carries no message"),
+  NOT_INTEGRATED(409, "The room number is not yet in the room log"),
   DEVICE_ID_TAKEN(409, "Device id is already enrolled"),
   SIZE_MISMATCH(409, "Batch does not start at the verified log size"),
   VERSION_CONFLICT(409, "Resource was changed concurrently"),

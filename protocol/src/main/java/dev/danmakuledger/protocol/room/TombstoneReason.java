@@ -9,7 +9,14 @@ public enum TombstoneReason {
   /**
    * A number Redis handed out to a batch that never committed, sealed when the counter reseeded.
    */
-  LOST_BY_REDIS("lost-by-redis");
+  LOST_BY_REDIS("lost-by-redis"),
+  /**
+   * A hole in the numbering that stayed empty longer than the gap sealer's age (the batch it was
+   * handed to failed, forked or was renumbered), sealed by the gap sealer.
+   */
+  GAP_SEALED("gap-sealed"),
+  /** A tombstone whose stored reason is missing or not a valid code (rows older than the log). */
+  UNRECORDED("unrecorded");
 
   private final String code;
 

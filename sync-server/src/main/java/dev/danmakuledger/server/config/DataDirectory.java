@@ -1,5 +1,6 @@
 package dev.danmakuledger.server.config;
 
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,16 +19,29 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The sync server's data directory (docs/security.md, "Files"): the enrolment and admin tokens, the
- * server's receipt-signing key and the embedded Redis password, each created on first start with
- * owner-only permissions (0600) and reused afterwards, and the embedded H2 database under {@code
- * db/}. The directory and {@code db/} are kept 0700, database files 0600. A secret file that group
- * or others may read or write is refused at start with the command that fixes it: a secret that
- * others could read must be assumed known.
+ * The sync server's data directory (docs/security.md, "Files"; docs/operations.md, "Keys"): the
+ * enrolment and admin tokens, the server's keys and the embedded Redis password, each created on
+ * first start with owner-only permissions (0600) and reused afterwards, and the embedded H2
+ * database under {@code db/}. The directory and {@code db/} are kept 0700, database files 0600. A
+ * secret file that group or others may read or write is refused at start with the command that
+ * fixes it: a secret that others could read must be assumed known.
  */
 public final class DataDirectory {
-  /** Name of the server's note key; receipts carry a signature under this name. */
+  /**
+   * Name of the server's first note key (type 0x01), which signed receipts before they became
+   * cosignatures; kept so its verifier key stays known to agents holding such receipts.
+   */
   public static final String SERVER_KEY_NAME = "danmaku-ledger/server";
+
+  /** Prefix of the room log key name (type 0x01): {@code danmaku-ledger/server-log/<name>}. */
+  public static final String LOG_KEY_PREFIX = "danmaku-ledger/server-log/";
+
+  /**
+   * Prefix of the cosigner key name (C2SP tlog-cosignature, type 0x04): {@code
+   * danmaku-ledger/server/<name>}. A separate key from the log key: C2SP tlog-cosignature keys must
+   * not produce other signature types.
+   */
+  public static final String COSIGNER_KEY_PREFIX = "danmaku-ledger/server/";
 
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
@@ -47,6 +61,8 @@ public final class DataDirectory {
   private final String adminToken;
   private final String redisPassword;
   private final NoteSigner serverSigner;
+  private final NoteSigner logSigner;
+  private final CosignatureSigner cosigner;
   private final List<Path> created;
 
   private DataDirectory(
@@ -55,12 +71,16 @@ public final class DataDirectory {
       String adminToken,
       String redisPassword,
       NoteSigner signer,
+      NoteSigner logSigner,
+      CosignatureSigner cosigner,
       List<Path> created) {
     this.dir = dir;
     this.enrollToken = enrollToken;
     this.adminToken = adminToken;
     this.redisPassword = redisPassword;
     this.serverSigner = signer;
+    this.logSigner = logSigner;
+    this.cosigner = cosigner;
     this.created = List.copyOf(created);
   }
 
@@ -72,6 +92,15 @@ public final class DataDirectory {
    * @throws UncheckedIOException when the directory or a file cannot be read or written
    */
   public static DataDirectory open(Path dir, SecureRandom random) {
+    return open(dir, "local", random);
+  }
+
+  /**
+   * Opens {@code dir} as {@link #open(Path, SecureRandom)}; keys created now are named after {@code
+   * serverName} ({@code server-log.key}, {@code server-cosigner.key}); existing key files keep the
+   * name they were created with.
+   */
+  public static DataDirectory open(Path dir, String serverName, SecureRandom random) {
     try {
       ownerOnlyDirectory(dir);
       ownerOnlyDirectory(dir.resolve("db"));
@@ -83,8 +112,27 @@ public final class DataDirectory {
               dir.resolve("server.key"),
               () -> NoteSigner.generate(SERVER_KEY_NAME, random).privateKey(),
               created);
+      String logKey =
+          readOrCreate(
+              dir.resolve("server-log.key"),
+              () -> NoteSigner.generate(LOG_KEY_PREFIX + serverName, random).privateKey(),
+              created);
+      String cosignerKey =
+          readOrCreate(
+              dir.resolve("server-cosigner.key"),
+              () ->
+                  CosignatureSigner.generate(COSIGNER_KEY_PREFIX + serverName, random).privateKey(),
+              created);
       String redis = readOrCreate(dir.resolve("redis.password"), () -> token(random), created);
-      return new DataDirectory(dir, enroll, admin, redis, NoteSigner.fromPrivateKey(key), created);
+      return new DataDirectory(
+          dir,
+          enroll,
+          admin,
+          redis,
+          NoteSigner.fromPrivateKey(key),
+          NoteSigner.fromPrivateKey(logKey),
+          CosignatureSigner.fromPrivateKey(cosignerKey),
+          created);
     } catch (IOException e) {
       throw new UncheckedIOException("data directory " + dir + ": " + e.getMessage(), e);
     }
@@ -196,6 +244,16 @@ public final class DataDirectory {
 
   public NoteSigner serverSigner() {
     return serverSigner;
+  }
+
+  /** The room log key ({@code server-log.key}): signs room checkpoints. */
+  public NoteSigner logSigner() {
+    return logSigner;
+  }
+
+  /** The cosigner key ({@code server-cosigner.key}): cosigns device checkpoints (receipts). */
+  public CosignatureSigner cosigner() {
+    return cosigner;
   }
 
   /** The files this start created (empty on later starts). */

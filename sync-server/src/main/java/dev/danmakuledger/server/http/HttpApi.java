@@ -18,6 +18,8 @@ import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
+import dev.danmakuledger.server.roomlog.AuditBundles;
+import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -53,6 +55,10 @@ public final class HttpApi {
       Enrollment enrollment,
       Review review,
       LedgerQueries queries,
+      RoomLogReads roomLogs,
+      AuditBundles auditBundles,
+      String logVerifierKey,
+      String cosignerVerifierKey,
       AdminView admin,
       RoomHub rooms,
       AdminHub adminEvents,
@@ -222,6 +228,12 @@ public final class HttpApi {
                         Requests.pathLong(ctx, "seq"),
                         adminToken.presentedBy(ctx))));
     app.sse("/v1/rooms/{room}/stream", this::roomStream);
+    new RoomLogRoutes(
+            s.roomLogs(),
+            s.auditBundles(),
+            new RoomLogRoutes.ServerKeys(s.logVerifierKey(), s.cosignerVerifierKey()),
+            adminToken)
+        .register(app, (ctx, body) -> send(ctx, 200, body));
 
     app.get("/admin/overview", ctx -> send(ctx, 200, s.admin().overview()));
     app.get("/admin/devices", ctx -> send(ctx, 200, s.admin().devices()));

@@ -1,6 +1,7 @@
 package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
@@ -80,6 +81,7 @@ public final class BatchIngest {
       RoomSequencer sequencer,
       MessageIds messageIds,
       NoteSigner serverSigner,
+      CosignatureSigner cosigner,
       List<String> bannedWords,
       Pattern reviewRule,
       RoomHub rooms,
@@ -91,7 +93,11 @@ public final class BatchIngest {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.witness =
         new CheckpointWitness(
-            store, Objects.requireNonNull(serverSigner, "serverSigner"), admin, clock);
+            store,
+            Objects.requireNonNull(serverSigner, "serverSigner"),
+            Objects.requireNonNull(cosigner, "cosigner"),
+            admin,
+            clock);
     this.triage = new RecordTriage(new Moderation(bannedWords, reviewRule));
     this.admission =
         new RoomAdmission(

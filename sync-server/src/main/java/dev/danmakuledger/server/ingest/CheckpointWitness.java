@@ -2,6 +2,7 @@ package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
@@ -46,13 +47,20 @@ final class CheckpointWitness {
   private final LedgerStore store;
   private final DeviceTrees trees;
   private final NoteSigner serverSigner;
+  private final CosignatureSigner cosigner;
   private final AdminHub admin;
   private final Clock clock;
 
-  CheckpointWitness(LedgerStore store, NoteSigner serverSigner, AdminHub admin, Clock clock) {
+  CheckpointWitness(
+      LedgerStore store,
+      NoteSigner serverSigner,
+      CosignatureSigner cosigner,
+      AdminHub admin,
+      Clock clock) {
     this.store = store;
     this.trees = new DeviceTrees(store);
     this.serverSigner = serverSigner;
+    this.cosigner = cosigner;
     this.admin = admin;
     this.clock = clock;
   }
@@ -127,9 +135,13 @@ final class CheckpointWitness {
             + ")");
   }
 
-  /** The server's receipt: the device's note with the server's signature added (§10). */
+  /**
+   * The server's receipt (§10; docs/sync.md, "Receipts"): the device's note with the server's C2SP
+   * tlog-cosignature {@code cosignature/v1} line, timestamped now. It also keeps the Ed25519 note
+   * signature of the first server key, which agents enrolled before cosigned receipts still check.
+   */
   String cosign(String note) {
-    String receipt = SignedNote.addSignature(note, serverSigner);
+    String receipt = cosigner.cosign(SignedNote.addSignature(note, serverSigner), clock);
     if (receipt.length() > DeviceLogStore.MAX_RECEIPT_CHARS) {
       throw new LedgerException(
           ErrorCode.INVALID_FIELD,

@@ -27,14 +27,21 @@ public final class Enrollment {
   private final LedgerStore store;
   private final byte[] enrollToken;
   private final NoteSigner serverSigner;
+  private final String cosignerVerifierKey;
   private final AdminHub admin;
   private final Clock clock;
 
   public Enrollment(
-      LedgerStore store, String enrollToken, NoteSigner serverSigner, AdminHub admin, Clock clock) {
+      LedgerStore store,
+      String enrollToken,
+      NoteSigner serverSigner,
+      String cosignerVerifierKey,
+      AdminHub admin,
+      Clock clock) {
     this.store = store;
     this.enrollToken = enrollToken.getBytes(StandardCharsets.UTF_8);
     this.serverSigner = serverSigner;
+    this.cosignerVerifierKey = cosignerVerifierKey;
     this.admin = admin;
     this.clock = clock;
   }
@@ -83,6 +90,6 @@ public final class Enrollment {
           ErrorCode.DEVICE_ID_TAKEN,
           "device id " + deviceId + " is enrolled with another key; pick another id");
     }
-    return new EnrollResponse(deviceId, origin, serverSigner.verifierKey());
+    return new EnrollResponse(deviceId, origin, serverSigner.verifierKey(), cosignerVerifierKey);
   }
 }

@@ -1,0 +1,59 @@
+package dev.danmakuledger.server.roomlog;
+
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.room.MessageEntry;
+import dev.danmakuledger.protocol.room.RoomLogEntry;
+import dev.danmakuledger.protocol.room.TombstoneEntry;
+import dev.danmakuledger.protocol.room.TombstoneReason;
+import dev.danmakuledger.server.storage.LogSlot;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * Turns a committed room slot into its room log entry, format v1 (docs/room-log.md, "Entries"): a
+ * message becomes {@code v1 <seq> M <messageId> <deviceId> <deviceIndex> <deviceLeafHashHex>
+ * <idempotencyKey>}, with the RFC 6962 leaf hash of the device record's canonical bytes; a
+ * tombstone becomes {@code v1 <seq> T <reason>}. The review status is not part of the entry.
+ */
+final class SlotEntries {
+  private SlotEntries() {}
+
+  /**
+   * Returns the entry of {@code slot}, or empty when the slot is a message whose device record is
+   * not visible (then the slot is treated as not yet committed).
+   */
+  static Optional<RoomLogEntry> of(LogSlot slot) {
+    if (slot.isTombstone()) {
+      return Optional.of(tombstone(slot.seq(), slot.reason()));
+    }
+    byte[] canonical = slot.canonical();
+    if (canonical == null
+        || slot.messageId() == null
+        || slot.deviceId() == null
+        || slot.deviceIndex() == null
+        || slot.idempotencyKey() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new MessageEntry(
+            slot.seq(),
+            slot.messageId(),
+            slot.deviceId(),
+            slot.deviceIndex(),
+            HexFormat.of().formatHex(Rfc6962.leafHash(canonical)),
+            IdempotencyKey.parse(slot.idempotencyKey())));
+  }
+
+  /** A tombstone with its stored reason, or {@code unrecorded} if that is not a valid code. */
+  static TombstoneEntry tombstone(long seq, String reason) {
+    if (reason != null) {
+      try {
+        return new TombstoneEntry(seq, reason);
+      } catch (IllegalArgumentException e) {
+        // falls through: an old row's free-text reason is not an entry code
+      }
+    }
+    return TombstoneEntry.of(seq, TombstoneReason.UNRECORDED);
+  }
+}
