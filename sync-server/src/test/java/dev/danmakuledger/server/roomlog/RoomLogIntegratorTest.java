@@ -1,0 +1,242 @@
+package dev.danmakuledger.server.roomlog;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.tiles.BundleWriter;
+import dev.danmakuledger.merkle.tiles.Tile;
+import dev.danmakuledger.merkle.tiles.TileId;
+import dev.danmakuledger.merkle.tiles.TileReader;
+import dev.danmakuledger.merkle.tiles.TileWriter;
+import dev.danmakuledger.protocol.room.RoomLog;
+import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.RoomLogRow;
+import dev.danmakuledger.server.storage.RoomLogStore;
+import dev.danmakuledger.server.storage.RoomTile;
+import dev.danmakuledger.testkit.MutableClock;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Room log integration (docs/room-log.md, "Integration") against an independent reference: the RFC
+ * 6962 root recomputed here from the expected entry bytes, and the tiles a fresh merkle.tiles
+ * writer cuts from them.
+ */
+final class RoomLogIntegratorTest {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final NoteSigner LOG_KEY =
+      NoteSigner.generate("danmaku-ledger/server-log/test", RANDOM);
+
+  @TempDir Path dir;
+  private Database db;
+  private RoomSlots slots;
+  private MutableClock clock;
+  private RoomLogStore store;
+
+  @BeforeEach
+  void open() {
+    db = Database.open(Database.h2Url(dir), null, null);
+    slots = new RoomSlots(db);
+    clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    store = new RoomLogStore(db, clock);
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+  }
+
+  private RoomLogIntegrator integrator() {
+    return new RoomLogIntegrator(store, LOG_KEY, Duration.ofSeconds(1), clock);
+  }
+
+  /** RFC 6962 §2.1 MTH, written out recursively, independent of merkle.tiles. */
+  static byte[] referenceRoot(List<byte[]> entries, int from, int to) {
+    int n = to - from;
+    if (n == 0) {
+      return Rfc6962.emptyRoot();
+    }
+    if (n == 1) {
+      return Rfc6962.leafHash(entries.get(from));
+    }
+    int k = Integer.highestOneBit(n - 1);
+    return Rfc6962.nodeHash(
+        referenceRoot(entries, from, from + k), referenceRoot(entries, from + k, to));
+  }
+
+  private List<byte[]> fill(String room, int n) throws Exception {
+    List<byte[]> expected = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      expected.add(
+          i % 7 == 0
+              ? slots.tombstone(room, i, "gap-sealed")
+              : slots.message(room, i, "dev-" + (i % 3), i));
+    }
+    return expected;
+  }
+
+  private void assertLogIs(String room, List<byte[]> expected) throws Exception {
+    RoomLogRow head = store.log(room).orElseThrow();
+    assertEquals(expected.size(), head.size());
+    byte[] root = referenceRoot(expected, 0, expected.size());
+    assertArrayEquals(root, head.root());
+    Checkpoint cp = Checkpoints.open(head.checkpoint(), RoomLog.origin(room), LOG_KEY.verifier());
+    assertEquals(expected.size(), cp.size());
+    assertArrayEquals(root, cp.root());
+    // every tile the reference writer cuts for this size is stored byte for byte
+    TileWriter tiles = TileWriter.empty();
+    BundleWriter bundles = BundleWriter.empty();
+    List<Tile> full = new ArrayList<>();
+    List<BundleWriter.Bundle> fullBundles = new ArrayList<>();
+    for (byte[] e : expected) {
+      full.addAll(tiles.append(Rfc6962.leafHash(e)));
+      bundles.append(e).ifPresent(fullBundles::add);
+    }
+    full.addAll(tiles.partialTiles());
+    bundles.partialBundle().ifPresent(fullBundles::add);
+    for (Tile t : full) {
+      assertArrayEquals(
+          t.data(),
+          store.tile(room, RoomTile.Kind.HASH, t.id()).orElseThrow(() -> new AssertionError(t)),
+          t.toString());
+    }
+    for (BundleWriter.Bundle b : fullBundles) {
+      assertArrayEquals(
+          b.data(),
+          store
+              .tile(room, RoomTile.Kind.ENTRIES, b.id())
+              .orElseThrow(() -> new AssertionError(b.id().entriesPath())),
+          b.id().entriesPath());
+    }
+    // and the stored tiles prove every entry into the checkpoint
+    TileReader reader = new TileReader(store.tiles(room), head.size());
+    for (int i = 0; i < expected.size(); i += Math.max(1, expected.size() / 17)) {
+      List<byte[]> got = reader.entries(i / TileId.FULL_WIDTH);
+      assertArrayEquals(expected.get(i), got.get(i % TileId.FULL_WIDTH));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 7, 255, 256, 257, 300, 513, 1000})
+  void integratesRoomsOfManySizesExactlyAsTheReference(int n) throws Exception {
+    List<byte[]> expected = fill("r" + n, n);
+    assertEquals(n, integrator().integrateNow());
+    assertLogIs("r" + n, expected);
+  }
+
+  @Test
+  void growsInStepsAcrossTileBoundariesAndResumesAfterARestart() throws Exception {
+    String room = "steps";
+    List<byte[]> expected = new ArrayList<>();
+    int seq = 0;
+    RoomLogIntegrator first = integrator();
+    for (int step : new int[] {3, 250, 3, 1, 255, 256, 40}) {
+      for (int i = 0; i < step; i++) {
+        seq++;
+        expected.add(slots.message(room, seq, "dev", seq));
+      }
+      assertEquals(step, first.integrateNow());
+      assertLogIs(room, expected);
+    }
+    // a new integrator (a restarted server) resumes from the stored partial tiles
+    for (int i = 0; i < 300; i++) {
+      seq++;
+      expected.add(slots.message(room, seq, "dev", seq));
+    }
+    assertEquals(300, integrator().integrateNow());
+    assertLogIs(room, expected);
+  }
+
+  @Test
+  void waitsAtAnOpenNumberUntilItIsCommittedOrSealed() throws Exception {
+    String room = "gaps";
+    List<byte[]> expected = new ArrayList<>();
+    expected.add(slots.message(room, 1, "dev", 1));
+    expected.add(slots.message(room, 2, "dev", 2));
+    byte[] four = slots.message(room, 4, "dev", 4);
+    RoomLogIntegrator integrator = integrator();
+    assertEquals(2, integrator.integrateNow());
+    assertLogIs(room, expected);
+    assertEquals(0, integrator.integrateNow(), "seq 3 is open: nothing past it");
+    assertEquals(2, store.log(room).orElseThrow().size());
+    expected.add(slots.tombstone(room, 3, "gap-sealed"));
+    expected.add(four);
+    assertEquals(2, integrator.integrateNow());
+    assertLogIs(room, expected);
+  }
+
+  @Test
+  void anUnknownTombstoneReasonIsWrittenAsUnrecorded() throws Exception {
+    slots.tombstone("odd", 1, "Free text, not a code");
+    integrator().integrateNow();
+    TileReader reader = new TileReader(store.tiles("odd"), 1);
+    assertEquals("v1 1 T unrecorded", new String(reader.entries(0).get(0)));
+  }
+
+  @Test
+  void checkpointsAreSignedAtMostOncePerIntervalOnTheSchedule() throws Exception {
+    RoomLogIntegrator integrator = integrator();
+    slots.message("paced", 1, "dev", 1);
+    assertEquals(1, integrator.integrate("paced", false));
+    slots.message("paced", 2, "dev", 2);
+    assertEquals(0, integrator.integrate("paced", false), "within the interval");
+    clock.advance(Duration.ofMillis(999));
+    assertEquals(0, integrator.integrate("paced", false), "within the interval");
+    clock.advance(Duration.ofMillis(1));
+    assertEquals(1, integrator.integrate("paced", false));
+    assertEquals(2, store.log("paced").orElseThrow().size());
+  }
+
+  @Test
+  void twoIntegratorsOnOneDatabaseBuildOneTree() throws Exception {
+    String room = "race";
+    List<byte[]> expected = new ArrayList<>();
+    Database other = Database.open(Database.h2Url(dir), null, null);
+    RoomLogStore otherStore = new RoomLogStore(other, clock);
+    RoomLogIntegrator a = integrator();
+    RoomLogIntegrator b = new RoomLogIntegrator(otherStore, LOG_KEY, Duration.ofSeconds(1), clock);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      int seq = 0;
+      for (int round = 0; round < 12; round++) {
+        for (int i = 0; i < 37; i++) {
+          seq++;
+          expected.add(slots.message(room, seq, "dev-" + (seq % 2), seq));
+        }
+        List<Callable<Long>> both = List.of(a::integrateNow, b::integrateNow);
+        long appended = 0;
+        for (Future<Long> f : pool.invokeAll(both, 60, TimeUnit.SECONDS)) {
+          appended += f.get();
+        }
+        assertEquals(37, appended, "round " + round + ": each entry appended exactly once");
+        assertLogIs(room, expected);
+      }
+      assertArrayEquals(
+          store.log(room).orElseThrow().root(),
+          otherStore.log(room).orElseThrow().root(),
+          "both instances see one tree");
+    } finally {
+      pool.shutdownNow();
+      other.close();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package dev.danmakuledger.server.roomlog;
+
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.server.storage.Database;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HexFormat;
+
+/**
+ * Writes committed room slots straight into SQL (messages and their device records), as the write
+ * path commits them, and returns the entry bytes the room log must hold for each: the independent
+ * expectation the integration tests compare with.
+ */
+final class RoomSlots {
+  private final Database db;
+
+  RoomSlots(Database db) {
+    this.db = db;
+  }
+
+  static String key(String device, long index) {
+    return device + ":u" + index + ":1700000000000:" + String.format("%032x", index);
+  }
+
+  static byte[] canonical(String device, long index) {
+    return ("record " + device + " " + index).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A message at {@code seq} of record {@code index} of {@code device}; returns its entry. */
+  byte[] message(String room, long seq, String device, long index) throws SQLException {
+    String key = key(device, index);
+    byte[] canonical = canonical(device, index);
+    try (Connection c = db.dataSource().getConnection()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO device_records (device_id, idx, idempotency_key, canonical, outcome,"
+                  + " room, seq, message_id, created_at) VALUES (?,?,?,?,'CONFIRMED',?,?,?,0)")) {
+        ps.setString(1, device);
+        ps.setLong(2, index);
+        ps.setString(3, key);
+        ps.setBytes(4, canonical);
+        ps.setString(5, room);
+        ps.setLong(6, seq);
+        ps.setLong(7, 1000 + seq);
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO messages (room, seq, message_id, idempotency_key, device_id,"
+                  + " device_idx, mode, color, font_size, hlc, status, version, created_at,"
+                  + " updated_at) VALUES (?,?,?,?,?,?,1,0,25,0,'CONFIRMED',0,0,0)")) {
+        ps.setString(1, room);
+        ps.setLong(2, seq);
+        ps.setLong(3, 1000 + seq);
+        ps.setString(4, key);
+        ps.setString(5, device);
+        ps.setLong(6, index);
+        ps.executeUpdate();
+      }
+    }
+    return ("v1 "
+            + seq
+            + " M "
+            + (1000 + seq)
+            + " "
+            + device
+            + " "
+            + index
+            + " "
+            + HexFormat.of().formatHex(Rfc6962.leafHash(canonical))
+            + " "
+            + key)
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** A tombstone at {@code seq}; returns its entry. */
+  byte[] tombstone(String room, long seq, String reason) throws SQLException {
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO messages (room, seq, mode, color, font_size, hlc, status, reason,"
+                    + " version, created_at, updated_at) VALUES (?,?,0,0,0,0,'TOMBSTONE',?,0,0,0)")) {
+      ps.setString(1, room);
+      ps.setLong(2, seq);
+      ps.setString(3, reason);
+      ps.executeUpdate();
+    }
+    return ("v1 " + seq + " T " + reason).getBytes(StandardCharsets.US_ASCII);
+  }
+}
