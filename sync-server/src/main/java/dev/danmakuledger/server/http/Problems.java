@@ -33,7 +33,7 @@ final class Problems {
   static Mapped map(Exception e, String path) {
     if (e instanceof LedgerException le) {
       Problem p = le.problem().withInstance(path);
-      if (le.code() == ErrorCode.RATE_LIMITED
+      if ((le.code() == ErrorCode.RATE_LIMITED || le.code() == ErrorCode.NOT_INTEGRATED)
           && le.extensions().get("retryAfterSeconds") instanceof Long seconds) {
         return new Mapped(p, (int) Math.min(Integer.MAX_VALUE, seconds));
       }

@@ -1,0 +1,255 @@
+package dev.danmakuledger.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
+import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
+import dev.danmakuledger.merkle.checkpoint.Cosignatures;
+import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.merkle.checkpoint.SignedNote;
+import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.proof.InclusionProof;
+import dev.danmakuledger.merkle.tiles.TileId;
+import dev.danmakuledger.merkle.tiles.Tiles;
+import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.room.MessageEntry;
+import dev.danmakuledger.protocol.room.RoomLog;
+import dev.danmakuledger.protocol.room.RoomLogEntry;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.testkit.TestDevice;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The room log end to end (docs/room-log.md): a device's batch is integrated, the checkpoint, tiles
+ * and entry bundles are served as C2SP tlog-tiles and audit clean with {@code tlog verify-room}
+ * from a mirror of the served bytes, hostile tile paths are refused, receipts are cosignatures, and
+ * the audit bundle of a message proves it field by field.
+ */
+final class RoomLogIT {
+  private static final HexFormat HEX = HexFormat.of();
+  private static final String ROOM = "audit-room";
+
+  @TempDir Path dir;
+  @TempDir Path mirror;
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private HttpResponse<byte[]> raw(URI base, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  @Test
+  void aRoomLogIsServedAuditableAndEveryMessageHasAProvingBundle() throws Exception {
+    ServerConfig config = ServerConfig.builder(dir).roomLog(false).serverName("it-1").build();
+    try (SyncServer server = SyncServer.start(config)) {
+      Api api = new Api(server.baseUri(), server.adminToken());
+      URI base = server.baseUri();
+      TestDevice d = TestDevice.create("room-log-dev");
+      assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+      List<DanmakuRecord> records = new ArrayList<>();
+      for (int i = 0; i < 299; i++) {
+        records.add(d.record(ROOM, "u" + i, "message " + i));
+      }
+      records.add(d.record(ROOM, "u299", "held: see https://example.com/x"));
+      Api.Reply sent =
+          api.post(
+              "/v1/devices/" + d.id + "/batches", d.batch(records.toArray(new DanmakuRecord[0])));
+      assertEquals(200, sent.status(), sent.toString());
+      BatchResponse batch = sent.as(BatchResponse.class);
+
+      JsonNode keys = api.get("/v1/server/keys").json();
+      NoteVerifier logKey = NoteVerifier.parse(keys.path("logVerifierKey").asText());
+      CosignatureVerifier cosigner =
+          CosignatureVerifier.parse(keys.path("cosignerVerifierKey").asText());
+      assertEquals("danmaku-ledger/server-log/it-1", logKey.name());
+      assertEquals("danmaku-ledger/server/it-1", cosigner.name());
+      assertEquals(server.logVerifierKey(), logKey.verifierKey());
+      assertEquals(server.cosignerVerifierKey(), cosigner.verifierKey());
+
+      // the receipt is a cosignature/v1 line (and the first key's note signature for older agents)
+      Cosignatures.Cosigned cosigned =
+          Cosignatures.open(batch.receipt(), DeviceLog.origin(d.id), cosigner);
+      assertEquals(300, cosigned.checkpoint().size());
+      SignedNote.open(batch.receipt(), NoteVerifier.parse(server.serverVerifierKey()));
+
+      // before integration the number exists but is not in the log yet
+      Api.Reply early = api.get("/v1/rooms/" + ROOM + "/messages/1/bundle");
+      assertEquals(409, early.status(), early.toString());
+      assertEquals("not-integrated", early.code());
+      assertEquals("1", early.retryAfter());
+      assertEquals(404, api.get("/v1/rooms/" + ROOM + "/log/checkpoint").status());
+
+      assertEquals(300, server.integrateNow());
+
+      HttpResponse<byte[]> cpReply = raw(base, RoomLog.tilesPrefix(ROOM) + "checkpoint");
+      assertEquals(200, cpReply.statusCode());
+      assertEquals(
+          "text/plain;charset=utf-8",
+          cpReply.headers().firstValue("Content-Type").orElse("").replace(" ", ""));
+      assertEquals("no-cache", cpReply.headers().firstValue("Cache-Control").orElse(""));
+      String note = new String(cpReply.body(), StandardCharsets.UTF_8);
+      Checkpoint cp = Checkpoints.open(note, RoomLog.origin(ROOM), logKey);
+      assertEquals(300, cp.size());
+
+      // mirror the served bytes and audit them with tlog verify-room
+      Files.writeString(mirror.resolve("checkpoint"), note, StandardCharsets.UTF_8);
+      for (TileId id : Tiles.forSize(cp.size())) {
+        mirrorOne(base, id.path(), id.isFull());
+        if (id.level() == 0) {
+          mirrorOne(base, id.entriesPath(), id.isFull());
+        }
+      }
+      assertEquals(0, verifyRoom(logKey.verifierKey(), mirror), "tlog verify-room");
+
+      hostilePathsAreRefused(api);
+      bundleProvesTheMessage(api, d, records.get(0), 1, cp, note, batch.receipt());
+      assertEquals("unauthenticated", api.get("/v1/rooms/" + ROOM + "/messages/300/bundle").code());
+      Api.Reply held = api.admin("/v1/rooms/" + ROOM + "/messages/300/bundle");
+      assertEquals(200, held.status(), held.toString());
+      assertEquals(300, held.json().path("seq").asLong());
+      assertEquals("not-found", api.get("/v1/rooms/" + ROOM + "/messages/301/bundle").code());
+      assertEquals(400, api.get("/v1/rooms/" + ROOM + "/messages/0/bundle").status());
+      assertEquals(400, api.get("/v1/rooms/" + ROOM + "/messages/x/bundle").status());
+    }
+  }
+
+  private void mirrorOne(URI base, String path, boolean full) throws Exception {
+    HttpResponse<byte[]> r = raw(base, RoomLog.tilesPrefix(ROOM) + path);
+    assertEquals(200, r.statusCode(), path);
+    assertEquals("application/octet-stream", r.headers().firstValue("Content-Type").orElse(""));
+    assertEquals(
+        full ? "public, max-age=31536000, immutable" : "public, max-age=1",
+        r.headers().firstValue("Cache-Control").orElse(""),
+        path);
+    Path file = mirror.resolve(path);
+    Files.createDirectories(file.getParent());
+    Files.write(file, r.body());
+  }
+
+  /** Runs the tlog command line ({@code bin/tlog}'s main class) in its own JVM. */
+  private static int verifyRoom(String vkey, Path mirror) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.danmakuledger.merkle.cli.Tlog",
+                "verify-room",
+                "--vkey",
+                vkey,
+                mirror.toString())
+            .redirectErrorStream(true)
+            .start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    p.getInputStream().transferTo(out);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tlog verify-room did not finish");
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertTrue(p.exitValue() != 0 || text.contains("300"), text);
+    return p.exitValue();
+  }
+
+  private static void hostilePathsAreRefused(Api api) {
+    String prefix = RoomLog.tilesPrefix(ROOM);
+    for (String bad :
+        List.of(
+            "tile/0/1",
+            "tile/0/0000",
+            "tile/0/000.p/0",
+            "tile/0/000.p/256",
+            "tile/0/000.p/044",
+            "tile/0/x000/001",
+            "tile/8/000",
+            "tile/-1/000",
+            "tile/0/%2e%2e/%2e%2e/checkpoint",
+            "tile/entries/000.p/",
+            "tile/entries/x1/000",
+            "tile/0/x999/x999/x999/x999/x999/x999/x999/000",
+            "tile/0/" + "x000/".repeat(40) + "001")) {
+      Api.Reply r = api.get(prefix + bad);
+      assertEquals(400, r.status(), bad + " -> " + r);
+      assertEquals(Problem.MEDIA_TYPE, r.contentType(), bad);
+      assertEquals("invalid-field", r.code(), bad);
+    }
+    for (String absent : List.of("tile/0/002", "tile/1/000", "tile/entries/005", "nonsense")) {
+      Api.Reply r = api.get(prefix + absent);
+      assertEquals(404, r.status(), absent + " -> " + r);
+      assertEquals("not-found", r.code(), absent);
+    }
+    assertEquals(400, api.get("/v1/rooms/bad%20room/log/checkpoint").status());
+    assertEquals(404, api.get("/v1/rooms/no-such-room/log/checkpoint").status());
+  }
+
+  private static void bundleProvesTheMessage(
+      Api api,
+      TestDevice d,
+      DanmakuRecord record,
+      long seq,
+      Checkpoint cp,
+      String note,
+      String receipt)
+      throws Exception {
+    Api.Reply r = api.get("/v1/rooms/" + ROOM + "/messages/" + seq + "/bundle");
+    assertEquals(200, r.status(), r.toString());
+    JsonNode b = r.json();
+    assertEquals("danmaku-ledger-audit-bundle/v1", b.path("format").asText());
+    assertEquals(ROOM, b.path("room").asText());
+    assertEquals(seq, b.path("seq").asLong());
+    byte[] entry = Base64.getDecoder().decode(b.path("entry").asText());
+    MessageEntry m = (MessageEntry) RoomLogEntry.parse(entry);
+    assertEquals(seq, m.seq());
+    assertEquals(d.id, m.deviceId());
+    assertEquals(record.index(), m.deviceIndex());
+    assertEquals(record.key(), m.idempotencyKey());
+    assertEquals(note, b.path("roomCheckpoint").asText());
+    JsonNode ri = b.path("roomInclusion");
+    assertEquals(seq - 1, ri.path("index").asLong());
+    assertEquals(cp.size(), ri.path("size").asLong());
+    InclusionProof.verify(
+        seq - 1, cp.size(), Rfc6962.leafHash(entry), hexes(ri.path("proofHex")), cp.root());
+    assertEquals(d.id, b.path("deviceId").asText());
+    byte[] canonical = Base64.getDecoder().decode(b.path("record").asText());
+    assertArrayEquals(record.canonicalBytes(), canonical);
+    assertEquals(HEX.formatHex(Rfc6962.leafHash(canonical)), m.deviceLeafHashHex());
+    JsonNode di = b.path("deviceInclusion");
+    assertEquals(record.index(), di.path("index").asLong());
+    assertEquals(d.size(), di.path("size").asLong());
+    InclusionProof.verify(
+        record.index(),
+        d.size(),
+        Rfc6962.leafHash(canonical),
+        hexes(di.path("proofHex")),
+        d.root());
+    assertEquals(receipt, b.path("deviceCheckpoint").asText());
+  }
+
+  private static List<byte[]> hexes(JsonNode array) {
+    List<byte[]> out = new ArrayList<>();
+    array.forEach(n -> out.add(HEX.parseHex(n.asText())));
+    return out;
+  }
+}
