@@ -74,8 +74,23 @@ final class E2eCommand implements Callable<Integer> {
       description = "NATS server for the JetStream row (default ${DEFAULT-VALUE})")
   String nats;
 
+  @Option(
+      names = "--room-log",
+      defaultValue = "on",
+      description = "on: the server integrates room logs while ingesting (default); off: not")
+  String roomLog;
+
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
+
+  private boolean roomLogOn() {
+    return switch (roomLog) {
+      case "on" -> true;
+      case "off" -> false;
+      default ->
+          throw new IllegalArgumentException("--room-log: got " + roomLog + ", want on or off");
+    };
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -93,7 +108,8 @@ final class E2eCommand implements Callable<Integer> {
                 seedMessages,
                 targets.redis,
                 targets.jdbc,
-                nats));
+                nats,
+                roomLogOn()));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -57,7 +57,34 @@ public final class IngestBenchmark {
       int seedMessages,
       String redisUri,
       String jdbcUrl,
-      String natsUrl) {
+      String natsUrl,
+      boolean roomLog) {
+    /** Options with room log integration on, the server default. */
+    public Options(
+        long records,
+        Duration duration,
+        int batchSize,
+        int devices,
+        int rooms,
+        double duplicateShare,
+        int seedMessages,
+        String redisUri,
+        String jdbcUrl,
+        String natsUrl) {
+      this(
+          records,
+          duration,
+          batchSize,
+          devices,
+          rooms,
+          duplicateShare,
+          seedMessages,
+          redisUri,
+          jdbcUrl,
+          natsUrl,
+          true);
+    }
+
     public Options {
       if (duration == null && records < 1) {
         throw new IllegalArgumentException("records: got " + records + ", want >= 1");
@@ -142,6 +169,7 @@ public final class IngestBenchmark {
             .redisUri(redisUri)
             .jdbc(db.embedded() ? null : db.url(), null, null)
             .reviewRule(null)
+            .roomLog(o.roomLog())
             .build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;

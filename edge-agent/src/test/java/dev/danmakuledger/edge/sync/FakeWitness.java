@@ -3,6 +3,7 @@ package dev.danmakuledger.edge.sync;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
@@ -56,6 +57,9 @@ final class FakeWitness extends Dispatcher {
   int maxRecords = Integer.MAX_VALUE;
   String status = "VERIFIED";
   NoteSigner receiptSigner = serverSigner;
+
+  /** When set, receipts carry only this cosignature/v1 line, as a cosigning server's do. */
+  CosignatureSigner cosigner;
   final List<BatchRequest> batches = new ArrayList<>();
 
   /**
@@ -70,6 +74,12 @@ final class FakeWitness extends Dispatcher {
   FakeWitness(String deviceId, NoteVerifier device) {
     this.deviceId = deviceId;
     this.device = device;
+  }
+
+  private String receipt(String checkpoint) {
+    return cosigner == null
+        ? SignedNote.addSignature(checkpoint, receiptSigner)
+        : cosigner.cosign(checkpoint, 1_700_000_000L);
   }
 
   NoteVerifier serverVerifier() {
@@ -190,7 +200,7 @@ final class FakeWitness extends Dispatcher {
               range.end(),
               HexFormat.of().formatHex(range.root()),
               outcomes.subList((int) b.oldSize(), (int) newSize),
-              SignedNote.addSignature(b.checkpoint(), receiptSigner)));
+              receipt(b.checkpoint())));
     }
     CompactRange next = range.copy();
     List<byte[]> newLeaves = new ArrayList<>();
@@ -216,7 +226,7 @@ final class FakeWitness extends Dispatcher {
     leaves.addAll(newLeaves);
     outcomes.addAll(got);
     lastCheckpoint = b.checkpoint();
-    lastReceipt = SignedNote.addSignature(b.checkpoint(), receiptSigner);
+    lastReceipt = receipt(b.checkpoint());
     return ok(
         new BatchResponse(
             deviceId, range.end(), HexFormat.of().formatHex(range.root()), got, lastReceipt));

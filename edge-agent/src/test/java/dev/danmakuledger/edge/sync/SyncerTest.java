@@ -15,6 +15,7 @@ import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.compact.CompactRange;
@@ -83,11 +84,15 @@ class SyncerTest {
   }
 
   Syncer syncer(SyncSettings s) {
+    return syncer(s, ReceiptVerifier.legacyOnly(witness.serverVerifier()));
+  }
+
+  Syncer syncer(SyncSettings s, ReceiptVerifier receipts) {
     return new Syncer(
         dev.store,
         dev.identity,
         new SyncClient(http, web.url("/").toString(), clock),
-        witness.serverVerifier(),
+        receipts,
         s,
         new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5),
         sleeps::add,
@@ -101,6 +106,41 @@ class SyncerTest {
 
   long unsynced() throws Exception {
     return dev.store.outcomeCounts().getOrDefault("UNSYNCED", 0L);
+  }
+
+  @Test
+  void cosignedReceiptsAreCheckedWithTheCosignerKeyFromEnrolment() throws Exception {
+    witness.cosigner = CosignatureSigner.generate("test-server/cosigner", new SecureRandom());
+    ReceiptVerifier receipts =
+        ReceiptVerifier.of(witness.serverVerifier(), witness.cosigner.verifier());
+    SyncReport r = syncer(SyncSettings.defaults().withBatchSize(10), receipts).sync();
+    assertTrue(r.complete(), r.toString());
+    assertEquals(RECORDS, dev.store.latestReceipt().map(StoredCheckpoint::size).orElse(-1L));
+  }
+
+  @Test
+  void oldNoteSignedReceiptsAreStillAcceptedWhenACosignerKeyIsKnown() throws Exception {
+    ReceiptVerifier receipts =
+        ReceiptVerifier.of(
+            witness.serverVerifier(),
+            CosignatureSigner.generate("test-server/cosigner", new SecureRandom()).verifier());
+    SyncReport r = syncer(SyncSettings.defaults().withBatchSize(10), receipts).sync();
+    assertTrue(r.complete(), r.toString());
+  }
+
+  @Test
+  void aCosignatureByAnotherKeyStopsTheSync() throws Exception {
+    witness.cosigner = CosignatureSigner.generate("test-server/cosigner", new SecureRandom());
+    ReceiptVerifier receipts =
+        ReceiptVerifier.of(
+            witness.serverVerifier(),
+            CosignatureSigner.generate("test-server/cosigner", new SecureRandom()).verifier());
+    SyncStoppedException e =
+        assertThrows(
+            SyncStoppedException.class,
+            () -> syncer(SyncSettings.defaults().withBatchSize(10), receipts).sync());
+    assertEquals(SyncStoppedException.Reason.PROTOCOL, e.reason());
+    assertTrue(e.getMessage().contains("receipt"), e.getMessage());
   }
 
   @Test
