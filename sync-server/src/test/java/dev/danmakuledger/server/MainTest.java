@@ -63,7 +63,13 @@ final class MainTest {
                 "--max-bad-signatures-per-device",
                 "3",
                 "--max-failures-per-address",
-                "9")
+                "9",
+                "--room-log",
+                "off",
+                "--room-checkpoint-interval",
+                "250",
+                "--server-name",
+                "eu-1")
             .config();
     assertEquals(9999, c.port());
     assertEquals("0.0.0.0", c.bind());
@@ -79,6 +85,13 @@ final class MainTest {
     assertEquals(java.time.Duration.ofSeconds(120), c.attemptWindow());
     assertEquals(3, c.maxBadSignaturesPerDevice());
     assertEquals(9, c.maxFailuresPerAddress());
+    assertEquals(false, c.roomLog());
+    assertEquals(java.time.Duration.ofMillis(250), c.roomCheckpointInterval());
+    assertEquals("eu-1", c.serverName());
+    ServerConfig defaults = parse("--data-dir", dir.toString()).config();
+    assertEquals(true, defaults.roomLog());
+    assertEquals(java.time.Duration.ofSeconds(1), defaults.roomCheckpointInterval());
+    assertEquals("local", defaults.serverName());
   }
 
   @Test
@@ -105,6 +118,15 @@ final class MainTest {
         CommandLine.ParameterException.class,
         () -> parse("--data-dir", dir.toString(), "--review-pattern", "([").config());
     assertThrows(CommandLine.MissingParameterException.class, () -> parse("--port", "1"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> parse("--data-dir", dir.toString(), "--room-log", "maybe").config());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> parse("--data-dir", dir.toString(), "--room-checkpoint-interval", "0").config());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> parse("--data-dir", dir.toString(), "--server-name", "a/b").config());
   }
 
   @Test

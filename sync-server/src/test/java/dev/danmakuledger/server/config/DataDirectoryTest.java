@@ -27,13 +27,34 @@ final class DataDirectoryTest {
     Path dir = tmp.resolve("data");
     DataDirectory d = DataDirectory.open(dir, new SecureRandom());
     assertEquals("rwx------", mode(dir));
-    for (String f : new String[] {"enroll.token", "admin.token", "server.key", "redis.password"}) {
+    for (String f :
+        new String[] {
+          "enroll.token",
+          "admin.token",
+          "server.key",
+          "server-log.key",
+          "server-cosigner.key",
+          "redis.password"
+        }) {
       assertEquals("rw-------", mode(dir.resolve(f)), f);
     }
-    assertEquals(4, d.created().size());
+    assertEquals(6, d.created().size());
     assertTrue(d.redisPassword().length() >= 40, d.redisPassword());
     assertEquals(
         d.redisPassword(), DataDirectory.open(dir, new SecureRandom()).redisPassword(), "kept");
+  }
+
+  @Test
+  void theLogAndCosignerKeysAreNamedAfterTheServerAndKeptAcrossStarts() throws IOException {
+    Path dir = tmp.resolve("keys");
+    DataDirectory first = DataDirectory.open(dir, "edge-eu-1", new SecureRandom());
+    assertEquals("danmaku-ledger/server-log/edge-eu-1", first.logSigner().name());
+    assertEquals("danmaku-ledger/server/edge-eu-1", first.cosigner().name());
+    assertTrue(first.cosigner().verifierKey().startsWith("danmaku-ledger/server/edge-eu-1+"));
+    DataDirectory again = DataDirectory.open(dir, "renamed", new SecureRandom());
+    assertEquals(first.logSigner().verifierKey(), again.logSigner().verifierKey(), "kept");
+    assertEquals(first.cosigner().verifierKey(), again.cosigner().verifierKey(), "kept");
+    assertTrue(again.created().isEmpty());
   }
 
   @Test
@@ -45,7 +66,15 @@ final class DataDirectoryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"enroll.token", "admin.token", "server.key", "redis.password"})
+  @ValueSource(
+      strings = {
+        "enroll.token",
+        "admin.token",
+        "server.key",
+        "server-log.key",
+        "server-cosigner.key",
+        "redis.password"
+      })
   void aSecretReadableByOthersIsRefusedWithTheFix(String name) throws IOException {
     Path dir = tmp.resolve("d-" + name);
     DataDirectory.open(dir, new SecureRandom());

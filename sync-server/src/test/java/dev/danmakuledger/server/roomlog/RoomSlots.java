@@ -30,6 +30,12 @@ final class RoomSlots {
 
   /** A message at {@code seq} of record {@code index} of {@code device}; returns its entry. */
   byte[] message(String room, long seq, String device, long index) throws SQLException {
+    return message(room, seq, device, index, "CONFIRMED");
+  }
+
+  /** As {@link #message(String, long, String, long)} with another status (PENDING, REJECTED). */
+  byte[] message(String room, long seq, String device, long index, String status)
+      throws SQLException {
     String key = key(device, index);
     byte[] canonical = canonical(device, index);
     try (Connection c = db.dataSource().getConnection()) {
@@ -50,13 +56,14 @@ final class RoomSlots {
           c.prepareStatement(
               "INSERT INTO messages (room, seq, message_id, idempotency_key, device_id,"
                   + " device_idx, mode, color, font_size, hlc, status, version, created_at,"
-                  + " updated_at) VALUES (?,?,?,?,?,?,1,0,25,0,'CONFIRMED',0,0,0)")) {
+                  + " updated_at) VALUES (?,?,?,?,?,?,1,0,25,0,?,0,0,0)")) {
         ps.setString(1, room);
         ps.setLong(2, seq);
         ps.setLong(3, 1000 + seq);
         ps.setString(4, key);
         ps.setString(5, device);
         ps.setLong(6, index);
+        ps.setString(7, status);
         ps.executeUpdate();
       }
     }
