@@ -130,6 +130,7 @@ class ArchitectureTest {
     dev.danmakuledger.edge.store.StoredRecord.class,
     dev.danmakuledger.edge.sync.Backoff.class,
     dev.danmakuledger.edge.sync.Enrollment.class,
+    dev.danmakuledger.edge.sync.ReceiptVerifier.class,
     dev.danmakuledger.edge.sync.ServerLink.class,
     dev.danmakuledger.edge.sync.Sleeper.class,
     dev.danmakuledger.edge.sync.SyncClient.class,

@@ -60,6 +60,7 @@ final class FakeWitness extends Dispatcher {
 
   /** When set, receipts carry only this cosignature/v1 line, as a cosigning server's do. */
   CosignatureSigner cosigner;
+
   final List<BatchRequest> batches = new ArrayList<>();
 
   /**
