@@ -188,12 +188,18 @@ public final class RoomLogIntegrator implements AutoCloseable {
     return Optional.of(new RoomLogStore.Extension(size, root, checkpoint, now, tiles));
   }
 
+  /**
+   * Stops the schedule and waits for a run in progress. The thread is not interrupted: an interrupt
+   * during H2 file I/O closes the database file for every user of it.
+   */
   @Override
   public synchronized void close() {
     if (executor != null) {
-      executor.shutdownNow();
+      executor.shutdown();
       try {
-        executor.awaitTermination(5, TimeUnit.SECONDS);
+        if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+          log.warn("room log integration still running at close");
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
