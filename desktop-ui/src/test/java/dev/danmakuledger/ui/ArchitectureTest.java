@@ -14,9 +14,10 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.GeneralCodingRules;
 
 /**
- * The console's layering (ARCHITECTURE §2, CONVENTIONS "JavaFX"): it never touches server, Redis or
- * SQL code; only the history uses JDBC (its own H2 file); views never call the client; view-models
- * hold no nodes and expose only read-only properties; only the CLI entry point prints.
+ * The console's layering (docs/architecture.md §9; MVVM as in docs/console.md): it never touches
+ * server, Redis or SQL code; only the history uses JDBC (its own H2 file); views never call the
+ * client; view-models hold no nodes and expose only read-only properties; only the CLI entry point
+ * prints.
  */
 @AnalyzeClasses(
     packages = "dev.danmakuledger.ui",

@@ -3,7 +3,7 @@ package dev.danmakuledger.lua;
 import java.util.Objects;
 
 /**
- * The admit script's answer for one item (ARCHITECTURE.md section 5, check 2).
+ * The admit script's answer for one item (docs/architecture.md §5, check 2).
  *
  * <p>For {@link Status#NEW} the seq was taken now and {@code messageId} is the item's candidate id.
  * For {@link Status#DUPLICATE} and {@link Status#CONFLICT} both are the ORIGINAL values stored by

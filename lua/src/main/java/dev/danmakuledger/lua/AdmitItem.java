@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One record offered to the admit script (ARCHITECTURE.md section 5, check 2): its idempotency key,
+ * One record offered to the admit script (docs/architecture.md §5, check 2): its idempotency key,
  * the hash of its content (tells a duplicate from a conflict) and the message id it gets if it is
  * new.
  *

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The server's fast duplicate check and per-room sequencer (ARCHITECTURE.md section 5, check 2),
- * and the lease of message-id node ids, as calls of the bundled Lua scripts on a standalone Redis
- * or a Redis Cluster. Every call is one atomic script run in one hash slot, retried under the
- * {@link RetryPolicy}. Contracts of the scripts: docs/lua-scripts.md. Thread-safe.
+ * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2), and
+ * the lease of message-id node ids, as calls of the bundled Lua scripts on a standalone Redis or a
+ * Redis Cluster. Every call is one atomic script run in one hash slot, retried under the {@link
+ * RetryPolicy}. Contracts of the scripts: docs/lua-scripts.md. Thread-safe.
  */
 public final class DedupeScripts implements AutoCloseable {
   /** Most items one admit call takes. */

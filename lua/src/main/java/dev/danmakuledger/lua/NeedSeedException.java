@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * The room counter is missing in Redis (restart, eviction, failover): the admit assigned nothing.
  * Seed it from the database's high-water mark with {@link DedupeScripts#seed} and admit again
- * (ARCHITECTURE.md section 5).
+ * (docs/architecture.md §5).
  */
 public final class NeedSeedException extends Exception {
   private final String room;

@@ -3,7 +3,7 @@ package dev.danmakuledger.lua;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The key layout (contract "lua", ARCHITECTURE.md section 7): every key of a room carries the hash
+ * The key layout (contract "lua", docs/architecture.md §7): every key of a room carries the hash
  * tag {@code {r:<room>}} so one admit touches one Redis Cluster slot. Room names are escaped so
  * that no room can forge another room's keys: bytes outside {@code [A-Za-z0-9_.-]} (including
  * {@code {}}, {@code }}, {@code :} and {@code %}) become {@code %XX} of their UTF-8 encoding, which

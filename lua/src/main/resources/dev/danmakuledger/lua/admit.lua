@@ -1,5 +1,5 @@
 -- admit: atomic dedupe by idempotency key and next per-room sequence number
--- (ARCHITECTURE.md section 5, check 2; contract: docs/lua-scripts.md).
+-- (docs/architecture.md §5, check 2; contract: docs/lua-scripts.md).
 -- version: 1
 --
 -- KEYS[1]          room counter            {r:<room>}:seq

@@ -1,5 +1,5 @@
 -- lease: take, renew or release a message-id node id (0..1023) with a TTL, so that
--- two live servers never share one (ARCHITECTURE.md section 5, Snowflake node id).
+-- two live servers never share one (docs/architecture.md §5, Snowflake node id).
 -- version: 1
 --
 -- KEYS[1]  owners  hash   node id -> owner              {dl:lease}:owners

@@ -1,5 +1,5 @@
 -- seed: raise a room counter to a floor taken from the database, never lower it
--- (ARCHITECTURE.md section 5: a lost counter is re-seeded before any new number).
+-- (docs/architecture.md §5: a lost counter is re-seeded before any new number).
 -- version: 1
 --
 -- KEYS[1]  room counter  {r:<room>}:seq

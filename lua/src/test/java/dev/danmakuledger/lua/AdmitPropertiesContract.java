@@ -20,9 +20,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Exactly-once invariants of admit (issue 3, "Properties"), run unchanged on every backend: any
- * interleaving of repeated admits from concurrent callers gives each key one seq and a room exactly
- * 1..n; every answer equals the first admission of its key. Each try uses a fresh room.
+ * Exactly-once invariants of admit (docs/lua-scripts.md, properties), run unchanged on every
+ * backend: any interleaving of repeated admits from concurrent callers gives each key one seq and a
+ * room exactly 1..n; every answer equals the first admission of its key. Each try uses a fresh
+ * room.
  */
 abstract class AdmitPropertiesContract {
   static final Duration TTL = Duration.ofMinutes(10);

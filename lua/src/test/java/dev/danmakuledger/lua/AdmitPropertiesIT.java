@@ -19,8 +19,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
  * The admit properties on an embedded Redis this class owns, plus the one that needs to own it
- * (issue 3, "Properties"): after FLUSHALL and a seed from the true floor, numbering continues
- * without reuse.
+ * (docs/lua-scripts.md, properties): after FLUSHALL and a seed from the true floor, numbering
+ * continues without reuse.
  */
 class AdmitPropertiesIT extends AdmitPropertiesContract {
   private static RedisFixture redis;

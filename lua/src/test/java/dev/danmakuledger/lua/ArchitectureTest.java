@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The lua module's rules (ARCHITECTURE.md section 2): Lettuce only, no console output. */
+/** The lua module's rules (docs/architecture.md §2): Lettuce only, no console output. */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
       new ClassFileImporter()

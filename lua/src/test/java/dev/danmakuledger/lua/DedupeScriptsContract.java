@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The one contract suite of the scripts and their runner (CONVENTIONS.md: "one suite against
- * embedded Redis, a real Redis server, and a Redis Cluster"); each backend subclasses it. Every
- * test uses its own rooms and lease group, so backends may be shared with other users.
+ * The one contract suite of the scripts and their runner, run unchanged against embedded Redis, a
+ * real Redis server and a Redis Cluster; each backend subclasses it. Every test uses its own rooms
+ * and lease group, so backends may be shared with other users.
  */
 abstract class DedupeScriptsContract {
   static final Duration TTL = Duration.ofMinutes(10);

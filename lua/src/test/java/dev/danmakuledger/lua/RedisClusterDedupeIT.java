@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract suite, unchanged, on a three-master Redis Cluster (ARCHITECTURE.md section 7): the
+ * The contract suite, unchanged, on a three-master Redis Cluster (docs/architecture.md §7): the
  * {r:<room>} hash tag keeps each call in one slot, and rooms spread over every master.
  */
 class RedisClusterDedupeIT extends DedupeScriptsContract {

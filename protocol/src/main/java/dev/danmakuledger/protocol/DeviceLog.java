@@ -3,8 +3,8 @@ package dev.danmakuledger.protocol;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 
 /**
- * Names of a device's append-only log (ARCHITECTURE §3): the checkpoint origin line that every
- * signed tree head of the device carries (C2SP tlog-checkpoint, first line).
+ * Names of a device's append-only log (docs/architecture.md §3): the checkpoint origin line that
+ * every signed tree head of the device carries (C2SP tlog-checkpoint, first line).
  */
 public final class DeviceLog {
   /** Prefix of every device log origin. */

@@ -15,9 +15,9 @@ import javafx.beans.property.ReadOnlyListWrapper;
 import javafx.collections.FXCollections;
 
 /**
- * The alerts view (issue 7 "Alerts"): forks, tamper evidence, bad signatures and Redis/SQL outages
- * from {@code GET /admin/alerts}, newest first, with ALERT events from the live feed added as they
- * arrive.
+ * The alerts view (docs/console.md, "Alerts"): forks, tamper evidence, bad signatures and Redis/SQL
+ * outages from {@code GET /admin/alerts}, newest first, with ALERT events from the live feed added
+ * as they arrive.
  */
 public final class AlertsViewModel implements LiveFeed {
   /** How many alerts the view keeps. */

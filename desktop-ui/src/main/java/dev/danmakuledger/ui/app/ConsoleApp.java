@@ -31,7 +31,7 @@ import okhttp3.OkHttpClient;
  * The console's object graph, wired by constructors: one HTTP client, the executors, the history,
  * the view-models and the live-update loop. Views are built from it by {@link ConsoleWindow}.
  */
-public final class ConsoleApp implements AutoCloseable {
+final class ConsoleApp implements AutoCloseable {
   private final OkHttpClient http;
   private final ExecutorService background;
   private final ScheduledExecutorService poller;

@@ -22,10 +22,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bin/console}: the operator console (ARCHITECTURE §8). Not a JavaFX {@code Application}
- * subclass, so it starts with JavaFX on the class path; it starts the toolkit itself, wires the
- * object graph and shows the window, or with {@code --screenshot} renders one view to a PNG and
- * exits.
+ * {@code bin/console}: the operator console (docs/architecture.md §8). Not a JavaFX {@code
+ * Application} subclass, so it starts with JavaFX on the class path; it starts the toolkit itself,
+ * wires the object graph and shows the window, or with {@code --screenshot} renders one view to a
+ * PNG and exits.
  */
 @Command(
     name = "console",

@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The console's only gateway to the sync server: the admin API ({@code /admin/...}, bearer admin
  * token) and the read side of the public API the inspector needs ({@code /v1/messages}, {@code
- * /v1/rooms}, {@code /v1/devices/{id}/log} and inclusion proofs), ARCHITECTURE §8. Every call
- * blocks; callers run it off the FX thread. Failures become {@link ApiException}s. Thread-safe.
+ * /v1/rooms}, {@code /v1/devices/{id}/log} and inclusion proofs), docs/architecture.md §8. Every
+ * call blocks; callers run it off the FX thread. Failures become {@link ApiException}s.
+ * Thread-safe.
  */
 public final class AdminClient {
   private static final Logger log = LoggerFactory.getLogger(AdminClient.class);

@@ -7,7 +7,7 @@ package dev.danmakuledger.ui.client;
  * @param data the {@code data:} lines joined with '\n'
  * @param id the last {@code id:} seen on the stream, or null
  */
-public record SseEvent(String name, String data, String id) {
+record SseEvent(String name, String data, String id) {
   public SseEvent {
     if (name == null || name.isEmpty() || data == null) {
       throw new IllegalArgumentException(

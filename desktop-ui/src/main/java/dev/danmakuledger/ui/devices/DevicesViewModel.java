@@ -19,8 +19,9 @@ import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
 
 /**
- * The devices table (issue 7 "Devices"): every enrolled device from {@code GET /admin/devices} with
- * its verification status, filtered by a free-text filter over device id and status.
+ * The devices table (docs/console.md, "Devices"): every enrolled device from {@code GET
+ * /admin/devices} with its verification status, filtered by a free-text filter over device id and
+ * status.
  */
 public final class DevicesViewModel implements LiveFeed {
   static final String SNAPSHOT = "devices";

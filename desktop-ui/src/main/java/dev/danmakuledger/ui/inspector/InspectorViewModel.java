@@ -21,10 +21,10 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
 /**
- * The message inspector (issue 7 "Inspector"): finds one message by idempotency key, message id or
- * room and sequence number, decodes its message id, shows its outcome and place in the device log,
- * then fetches the device's signed checkpoint, enrolled key and the inclusion proof and verifies
- * them locally with {@link InclusionCheck}, all in the background.
+ * The message inspector (docs/console.md, "Inspector"): finds one message by idempotency key,
+ * message id or room and sequence number, decodes its message id, shows its outcome and place in
+ * the device log, then fetches the device's signed checkpoint, enrolled key and the inclusion proof
+ * and verifies them locally with {@link InclusionCheck}, all in the background.
  */
 public final class InspectorViewModel {
   private final ConsoleContext context;

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * What an operator typed into the inspector's search box, recognised by its shape: an idempotency
- * key ({@code deviceId:userId:unixMillis:nonce}, ARCHITECTURE §3), a decimal message id, or a room
- * and sequence number ({@code room#seq}, {@code room:seq} or {@code room seq}).
+ * key ({@code deviceId:userId:unixMillis:nonce}, docs/architecture.md §3), a decimal message id, or
+ * a room and sequence number ({@code room#seq}, {@code room:seq} or {@code room seq}).
  */
 sealed interface Lookup {
   Pattern ROOM_SEQ = Pattern.compile("([A-Za-z0-9_.-]{1,64})\\s*[#: ]\\s*([0-9]{1,18})");

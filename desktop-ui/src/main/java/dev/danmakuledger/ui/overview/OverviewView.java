@@ -62,9 +62,11 @@ public final class OverviewView extends BorderPane {
       r.setPercentHeight(50);
       grid.getRowConstraints().add(r);
     }
-    grid.add(timeChart("Throughput (records/s)", throughput, "throughput-chart"), 0, 0);
+    grid.add(timeChart("Throughput (records/s)", throughput, "throughput-chart", false), 0, 0);
     grid.add(
-        timeChart("Duplicate rate (% of submissions)", duplicateRate, "duplicate-chart"), 1, 0);
+        timeChart("Duplicate rate (% of submissions)", duplicateRate, "duplicate-chart", true),
+        1,
+        0);
     grid.add(barChart("Duplicates caught per layer", layers, "layers-chart"), 0, 1);
     GridPane breakdown = new GridPane();
     breakdown.setHgap(12);
@@ -118,6 +120,7 @@ public final class OverviewView extends BorderPane {
                 new XYChart.Data<>("edge", o.duplicates().edge()),
                 new XYChart.Data<>("redis", o.duplicates().redis()),
                 new XYChart.Data<>("sql", o.duplicates().sql())));
+    fitCounts(layers);
     bars(outcomes, o.outcomes());
     bars(rejects, o.rejectsByReason());
   }
@@ -125,6 +128,33 @@ public final class OverviewView extends BorderPane {
   private static void bars(XYChart.Series<String, Number> series, Map<String, Long> counts) {
     series.getData().clear();
     new TreeMap<>(counts).forEach((k, v) -> series.getData().add(new XYChart.Data<>(k, v)));
+    fitCounts(series);
+  }
+
+  /** Counts are whole numbers: the axis runs from 0 to a round bound in whole-number ticks. */
+  private static void fitCounts(XYChart.Series<String, Number> series) {
+    long max = 0;
+    for (XYChart.Data<String, Number> d : series.getData()) {
+      max = Math.max(max, d.getYValue().longValue());
+    }
+    NumberAxis y = (NumberAxis) series.getChart().getYAxis();
+    double unit = countTickUnit(max);
+    y.setTickUnit(unit);
+    y.setUpperBound(Math.max(unit, Math.ceil(max / unit) * unit));
+  }
+
+  /** A tick unit of 1, 2 or 5 times a power of ten giving at most ten ticks up to {@code max}. */
+  static double countTickUnit(long max) {
+    double unit = 1;
+    while (max / unit > 10) {
+      for (double step : new double[] {2, 2.5, 2}) {
+        unit *= step;
+        if (max / unit <= 10) {
+          break;
+        }
+      }
+    }
+    return unit;
   }
 
   private static VBox card(String title, String value, boolean alarm) {
@@ -184,7 +214,7 @@ public final class OverviewView extends BorderPane {
   }
 
   private LineChart<Number, Number> timeChart(
-      String title, XYChart.Series<Number, Number> series, String id) {
+      String title, XYChart.Series<Number, Number> series, String id, boolean percent) {
     NumberAxis x = new NumberAxis();
     x.setAutoRanging(false);
     x.setMinorTickVisible(false);
@@ -201,7 +231,7 @@ public final class OverviewView extends BorderPane {
             throw new UnsupportedOperationException("axis labels are not parsed");
           }
         });
-    NumberAxis y = new NumberAxis();
+    NumberAxis y = percent ? new NumberAxis(0, 100, 10) : new NumberAxis();
     y.setForceZeroInRange(true);
     LineChart<Number, Number> chart = new LineChart<>(x, y);
     chart.setTitle(title);
@@ -216,7 +246,9 @@ public final class OverviewView extends BorderPane {
 
   private static BarChart<String, Number> barChart(
       String title, XYChart.Series<String, Number> series, String id) {
-    BarChart<String, Number> chart = new BarChart<>(new CategoryAxis(), new NumberAxis());
+    NumberAxis counts = new NumberAxis(0, 1, 1);
+    counts.setMinorTickVisible(false);
+    BarChart<String, Number> chart = new BarChart<>(new CategoryAxis(), counts);
     chart.setTitle(title);
     chart.setId(id);
     chart.setAnimated(false);

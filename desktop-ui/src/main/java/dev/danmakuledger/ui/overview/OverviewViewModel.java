@@ -23,9 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The overview (issue 7): the server's counters from {@code GET /admin/overview}, and throughput
- * and duplicate-rate series over the last {@link #WINDOW}, sampled at every refresh and kept in the
- * local history so the charts survive restarts.
+ * The overview (docs/console.md): the server's counters from {@code GET /admin/overview}, and
+ * throughput and duplicate-rate series over the last {@link #WINDOW}, sampled at every refresh and
+ * kept in the local history so the charts survive restarts.
  */
 public final class OverviewViewModel implements LiveFeed {
   /** How far back the charts reach. */

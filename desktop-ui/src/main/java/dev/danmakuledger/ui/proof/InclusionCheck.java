@@ -24,8 +24,8 @@ import java.util.Objects;
 
 /**
  * Verifies in the console, without trusting the server, that a message is in its device's log as
- * the DEVICE signed it (ARCHITECTURE §3, RFC 9162 §2.1.3.2): the checkpoint note must carry a valid
- * Ed25519 signature of the device's enrolled key for the device's origin (C2SP signed-note,
+ * the DEVICE signed it (docs/architecture.md §3, RFC 9162 §2.1.3.2): the checkpoint note must carry
+ * a valid Ed25519 signature of the device's enrolled key for the device's origin (C2SP signed-note,
  * tlog-checkpoint); the leaf's canonical record bytes (docs/canonical-record.md) sent with the
  * proof must decode, and the console recomputes the leaf hash from them ({@link
  * DanmakuRecord#leafHash()}); the inclusion proof must lead from that leaf hash to exactly the

@@ -17,8 +17,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 
 /**
- * The review queue (issue 7 "Review queue", ARCHITECTURE §5 message state machine): PENDING
- * messages from {@code GET /admin/review}, approved or rejected with {@code POST
+ * The review queue (docs/console.md, "Review queue"; docs/architecture.md §5 message state
+ * machine): PENDING messages from {@code GET /admin/review}, approved or rejected with {@code POST
  * /admin/review/{messageId}} carrying the version the operator saw. The server's compare-and-set
  * answers 409 when somebody decided first; the console then says so and reloads the queue.
  */

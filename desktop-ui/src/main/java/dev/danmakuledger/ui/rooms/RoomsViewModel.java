@@ -22,8 +22,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 
 /**
- * The rooms view (issue 7 "Rooms"): per-room sequence state from {@code GET /admin/rooms}, and a
- * live tail of the selected room's CONFIRMED messages read in sequence order from {@code GET
+ * The rooms view (docs/console.md, "Rooms"): per-room sequence state from {@code GET /admin/rooms},
+ * and a live tail of the selected room's CONFIRMED messages read in sequence order from {@code GET
  * /v1/rooms/{room}/messages?after=} and then followed on the room's message stream {@code GET
  * /v1/rooms/{room}/stream}; the tail is also advanced at every poll, whenever a device batch is
  * verified (DEVICE event) and whenever a MESSAGE or ROOM event names the room, so it stays current

@@ -52,7 +52,6 @@ class ConsoleServerIT {
 
   @BeforeAll
   static void startServer() {
-    Display.require();
     server =
         SyncServer.start(
             ServerConfig.builder(dataDir)

@@ -25,7 +25,6 @@ import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import okhttp3.mockwebserver.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
@@ -41,11 +40,6 @@ class ConsoleUiTest {
   private MockWebServer server;
   private FixtureApi api;
   private ConsoleApp app;
-
-  @BeforeAll
-  static void display() {
-    Display.require();
-  }
 
   @Start
   void start(Stage stage) throws IOException {

@@ -61,4 +61,15 @@ class SeriesTest {
     assertEquals(60, OverviewView.tickUnit(45));
     assertEquals(3600, OverviewView.tickUnit(1e9));
   }
+
+  @Test
+  void countAxesTickInWholeNumbersOfOneTwoOrFive() {
+    assertEquals(1, OverviewView.countTickUnit(0));
+    assertEquals(1, OverviewView.countTickUnit(1));
+    assertEquals(1, OverviewView.countTickUnit(10));
+    assertEquals(2, OverviewView.countTickUnit(11));
+    assertEquals(5, OverviewView.countTickUnit(47));
+    assertEquals(200, OverviewView.countTickUnit(1250));
+    assertEquals(10_000, OverviewView.countTickUnit(100_000));
+  }
 }

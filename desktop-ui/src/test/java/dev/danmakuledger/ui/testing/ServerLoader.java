@@ -23,8 +23,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * Feeds a {@link Ledger} into a real sync server over its device API (ARCHITECTURE §4): enrolls
- * each device key, then sends signed batches exactly as an edge agent would.
+ * Feeds a {@link Ledger} into a real sync server over its device API (docs/architecture.md §4):
+ * enrolls each device key, then sends signed batches exactly as an edge agent would.
  */
 public final class ServerLoader {
   private static final MediaType JSON = MediaType.get("application/json");

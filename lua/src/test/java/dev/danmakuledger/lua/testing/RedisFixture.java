@@ -18,8 +18,8 @@ import redis.embedded.RedisServer;
 import redis.embedded.core.RedisServerBuilder;
 
 /**
- * A Redis server for tests (CONVENTIONS.md, "Tests that prove something"): the real Redis named by
- * {@code DANMAKU_TEST_REDIS_URL} when set, else a redis-server started from the
+ * A Redis server for tests (one suite on every backend): the real Redis named by {@code
+ * DANMAKU_TEST_REDIS_URL} when set, else a redis-server started from the
  * com.github.codemonstur:embedded-redis jar on a free loopback port. Servers may be shared with
  * other test runs, so tests take their rooms, keys and lease groups from {@link #namespace}, which
  * is unique per fixture and call; only an embedded server this fixture started may be flushed or

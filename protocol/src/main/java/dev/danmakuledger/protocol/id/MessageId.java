@@ -3,9 +3,9 @@ package dev.danmakuledger.protocol.id;
 import java.time.Instant;
 
 /**
- * A 64-bit, time-ordered message id in the Snowflake layout (ARCHITECTURE §5): bit 63 zero, 41 bits
- * of milliseconds since {@link #EPOCH} (2024-01-01T00:00:00Z, good until 2093), 10 bits of node id
- * (leased per server instance), 12 bits of per-millisecond sequence.
+ * A 64-bit, time-ordered message id in the Snowflake layout (docs/architecture.md §5): bit 63 zero,
+ * 41 bits of milliseconds since {@link #EPOCH} (2024-01-01T00:00:00Z, good until 2093), 10 bits of
+ * node id (leased per server instance), 12 bits of per-millisecond sequence.
  *
  * @param timestampMillis milliseconds since the Unix epoch, in {@code EPOCH .. EPOCH + 2^41 - 1}
  * @param nodeId 0..1023

@@ -1,2 +1,2 @@
-/** 64-bit Snowflake-style message ids (ARCHITECTURE §5). */
+/** 64-bit Snowflake-style message ids (docs/architecture.md §5). */
 package dev.danmakuledger.protocol.id;

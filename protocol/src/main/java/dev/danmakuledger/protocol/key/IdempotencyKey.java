@@ -7,7 +7,7 @@ import java.util.HexFormat;
 
 /**
  * The client-chosen identity of one danmaku capture, {@code deviceId:userId:unixMillis:nonce}
- * (ARCHITECTURE §3; IETF draft-ietf-httpapi-idempotency-key-header). Every retry, replay or
+ * (docs/architecture.md §3; IETF draft-ietf-httpapi-idempotency-key-header). Every retry, replay or
  * restored copy of the same capture carries the same key; the same key with different content is a
  * conflict.
  *

@@ -2,8 +2,8 @@ package dev.danmakuledger.protocol.key;
 
 /**
  * An idempotency key that does not have the form {@code deviceId:userId:unixMillis:nonce}
- * (ARCHITECTURE §3). {@link #part()} names the offending part so that an HTTP error or a CLI
- * message can point at it.
+ * (docs/architecture.md §3). {@link #part()} names the offending part so that an HTTP error or a
+ * CLI message can point at it.
  */
 public final class MalformedKeyException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;

@@ -1,2 +1,2 @@
-/** The idempotency key, deviceId:userId:unixMillis:nonce (ARCHITECTURE §3). */
+/** The idempotency key, deviceId:userId:unixMillis:nonce (docs/architecture.md §3). */
 package dev.danmakuledger.protocol.key;

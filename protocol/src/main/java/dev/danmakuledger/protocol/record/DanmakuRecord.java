@@ -8,8 +8,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One danmaku as captured by a device and appended to its log (ARCHITECTURE §3). Its leaf in the
- * device's RFC 6962 tree is {@link #canonicalBytes()}, format in docs/canonical-record.md.
+ * One danmaku as captured by a device and appended to its log (docs/architecture.md §3). Its leaf
+ * in the device's RFC 6962 tree is {@link #canonicalBytes()}, format in docs/canonical-record.md.
  *
  * @param key the idempotency key; its deviceId and userId equal {@code deviceId} and {@code user}
  * @param deviceId the capturing device, {@code [A-Za-z0-9_-]{1,64}}

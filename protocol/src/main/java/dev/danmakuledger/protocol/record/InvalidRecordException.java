@@ -1,7 +1,7 @@
 package dev.danmakuledger.protocol.record;
 
 /**
- * A danmaku record, or its canonical bytes, that breaks a rule of ARCHITECTURE §3 or of
+ * A danmaku record, or its canonical bytes, that breaks a rule of docs/architecture.md §3 or of
  * docs/canonical-record.md. {@link #field()} names the offending field, or {@code "encoding"} for
  * structural faults of the canonical bytes (truncation, trailing bytes, unknown version, bad
  * length).

@@ -1,8 +1,8 @@
 package dev.danmakuledger.protocol.wire;
 
 /**
- * Cumulative duplicate-check counters an edge agent reports with each batch (ARCHITECTURE §5, check
- * 1).
+ * Cumulative duplicate-check counters an edge agent reports with each batch (docs/architecture.md
+ * §5, check 1).
  *
  * @param bloomChecks captures looked up in the Bloom filter
  * @param bloomMaybe lookups the filter answered "maybe seen"

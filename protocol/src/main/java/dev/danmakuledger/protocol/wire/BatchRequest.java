@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Body of {@code POST /v1/devices/{deviceId}/batches}: the records {@code [oldSize, newSize)} of
- * the device log and the signed checkpoint for {@code newSize} (ARCHITECTURE §4, after the C2SP
- * witness protocol).
+ * the device log and the signed checkpoint for {@code newSize} (docs/architecture.md §4, after the
+ * C2SP witness protocol).
  *
  * @param oldSize the size the device believes the server has verified
  * @param records the records in log order, indices {@code oldSize..newSize-1}

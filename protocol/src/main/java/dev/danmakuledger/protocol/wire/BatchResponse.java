@@ -3,7 +3,8 @@ package dev.danmakuledger.protocol.wire;
 import java.util.List;
 
 /**
- * Reply to an accepted batch: one outcome per record and the server's receipt (ARCHITECTURE §4).
+ * Reply to an accepted batch: one outcome per record and the server's receipt (docs/architecture.md
+ * §4).
  *
  * @param deviceId the device
  * @param verifiedSize the device log size the server has now verified

@@ -1,7 +1,8 @@
 package dev.danmakuledger.protocol.wire;
 
 /**
- * Body of {@code POST /v1/devices}: a device asks to enroll its Ed25519 key (ARCHITECTURE §4).
+ * Body of {@code POST /v1/devices}: a device asks to enroll its Ed25519 key (docs/architecture.md
+ * §4).
  *
  * @param deviceId the device id, {@code [A-Za-z0-9_-]{1,64}}
  * @param publicKey base64 of the 32-byte Ed25519 public key

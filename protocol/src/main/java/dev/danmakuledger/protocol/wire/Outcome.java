@@ -1,6 +1,8 @@
 package dev.danmakuledger.protocol.wire;
 
-/** The outcome of one record of a batch (ARCHITECTURE §4). Nothing is ever silently dropped. */
+/**
+ * The outcome of one record of a batch (docs/architecture.md §4). Nothing is ever silently dropped.
+ */
 public enum Outcome {
   /** New: a room sequence number was assigned and the message is broadcast. */
   CONFIRMED,

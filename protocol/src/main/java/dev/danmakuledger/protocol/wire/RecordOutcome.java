@@ -1,7 +1,7 @@
 package dev.danmakuledger.protocol.wire;
 
 /**
- * What the server did with one record of a batch (ARCHITECTURE §4, record outcomes).
+ * What the server did with one record of a batch (docs/architecture.md §4, record outcomes).
  *
  * @param index the record's index in the device log
  * @param idempotencyKey the record's key, or null if the record could not be decoded

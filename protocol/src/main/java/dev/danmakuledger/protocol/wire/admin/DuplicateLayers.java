@@ -3,7 +3,7 @@ package dev.danmakuledger.protocol.wire.admin;
 import dev.danmakuledger.protocol.wire.Checks;
 
 /**
- * Duplicates caught by each of the three checks (ARCHITECTURE §5).
+ * Duplicates caught by each of the three checks (docs/architecture.md §5).
  *
  * @param edge edge-reported: Bloom "maybe" confirmed by the exact lookup
  * @param redis caught by the Redis admission script
