@@ -205,6 +205,14 @@ public final class ChaosHarness {
       processes.startAgent(
           "chaos-" + runId + "-a" + a, rooms, options.ratePerAgent(), options.seed() + a);
     }
+    RepeatingDevice repeating =
+        new RepeatingDevice(
+            "chaos-" + runId + "-raw",
+            rooms,
+            processes.proxyUrl(),
+            processes.enrollToken(),
+            options.seed());
+    repeating.start();
     Set<FaultKind> scheduled = EnumSet.noneOf(FaultKind.class);
     for (FaultKind k : FaultKind.values()) {
       if (options.without().contains(name(k))) {
@@ -216,7 +224,7 @@ public final class ChaosHarness {
     }
     log.printf(
         Locale.ROOT,
-        "chaos: %d agents at %.0f captures/s, %d rooms, %d sync server(s) on %s%s, Redis primary"
+        "chaos: %d agents at %.0f captures/s and a device without edge dedupe, %d rooms, %d sync server(s) on %s%s, Redis primary"
             + " :%d + replica :%d (owned), proxy :%d; gap sealer after %ds; injecting faults for"
             + " %s%n",
         options.agents(),
@@ -242,7 +250,8 @@ public final class ChaosHarness {
     faults.run(options.duration());
     log.println("chaos: faults stopped; stopping agents and syncing every store to the end");
     ChaosVerdict.Verdict verdict =
-        new ChaosVerdict(processes, rooms, random, options.seed(), options.gapSealAfter()).judge();
+        new ChaosVerdict(processes, rooms, random, options.seed(), options.gapSealAfter())
+            .judge(repeating);
     List<Check> checks = new ArrayList<>(verdict.checks());
     checks.add(coverage(faults.injected()));
     Map<String, Long> totals = new LinkedHashMap<>(verdict.totals());

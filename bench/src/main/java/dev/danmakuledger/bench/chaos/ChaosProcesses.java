@@ -198,6 +198,11 @@ final class ChaosProcesses implements AutoCloseable {
     }
   }
 
+  /** The enrolment token the servers share. */
+  String enrollToken() {
+    return enrollToken;
+  }
+
   List<Child> servers() {
     return servers;
   }

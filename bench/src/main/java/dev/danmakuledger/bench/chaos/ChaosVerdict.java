@@ -79,8 +79,9 @@ final class ChaosVerdict {
     this.gapSealAfter = gapSealAfter;
   }
 
-  /** Stops the agents, syncs every store to the end and checks the run. */
-  Verdict judge() throws Exception {
+  /** Stops the agents and the repeating device, syncs every store to the end, checks the run. */
+  Verdict judge(RepeatingDevice repeating) throws Exception {
+    repeating.finish();
     for (Child a : processes.agents()) {
       a.kill();
     }
@@ -190,7 +191,8 @@ final class ChaosVerdict {
             ledger.holes,
             ledger.roomCount + " rooms, " + ledger.tombstones + " tombstones, 0 holes"));
     checks.add(rootsCheck(agents));
-    checks.add(resolvedCheck(agents, totals));
+    checks.add(repeatingCheck(repeating, ledger));
+    checks.add(resolvedCheck(agents, repeating, totals));
     checks.add(CloneVerdict.judge(processes.clones(), processes.direct(), ledger));
     checks.add(serverErrorsCheck(totals));
     return new Verdict(checks, totals);
@@ -219,24 +221,60 @@ final class ChaosVerdict {
         rejected[0]);
   }
 
+  /** The device without edge dedupe: each key stored once, its whole log verified. */
+  private ChaosHarness.Check repeatingCheck(RepeatingDevice device, RoomLedger ledger)
+      throws IOException, InterruptedException {
+    List<String> bad = new ArrayList<>();
+    Set<String> want = device.firstSent();
+    Set<String> got = ledger.keysOf(device.deviceId());
+    if (!want.equals(got)) {
+      Set<String> missing = new HashSet<>(want);
+      missing.removeAll(got);
+      Set<String> extra = new HashSet<>(got);
+      extra.removeAll(want);
+      bad.add(missing.size() + " sent but not stored, " + extra.size() + " stored but not sent");
+    }
+    LedgerClient.Reply<LogState> log = processes.direct().log(device.deviceId());
+    if (!log.ok() || log.body().verifiedSize() != device.size()) {
+      bad.add(
+          "server verified "
+              + (log.ok() ? log.body().verifiedSize() : log.code())
+              + " of its "
+              + device.size()
+              + " records");
+    }
+    return check(
+        "device without edge dedupe: each of its keys stored once, its log verified",
+        bad,
+        want.size() + " keys in " + device.size() + " records, each stored once");
+  }
+
   /** Every DUPLICATE/CONFLICT outcome names a key the server returns a stored message for. */
-  private ChaosHarness.Check resolvedCheck(List<AgentState> agents, Map<String, Long> totals)
+  private ChaosHarness.Check resolvedCheck(
+      List<AgentState> agents, RepeatingDevice repeating, Map<String, Long> totals)
       throws IOException, InterruptedException {
     List<String> bad = new ArrayList<>();
     long n = 0;
+    Map<String, List<String>> byDevice = new LinkedHashMap<>();
     for (AgentState s : agents) {
-      for (String key : s.resolvedElsewhere()) {
+      byDevice.put(s.id(), s.resolvedElsewhere());
+    }
+    byDevice.put(repeating.deviceId(), repeating.resolveKeys());
+    for (Map.Entry<String, List<String>> e : byDevice.entrySet()) {
+      for (String key : e.getValue()) {
         n++;
         LedgerClient.Reply<RoomMessage> m = processes.direct().message(key);
         if (!m.ok()) {
-          bad.add(s.id() + " " + key + ": GET /v1/messages/{key} " + m.status() + " " + m.code());
+          bad.add(
+              e.getKey() + " " + key + ": GET /v1/messages/{key} " + m.status() + " " + m.code());
         } else if ("TOMBSTONE".equals(m.body().status())
             || !key.equals(m.body().idempotencyKey())) {
-          bad.add(s.id() + " " + key + ": resolves to " + m.body().status() + " " + m.body().seq());
+          bad.add(
+              e.getKey() + " " + key + ": resolves to " + m.body().status() + " " + m.body().seq());
         }
       }
     }
-    totals.put("DUPLICATE/CONFLICT outcomes (agents' stores)", n);
+    totals.put("DUPLICATE/CONFLICT outcomes (agents + device without dedupe)", n);
     totals.put(
         "REJECTED outcomes (agents' stores)", agents.stream().mapToLong(s -> s.rejected()).sum());
     return check(
