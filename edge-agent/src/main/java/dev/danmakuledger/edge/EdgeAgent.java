@@ -5,12 +5,21 @@ import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.PrivateFiles;
+import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.Sleeper;
+import dev.danmakuledger.edge.sync.SyncClient;
+import dev.danmakuledger.edge.sync.SyncSettings;
+import dev.danmakuledger.edge.sync.Syncer;
+import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
+import dev.danmakuledger.protocol.wire.BatchMetadata;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * The object graph of an agent that owns its data directory, wired in order: lock, config, key,
@@ -41,14 +50,15 @@ public final class EdgeAgent implements AutoCloseable {
   }
 
   /**
-   * Creates a new data directory: an Ed25519 device key (mode 0600), an empty store and the
-   * settings file, written last so a directory is initialised only once everything else exists.
+   * Creates a new data directory (mode 0700): an Ed25519 device key, an empty store and the
+   * settings file (each mode 0600), written last so a directory is initialised only once everything
+   * else exists.
    *
    * @throws FileAlreadyExistsException if {@code dataDir} is already initialised
    */
   public static DeviceIdentity initialise(Path dataDir, AgentConfig config, Clock clock)
       throws IOException {
-    Files.createDirectories(dataDir);
+    PrivateFiles.createDirectory(dataDir);
     if (Files.exists(AgentConfig.fileIn(dataDir))) {
       throw new FileAlreadyExistsException(
           AgentConfig.fileIn(dataDir).toString(),
@@ -72,13 +82,15 @@ public final class EdgeAgent implements AutoCloseable {
 
   /**
    * Opens an initialised data directory, taking its lock, and starts the capture service. The
-   * settings are read before locking, so an uninitialised directory is reported as such.
+   * settings are read before locking, so an uninitialised directory is reported as such; a
+   * directory an older agent left group- or world-accessible is set to mode 0700.
    */
   public static EdgeAgent open(Path dataDir, Clock clock) throws IOException {
     AgentConfig config = AgentConfig.load(dataDir);
     DataDirLock lock = DataDirLock.acquire(dataDir);
     EdgeStore store = null;
     try {
+      PrivateFiles.restrictDirectory(dataDir);
       DeviceIdentity identity = DeviceIdentity.load(dataDir, config.deviceId());
       store = EdgeStore.openExisting(EdgeStore.fileIn(dataDir), config.durability());
       CaptureService capture =
@@ -91,6 +103,35 @@ public final class EdgeAgent implements AutoCloseable {
       lock.close();
       throw e;
     }
+  }
+
+  /**
+   * A sync client for a device log, wired as {@code edge-agent sync} and {@code run} wire it: full
+   * jitter backoff between {@code settings}' base and cap drawn from a {@link SecureRandom}, real
+   * sleeps. Programs that embed an agent use this rather than the {@link Syncer} constructor.
+   *
+   * @param serverKey the key the server signs receipts with (from enrolment)
+   * @param metadata the device's dedupe counters reported with each batch, or a supplier of null
+   */
+  public static Syncer syncer(
+      EdgeStore store,
+      DeviceIdentity identity,
+      SyncClient client,
+      NoteVerifier serverKey,
+      SyncSettings settings,
+      Clock clock,
+      Supplier<BatchMetadata> metadata) {
+    SecureRandom random = new SecureRandom();
+    return new Syncer(
+        store,
+        identity,
+        client,
+        serverKey,
+        settings,
+        new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
+        Sleeper.real(),
+        clock,
+        metadata);
   }
 
   /** Tells other processes where this agent's local ingest API listens (see DataDirLock). */

@@ -30,12 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local ingest API (issue 4), served by the JDK HTTP server on a loopback address only:
+ * The local ingest API (docs/architecture.md §2, §8), served by the JDK HTTP server on a loopback
+ * address only, for programs on this device and never for web pages (see {@link LoopbackGuard}):
  *
  * <ul>
  *   <li>{@code POST /v1/danmaku}: 201 with the ack of a new capture, 200 with the ORIGINAL ack of a
- *       repeated key, 400 on malformed JSON or a missing/malformed key or field, 413 over {@link
- *       #MAX_BODY_BYTES}, 422 when the key was used for other content, 507 at the store bound.
+ *       repeated key, 403 for a foreign {@code Host} or {@code Origin}, 415 for a body that is not
+ *       {@code application/json}, 400 on malformed JSON or a missing/malformed key or field, 413
+ *       over {@link #MAX_BODY_BYTES}, 422 when the key was used for other content, 507 at the store
+ *       bound.
  *   <li>{@code GET /v1/status}: {@link AgentStatus} as JSON.
  *   <li>{@code GET /metrics}: Prometheus text.
  * </ul>
@@ -60,6 +63,7 @@ public final class IngestServer implements AutoCloseable {
   private final RequestValidation validation;
   private final ConcurrentHashMap<Integer, LongAdder> responses = new ConcurrentHashMap<>();
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final LoopbackGuard guard;
 
   private IngestServer(
       HttpServer server, CaptureService capture, EdgeStore store, long maxStoreBytes) {
@@ -68,6 +72,7 @@ public final class IngestServer implements AutoCloseable {
     this.store = store;
     this.maxStoreBytes = maxStoreBytes;
     this.validation = new RequestValidation(json, capture.deviceId());
+    this.guard = new LoopbackGuard(server.getAddress().getPort());
     AtomicInteger n = new AtomicInteger();
     this.executor =
         Executors.newFixedThreadPool(
@@ -124,7 +129,11 @@ public final class IngestServer implements AutoCloseable {
       String path = ex.getRequestURI().getPath();
       String method = ex.getRequestMethod();
       try {
-        if (path.equals("/v1/danmaku") && method.equals("POST")) {
+        Problem refused =
+            guard.refusal(ex.getRequestHeaders().get("Host"), ex.getRequestHeaders().get("Origin"));
+        if (refused != null) {
+          problem(ex, refused);
+        } else if (path.equals("/v1/danmaku") && method.equals("POST")) {
           postDanmaku(ex);
         } else if (path.equals("/v1/status") && method.equals("GET")) {
           send(
@@ -158,6 +167,12 @@ public final class IngestServer implements AutoCloseable {
   }
 
   private void postDanmaku(HttpExchange ex) throws Exception {
+    Problem notJson =
+        LoopbackGuard.unsupportedMediaType(ex.getRequestHeaders().getFirst("Content-Type"));
+    if (notJson != null) {
+      problem(ex, notJson);
+      return;
+    }
     byte[] body = readBody(ex);
     CaptureRequest request =
         validation.parse(body, ex.getRequestHeaders().getFirst("Idempotency-Key"));
@@ -207,7 +222,7 @@ public final class IngestServer implements AutoCloseable {
     } catch (JsonProcessingException e) {
       body = ("{\"status\":" + p.status() + "}").getBytes(StandardCharsets.UTF_8);
     }
-    if (p.status() == 413) {
+    if (p.status() == 413 || p.status() == 415 || p.status() == 403) {
       ex.getResponseHeaders().set("Connection", "close");
     }
     send(ex, p.status(), Problem.MEDIA_TYPE, body);

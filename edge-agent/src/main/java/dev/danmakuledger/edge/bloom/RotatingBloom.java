@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * Two Bloom generations, current and previous, so memory stays bounded however long the agent runs
- * (ARCHITECTURE §5, check 1). Keys go into the current generation; a query asks both. The current
- * generation becomes the previous one (and the old previous one is dropped) when it holds {@code
- * expectedItems} keys or its time window has ended, whichever comes first.
+ * (docs/architecture.md §5, check 1). Keys go into the current generation; a query asks both. The
+ * current generation becomes the previous one (and the old previous one is dropped) when it holds
+ * {@code expectedItems} keys or its time window has ended, whichever comes first.
  *
  * <p>Each generation is sized for {@code (n, p/2)}: a query can be a false positive in either of
  * the two, so the combined rate stays below {@code 1 - (1 - p/2)^2 < p}. Keys older than two

@@ -5,7 +5,8 @@ import dev.danmakuledger.edge.bloom.BloomFilter;
 import java.util.Map;
 
 /**
- * Cumulative duplicate-check counters of the device (ARCHITECTURE §5, check 1).
+ * Cumulative duplicate-check counters of the device (docs/architecture.md §5, check 1), as reported
+ * by {@code status} and {@code GET /v1/status}; the counter kinds are {@link DedupeCounter}.
  *
  * @param checks Bloom queries
  * @param maybes Bloom "maybe" answers, each followed by an exact lookup
@@ -37,30 +38,28 @@ public record DedupeStats(
     long rotations,
     double measuredFpr) {
 
-  /** Stats with {@code measuredFpr} computed from the counts. */
-  public static DedupeStats of(
-      long checks,
-      long maybes,
-      long duplicates,
-      long bloomHits,
-      long falsePositives,
-      long bloomMisses,
-      long conflicts,
-      long captures,
-      double configuredFpr,
-      long memoryBytes,
-      long rotations) {
+  /**
+   * Stats with {@code measuredFpr} computed from the counts.
+   *
+   * @param memoryBytes bytes held by the filter's bit arrays
+   * @param rotations generations started since the store was created
+   */
+  static DedupeStats of(DedupeCounts c, double configuredFpr, long memoryBytes, long rotations) {
+    long checks = c.get(DedupeCounter.CHECKS);
+    long bloomHits = c.get(DedupeCounter.BLOOM_HITS);
+    long bloomMisses = c.get(DedupeCounter.BLOOM_MISSES);
+    long falsePositives = c.get(DedupeCounter.FALSE_POSITIVES);
     long negatives = checks - bloomHits - bloomMisses;
     double measured = negatives <= 0 ? 0 : (double) falsePositives / negatives;
     return new DedupeStats(
         checks,
-        maybes,
-        duplicates,
+        c.get(DedupeCounter.MAYBES),
+        c.get(DedupeCounter.DUPLICATES),
         bloomHits,
         falsePositives,
         bloomMisses,
-        conflicts,
-        captures,
+        c.get(DedupeCounter.CONFLICTS),
+        c.get(DedupeCounter.CAPTURES),
         configuredFpr,
         memoryBytes,
         rotations,
@@ -74,14 +73,7 @@ public record DedupeStats(
   public static DedupeStats fromCounters(Map<String, Long> c, BloomConfig bloom, long rotations) {
     long bits = BloomFilter.optimalBits(bloom.expectedItems(), bloom.perGenerationRate());
     return of(
-        c.getOrDefault(CaptureService.C_CHECKS, 0L),
-        c.getOrDefault(CaptureService.C_MAYBES, 0L),
-        c.getOrDefault(CaptureService.C_DUPLICATES, 0L),
-        c.getOrDefault(CaptureService.C_BLOOM_HITS, 0L),
-        c.getOrDefault(CaptureService.C_FALSE_POSITIVES, 0L),
-        c.getOrDefault(CaptureService.C_BLOOM_MISSES, 0L),
-        c.getOrDefault(CaptureService.C_CONFLICTS, 0L),
-        c.getOrDefault(CaptureService.C_CAPTURES, 0L),
+        DedupeCounts.fromColumns(c),
         bloom.falsePositiveRate(),
         2 * ((bits + 63) / 64 * Long.BYTES),
         rotations);

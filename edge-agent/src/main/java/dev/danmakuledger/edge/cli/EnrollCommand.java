@@ -2,6 +2,7 @@ package dev.danmakuledger.edge.cli;
 
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
+import dev.danmakuledger.edge.store.PrivateFiles;
 import dev.danmakuledger.edge.sync.Enrollment;
 import dev.danmakuledger.edge.sync.ServerLink;
 import dev.danmakuledger.edge.sync.SyncClient;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code edge-agent enroll}: registers the device key with a sync server (issue 6). */
+/** {@code edge-agent enroll}: registers the device key with a sync server (docs/sync.md). */
 @Command(
     name = "enroll",
     mixinStandardHelpOptions = true,
@@ -55,6 +56,7 @@ final class EnrollCommand implements Callable<Integer>, EdgeAgentMain.ClockAware
   public Integer call() throws Exception {
     AgentConfig config = AgentConfig.load(dir.dataDir);
     DeviceIdentity identity = DeviceIdentity.load(dir.dataDir, config.deviceId());
+    PrivateFiles.requireOwnerOnly(tokenFile, "enrolment token file");
     String token;
     try {
       token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();

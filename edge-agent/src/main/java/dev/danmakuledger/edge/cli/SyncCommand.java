@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code edge-agent sync}: pushes the device log to the enrolled sync server (issue 6). */
+/** {@code edge-agent sync}: pushes the device log to the enrolled sync server (docs/sync.md). */
 @Command(
     name = "sync",
     mixinStandardHelpOptions = true,
@@ -116,15 +116,12 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   /** The syncer of an open agent. */
   static Syncer syncer(
       EdgeAgent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
-    SecureRandom random = new SecureRandom();
-    return new Syncer(
+    return EdgeAgent.syncer(
         agent.store(),
         agent.identity(),
         new SyncClient(http, link.serverUrl(), clock),
         link.serverVerifier(),
         s,
-        new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
-        Sleeper.real(),
         clock,
         () -> Syncer.metadataOf(agent.capture().stats()));
   }

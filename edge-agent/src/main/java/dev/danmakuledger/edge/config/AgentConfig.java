@@ -2,6 +2,7 @@ package dev.danmakuledger.edge.config;
 
 import dev.danmakuledger.edge.bloom.BloomConfig;
 import dev.danmakuledger.edge.store.Durability;
+import dev.danmakuledger.edge.store.PrivateFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -116,9 +117,10 @@ public record AgentConfig(
     p.setProperty("maxStoreBytes", Long.toString(maxStoreBytes));
     p.setProperty("durability", durability.name());
     p.setProperty("retention", retention.toString());
+    PrivateFiles.createFile(fileIn(dataDir));
     try (Writer out =
         Files.newBufferedWriter(
-            fileIn(dataDir), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW)) {
+            fileIn(dataDir), StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
       p.store(out, "danmaku-ledger edge agent");
     }
   }

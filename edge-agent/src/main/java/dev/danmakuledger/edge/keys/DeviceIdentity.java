@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.keys;
 
+import dev.danmakuledger.edge.store.PrivateFiles;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.DeviceLog;
 import java.io.IOException;
@@ -8,20 +9,15 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.Set;
 
 /**
  * A device id and its signing key. The signer's name is the device log origin {@code
- * danmaku-ledger/device/<id>} (ARCHITECTURE §3), so a standard note verifier can check the
+ * danmaku-ledger/device/<id>} (docs/architecture.md §3), so a standard note verifier can check the
  * checkpoints it signs.
  */
 public record DeviceIdentity(String deviceId, NoteSigner signer) {
   public static final String KEY_FILE = "device.key";
-  private static final Set<PosixFilePermission> OWNER_ONLY =
-      PosixFilePermissions.fromString("rw-------");
 
   public DeviceIdentity {
     if (deviceId == null || signer == null) {
@@ -49,11 +45,7 @@ public record DeviceIdentity(String deviceId, NoteSigner signer) {
     NoteSigner signer = NoteSigner.generate(DeviceLog.origin(deviceId), random);
     Path file = dataDir.resolve(KEY_FILE);
     byte[] encoded = (signer.privateKey() + "\n").getBytes(StandardCharsets.US_ASCII);
-    if (Files.getFileStore(dataDir).supportsFileAttributeView("posix")) {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-    } else {
-      Files.createFile(file);
-    }
+    PrivateFiles.createFile(file);
     Files.write(file, encoded);
     return new DeviceIdentity(deviceId, signer);
   }
@@ -61,10 +53,12 @@ public record DeviceIdentity(String deviceId, NoteSigner signer) {
   /**
    * Reads {@code D/device.key}.
    *
-   * @throws IOException if the file is missing, unreadable or holds another device's key
+   * @throws IOException if the file is missing, unreadable, accessible to group or others, or holds
+   *     another device's key
    */
   public static DeviceIdentity load(Path dataDir, String deviceId) throws IOException {
     Path file = dataDir.resolve(KEY_FILE);
+    PrivateFiles.requireOwnerOnly(file, "device key");
     String text;
     try {
       text = Files.readString(file, StandardCharsets.US_ASCII).trim();

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * One writer per data directory: an OS file lock on {@code D/agent.lock}, released by the kernel
@@ -38,7 +39,10 @@ public final class DataDirLock implements AutoCloseable {
     Path file = dataDir.resolve(FILE_NAME);
     FileChannel channel =
         FileChannel.open(
-            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            file,
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            PrivateFiles.ownerOnly(file));
+    PrivateFiles.restrict(file);
     FileLock lock;
     try {
       lock = channel.tryLock();

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * Enrols a device with a sync server ({@code POST /v1/devices}, issue 6): registers its Ed25519 key
- * under its id with the operator's enrolment token, then records the server and its receipt key in
- * the data directory. Enrolling again with the same key is harmless.
+ * Enrols a device with a sync server ({@code POST /v1/devices}, docs/sync.md): registers its
+ * Ed25519 key under its id with the operator's enrolment token, then records the server and its
+ * receipt key in the data directory. Enrolling again with the same key is harmless.
  */
 public final class Enrollment {
   private Enrollment() {}

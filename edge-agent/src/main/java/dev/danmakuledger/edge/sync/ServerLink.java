@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.sync;
 
+import dev.danmakuledger.edge.store.PrivateFiles;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import java.io.IOException;
 import java.io.Reader;
@@ -56,6 +57,8 @@ public record ServerLink(String serverUrl, String serverVerifierKey) {
     StringWriter text = new StringWriter();
     p.store(text, "danmaku-ledger sync server of this device (written by edge-agent enroll)");
     Path tmp = dataDir.resolve(FILE_NAME + ".tmp");
+    Files.deleteIfExists(tmp);
+    PrivateFiles.createFile(tmp);
     Files.writeString(tmp, text.toString(), StandardCharsets.UTF_8);
     Files.move(
         tmp,

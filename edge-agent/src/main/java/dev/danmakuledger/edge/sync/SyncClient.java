@@ -27,11 +27,11 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * The sync server's device API over OkHttp (issue 5 "HTTP API"): enrol, read the verified log
- * state, read stored acks, post a batch. One call per method, no retries (the {@link Syncer}
- * decides); every non-2xx answer becomes a {@link ServerProblemException}, every transport failure
- * an {@link IOException}. Replies are read leniently (unknown members ignored) so a newer server
- * can add fields.
+ * The sync server's device API over OkHttp (docs/openapi.yaml): enrol, read the verified log state,
+ * read stored acks, post a batch. One call per method, no retries (the {@link Syncer} decides);
+ * every non-2xx answer becomes a {@link ServerProblemException}, every transport failure an {@link
+ * IOException}. Replies are read leniently (unknown members ignored) so a newer server can add
+ * fields.
  *
  * <p>Thread-safe. Share one {@link OkHttpClient} per process: it owns the connection pool.
  */

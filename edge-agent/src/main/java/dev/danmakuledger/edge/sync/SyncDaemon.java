@@ -7,9 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Background sync for a running agent (issue 6: "the daemon `run` pushes pending records in
- * batches, size and linger configurable"). A run starts when a full batch is pending, or when
- * records have been pending for the linger time. Transient failures wait with backoff and try
+ * Background sync for a running agent: {@code run} pushes pending records in batches, with
+ * configurable batch size and linger (docs/sync.md). A run starts when a full batch is pending, or
+ * when records have been pending for the linger time. Transient failures wait with backoff and try
  * again; a fork, quarantine or refused enrolment stops syncing (capture goes on) and is logged as
  * an error, since only an operator can resolve it.
  */

@@ -12,6 +12,7 @@ import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
 import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.BatchRequest;
@@ -32,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pushes the device log to the sync server (ARCHITECTURE §4, issue 6 "Sync client").
+ * Pushes the device log to the sync server (docs/architecture.md §4, docs/sync.md).
  *
  * <p>A run reads the server's verified size V and root, checks that the local log has the same root
  * at V (else the logs forked and nothing is sent), fetches stored outcomes the device lacks for
@@ -159,7 +160,7 @@ public final class Syncer {
       try {
         response = withRetries(() -> client.postBatch(identity.deviceId(), request), t);
       } catch (ServerProblemException e) {
-        if (e.code().equals("size-mismatch")) {
+        if (e.errorCode().orElse(null) == ErrorCode.SIZE_MISMATCH) {
           if (++t.resumes > MAX_RESUMES) {
             throw new SyncStoppedException(
                 SyncStoppedException.Reason.PROTOCOL,
@@ -465,7 +466,7 @@ public final class Syncer {
       try {
         return call.run();
       } catch (ServerProblemException e) {
-        if (!e.transientFailure() && !e.code().equals("version-conflict")) {
+        if (!e.transientFailure() && e.errorCode().orElse(null) != ErrorCode.VERSION_CONFLICT) {
           throw e;
         }
         failure = e;
@@ -492,43 +493,60 @@ public final class Syncer {
     }
   }
 
+  /**
+   * Why a refusal stops the run. Decided by the problem's {@link ErrorCode}; a missing or unknown
+   * code (a newer server) falls back to the HTTP status, so it never crashes the run.
+   */
   private SyncStoppedException stopped(ServerProblemException e) {
-    String device = identity.deviceId();
-    String code = e.code();
-    if (e.status() == 401 || (e.status() == 404 && code.equals("not-found"))) {
-      return new SyncStoppedException(
-          SyncStoppedException.Reason.NOT_ENROLLED,
-          "the server does not know device "
-              + device
-              + "; enrol it with `edge-agent enroll --server URL --token-file F` ("
-              + e.getMessage()
-              + ")",
-          e);
+    ErrorCode code = e.errorCode().orElse(null);
+    if (e.status() == 401) {
+      return notEnrolled(e);
     }
-    if (code.equals("device-quarantined")) {
-      return new SyncStoppedException(
-          SyncStoppedException.Reason.QUARANTINED,
-          "device "
-              + device
-              + " is quarantined; all local data is kept; ask an operator ("
-              + e.getMessage()
-              + ")",
-          e);
+    if (code == null) {
+      return e.status() == 403 ? refused(e) : protocol(e);
     }
-    if (e.status() == 403) {
-      return new SyncStoppedException(
-          SyncStoppedException.Reason.REFUSED,
-          "the server refused device " + device + " (" + e.getMessage() + ")",
-          e);
-    }
-    if (code.equals("fork-detected") || code.equals("bad-proof")) {
-      return new SyncStoppedException(
-          SyncStoppedException.Reason.FORK,
-          "FORK: the server says this device's log disagrees with what it verified ("
-              + e.getMessage()
-              + "); the device was cloned, rolled back or tampered with. All local data is kept",
-          e);
-    }
+    return switch (code) {
+      case NOT_FOUND, UNAUTHENTICATED -> notEnrolled(e);
+      case DEVICE_QUARANTINED ->
+          new SyncStoppedException(
+              SyncStoppedException.Reason.QUARANTINED,
+              "device "
+                  + identity.deviceId()
+                  + " is quarantined; all local data is kept; ask an operator ("
+                  + e.getMessage()
+                  + ")",
+              e);
+      case FORK_DETECTED, BAD_PROOF ->
+          new SyncStoppedException(
+              SyncStoppedException.Reason.FORK,
+              "FORK: the server says this device's log disagrees with what it verified ("
+                  + e.getMessage()
+                  + "); the device was cloned, rolled back or tampered with. All local data is"
+                  + " kept",
+              e);
+      default -> e.status() == 403 ? refused(e) : protocol(e);
+    };
+  }
+
+  private SyncStoppedException notEnrolled(ServerProblemException e) {
+    return new SyncStoppedException(
+        SyncStoppedException.Reason.NOT_ENROLLED,
+        "the server does not know device "
+            + identity.deviceId()
+            + "; enrol it with `edge-agent enroll --server URL --token-file F` ("
+            + e.getMessage()
+            + ")",
+        e);
+  }
+
+  private SyncStoppedException refused(ServerProblemException e) {
+    return new SyncStoppedException(
+        SyncStoppedException.Reason.REFUSED,
+        "the server refused device " + identity.deviceId() + " (" + e.getMessage() + ")",
+        e);
+  }
+
+  private static SyncStoppedException protocol(ServerProblemException e) {
     return new SyncStoppedException(
         SyncStoppedException.Reason.PROTOCOL, "the server refused the sync: " + e.getMessage(), e);
   }

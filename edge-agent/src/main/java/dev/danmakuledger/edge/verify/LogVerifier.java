@@ -19,10 +19,10 @@ import java.util.HexFormat;
 import java.util.TreeMap;
 
 /**
- * Audits a store the way a witness would (ARCHITECTURE §3): every record's canonical bytes must
- * decode to a valid record of this device carrying its own index, the stored leaf hash must be the
- * RFC 6962 hash of those bytes, capture clocks must increase with the index, every checkpoint must
- * carry a valid device signature and the root recomputed from the leaves at its size, the last
+ * Audits a store the way a witness would (docs/architecture.md §3): every record's canonical bytes
+ * must decode to a valid record of this device carrying its own index, the stored leaf hash must be
+ * the RFC 6962 hash of those bytes, capture clocks must increase with the index, every checkpoint
+ * must carry a valid device signature and the root recomputed from the leaves at its size, the last
  * checkpoint must cover the whole log, and the persisted compact range must match the
  * recomputation. A record pruned by retention (docs/edge-agent.md "Retention and pruning") has no
  * bytes left to decode: its stored leaf hash enters the root recomputation, so the checkpoint

@@ -220,10 +220,7 @@ class CaptureServiceTest {
     device = TestDevice.create(dir, clock);
     device.capture.capture(device.request("alice", 0, "first"));
     String root = device.capture.logStatus().rootHex();
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
-        Statement st = c.createStatement()) {
-      st.executeUpdate("INSERT INTO checkpoints(size, note, created_at) VALUES (2, 'blocker', 0)");
-    }
+    device.faults.failAppendAt(1);
     StoreException e =
         assertThrows(
             StoreException.class,
@@ -231,16 +228,24 @@ class CaptureServiceTest {
     assertTrue(e.getMessage().contains("append records [1, 2)"), e.getMessage());
     assertEquals(1, device.capture.logStatus().size());
     assertEquals(root, device.capture.logStatus().rootHex());
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
-        Statement st = c.createStatement()) {
-      st.executeUpdate("DELETE FROM checkpoints WHERE note = 'blocker'");
-    }
+    assertEquals(1, device.store.recordCount());
     CaptureAck retried = device.capture.capture(device.request("alice", 1, "second"));
     assertEquals(1, retried.index());
     assertFalse(
         retried.repeat(), "the failed capture must not have entered the Bloom filter as stored");
     VerifyReport report = device.verify();
     assertTrue(report.ok(), report.problem());
+  }
+
+  /**
+   * Holds a one-record transaction in the store's append, so whatever the test submits next is
+   * queued behind a transaction still committing; returns its future.
+   */
+  private CompletableFuture<CaptureAck> holdACommit(int n) throws Exception {
+    device.faults.hold();
+    CompletableFuture<CaptureAck> held = device.capture.submit(device.request("held", n, "held"));
+    device.faults.awaitHeldAppend();
+    return held;
   }
 
   /** A full batch of fresh keys from n = {@code from}, all from user "bulk". */
@@ -255,30 +260,29 @@ class CaptureServiceTest {
   @Test
   void repeatsOfABatchStillCommittingAreAnsweredFromIt() throws Exception {
     device = TestDevice.create(dir, clock);
-    List<CompletableFuture<CaptureAck>> first;
-    List<CompletableFuture<CaptureAck>> second;
     List<CaptureRequest> again = new ArrayList<>(fullBatch(0, "same"));
     again.set(7, device.request("bulk", 7, "changed"));
-    synchronized (device.store) {
-      first = device.capture.submitAll(fullBatch(0, "same"));
-      second = device.capture.submitAll(again);
-    }
+    CompletableFuture<CaptureAck> held = holdACommit(900_000);
+    List<CompletableFuture<CaptureAck>> first = device.capture.submitAll(fullBatch(0, "same"));
+    List<CompletableFuture<CaptureAck>> second = device.capture.submitAll(again);
+    device.faults.release();
+    assertEquals(0, CaptureService.await(held).index());
     for (int i = 0; i < CaptureService.MAX_BATCH; i++) {
       CaptureAck original = CaptureService.await(first.get(i));
-      assertEquals(i, original.index());
+      assertEquals(i + 1, original.index());
       if (i == 7) {
         CompletableFuture<CaptureAck> conflicting = second.get(i);
         IdempotencyConflictException e =
             assertThrows(
                 IdempotencyConflictException.class, () -> CaptureService.await(conflicting));
-        assertEquals(7, e.original().index());
+        assertEquals(8, e.original().index());
       } else {
         CaptureAck repeat = CaptureService.await(second.get(i));
         assertTrue(repeat.repeat(), "ack " + i + " of the second batch: got fresh, want repeat");
-        assertEquals(i, repeat.index());
+        assertEquals(i + 1, repeat.index());
       }
     }
-    assertEquals(CaptureService.MAX_BATCH, device.capture.logStatus().size());
+    assertEquals(1 + CaptureService.MAX_BATCH, device.capture.logStatus().size());
     VerifyReport report = device.verify();
     assertTrue(report.ok(), report.problem());
   }
@@ -287,41 +291,31 @@ class CaptureServiceTest {
   void batchPlannedOnAFailedTransactionIsPlannedAgainOnTheCommittedLog() throws Exception {
     device = TestDevice.create(dir, clock);
     device.capture.capture(device.request("alice", 100_000, "first"));
+    CompletableFuture<CaptureAck> held = holdACommit(900_000);
+    List<CompletableFuture<CaptureAck>> failing = device.capture.submitAll(fullBatch(0, "doomed"));
+    List<CompletableFuture<CaptureAck>> after =
+        device.capture.submitAll(
+            List.of(
+                device.request("bulk", 3, "doomed 3"), device.request("bob", 200_000, "later")));
+    device.faults.failAppendAt(2);
+    device.faults.release();
+    assertEquals(1, CaptureService.await(held).index());
     String root = device.capture.logStatus().rootHex();
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
-        Statement st = c.createStatement()) {
-      st.executeUpdate(
-          "INSERT INTO checkpoints(size, note, created_at) VALUES ("
-              + (1 + CaptureService.MAX_BATCH)
-              + ", 'blocker', 0)");
-    }
-    List<CompletableFuture<CaptureAck>> failing;
-    List<CompletableFuture<CaptureAck>> after;
-    synchronized (device.store) {
-      failing = device.capture.submitAll(fullBatch(0, "doomed"));
-      after =
-          device.capture.submitAll(
-              List.of(
-                  device.request("bulk", 3, "doomed 3"), device.request("bob", 200_000, "later")));
-    }
     for (CompletableFuture<CaptureAck> f : failing) {
       StoreException e = assertThrows(StoreException.class, () -> CaptureService.await(f));
-      assertTrue(e.getMessage().contains("append records [1, 1025)"), e.getMessage());
+      assertTrue(e.getMessage().contains("append records [2, 1026)"), e.getMessage());
     }
     CaptureAck repeatOfFailed = CaptureService.await(after.get(0));
     assertFalse(
         repeatOfFailed.repeat(), "a key of the failed transaction must be captured, not repeated");
-    assertEquals(1, repeatOfFailed.index());
-    assertEquals(2, CaptureService.await(after.get(1)).index());
-    assertEquals(3, device.capture.logStatus().size());
+    assertEquals(2, repeatOfFailed.index());
+    assertEquals(3, CaptureService.await(after.get(1)).index());
+    assertEquals(4, device.capture.logStatus().size());
+    assertEquals(4, device.store.recordCount());
     assertFalse(root.equals(device.capture.logStatus().rootHex()));
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
-        Statement st = c.createStatement()) {
-      st.executeUpdate("DELETE FROM checkpoints WHERE note = 'blocker'");
-    }
     VerifyReport report = device.verify();
     assertTrue(report.ok(), report.problem());
-    assertEquals(2, report.checkpointsChecked());
+    assertEquals(3, report.checkpointsChecked());
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Instant;
 import okhttp3.mockwebserver.MockResponse;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code edge-agent enroll} and {@code sync --once}: messages and exit codes (issue 6). */
+/** {@code edge-agent enroll} and {@code sync --once}: messages and exit codes (docs/sync.md). */
 class SyncCommandsTest {
   @TempDir Path tmp;
   final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T08:00:00Z"));
@@ -38,6 +39,7 @@ class SyncCommandsTest {
     dataDir = tmp.resolve("agent");
     token = tmp.resolve("enroll.token");
     Files.writeString(token, "secret-token\n");
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
     assertEquals(0, run("init", "--data-dir", dataDir.toString(), "--device-id", "kiosk-9"), err);
   }
 
@@ -134,5 +136,22 @@ class SyncCommandsTest {
             token.toString());
     assertEquals(2, code);
     assertTrue(err.contains("empty"), err);
+  }
+
+  @Test
+  void tokenFileOthersCanReadIsRefusedWithTheFix() throws Exception {
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+    int code =
+        run(
+            "enroll",
+            "--data-dir",
+            dataDir.toString(),
+            "--server",
+            web.url("/").toString(),
+            "--token-file",
+            token.toString());
+    assertEquals(6, code, err);
+    assertTrue(err.contains("chmod 600 " + token), err);
+    assertEquals(0, web.getRequestCount(), "the token must not be sent");
   }
 }

@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Power-loss safety (issue 4, "Crash safety"): a child JVM captures in a loop and is killed with
- * SIGKILL at random points; after each kill the log verifies, every record the child acknowledged
- * is present exactly once at the index it was acknowledged with, and the stored root equals the
- * recomputation.
+ * Power-loss safety (docs/edge-agent.md "Durability and crash safety"): a child JVM captures in a
+ * loop and is killed with SIGKILL at random points; after each kill the log verifies, every record
+ * the child acknowledged is present exactly once at the index it was acknowledged with, and the
+ * stored root equals the recomputation.
  */
 class CrashSafetyIT {
   private static final int ROUNDS = 6;

@@ -35,11 +35,11 @@ import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.mockwebserver.SocketPolicy;
 
 /**
- * A MockWebServer dispatcher that plays the sync server's witness role for one device (issue 5
- * batch protocol, reduced): it checks {@code oldSize}, the checkpoint signature and the recomputed
- * root, answers CONFIRMED with seq = index + 1 and a cosigned receipt, replays stored outcomes for
- * a resend, and serves {@code /log} and {@code /acks}. Faults queued with {@link #fault} replace
- * the next answers.
+ * A MockWebServer dispatcher that plays the sync server's witness role for one device (the batch
+ * protocol of docs/architecture.md §4, reduced): it checks {@code oldSize}, the checkpoint
+ * signature and the recomputed root, answers CONFIRMED with seq = index + 1 and a cosigned receipt,
+ * replays stored outcomes for a resend, and serves {@code /log} and {@code /acks}. Faults queued
+ * with {@link #fault} replace the next answers.
  */
 final class FakeWitness extends Dispatcher {
   final NoteSigner serverSigner =
@@ -57,6 +57,12 @@ final class FakeWitness extends Dispatcher {
   String status = "VERIFIED";
   NoteSigner receiptSigner = serverSigner;
   final List<BatchRequest> batches = new ArrayList<>();
+
+  /**
+   * Log indices the witness verifies but can never accept (e.g. moderated text): each gets a
+   * per-record REJECTED outcome with a reason while the rest of its batch is accepted.
+   */
+  final java.util.Set<Long> rejected = new java.util.HashSet<>();
 
   /** Overrides the log state answered by the next {@code /log} (stale or forged views). */
   LogState logOverride;
@@ -200,8 +206,11 @@ final class FakeWitness extends Dispatcher {
     for (WireRecord w : b.records()) {
       String key = CanonicalRecord.decode(w.canonicalBytes()).key().toString();
       got.add(
-          new RecordOutcome(
-              w.index(), key, Outcome.CONFIRMED, w.index() + 1, "9" + w.index(), null, null));
+          rejected.contains(w.index())
+              ? new RecordOutcome(
+                  w.index(), key, Outcome.REJECTED, null, null, null, "text is moderated")
+              : new RecordOutcome(
+                  w.index(), key, Outcome.CONFIRMED, w.index() + 1, "9" + w.index(), null, null));
     }
     range = next;
     leaves.addAll(newLeaves);

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The sync client against a scripted witness on MockWebServer (issue 6 "Sync client"). */
+/** The sync client against a scripted witness on MockWebServer (docs/architecture.md §4). */
 class SyncerTest {
   static final int RECORDS = 25;
 
@@ -326,5 +326,63 @@ class SyncerTest {
     assertEquals(1L, repeat.seq(), "the server's seq of the pruned original");
     assertEquals(RECORDS - 1, dev.verify().recordsPruned());
     assertTrue(dev.verify().ok(), dev.verify().toString());
+  }
+
+  @Test
+  void aRejectedRecordIsStoredAsFinalAndTheRunContinuesPastIt() throws Exception {
+    witness.rejected.add(3L);
+    witness.rejected.add(12L);
+
+    SyncReport r = syncer(10).sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(RECORDS, witness.verifiedSize());
+    assertEquals(Map.of("CONFIRMED", (long) RECORDS - 2, "REJECTED", 2L), r.outcomes());
+    StoredRecord three = dev.store.records(3, 1).get(0);
+    assertEquals("REJECTED", three.outcome());
+    assertEquals("text is moderated", three.outcomeReason());
+    assertEquals(null, three.seq());
+    assertEquals("CONFIRMED", dev.store.records(4, 1).get(0).outcome());
+    assertEquals(0, unsynced());
+
+    int sent = witness.batches.size();
+    SyncReport again = syncer(10).sync();
+    assertTrue(again.complete(), again.toString());
+    assertEquals(0, again.recordsSent(), "a REJECTED record is final and never resent");
+    assertEquals(sent, witness.batches.size());
+    assertEquals("REJECTED", dev.store.records(12, 1).get(0).outcome());
+  }
+
+  private static MockResponse unknownCode(int status) {
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/problem+json")
+        .setBody(
+            "{\"type\":\"https://danmaku-ledger.dev/problems/teapot-overflow\","
+                + "\"title\":\"t\",\"status\":"
+                + status
+                + ",\"code\":\"teapot-overflow\",\"detail\":\"from a newer server\"}");
+  }
+
+  @Test
+  void anUnknownErrorCodeStopsByItsStatusWithoutCrashing() throws Exception {
+    witness.fault(r -> unknownCode(409));
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.PROTOCOL, e.reason());
+    assertTrue(e.getMessage().contains("teapot-overflow"), e.getMessage());
+    assertEquals(RECORDS, unsynced());
+
+    witness.fault(r -> unknownCode(403));
+    SyncStoppedException refused =
+        assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
+    assertEquals(SyncStoppedException.Reason.REFUSED, refused.reason());
+  }
+
+  @Test
+  void anUnknownErrorCodeWithA503IsRetried() throws Exception {
+    witness.fault(r -> unknownCode(503));
+    SyncReport r = syncer(10).sync();
+    assertTrue(r.complete(), r.toString());
+    assertEquals(1, r.retries());
   }
 }

@@ -28,6 +28,10 @@ public final class TestDevice implements AutoCloseable {
   public final BloomConfig bloom;
   public final long maxStoreBytes;
   public EdgeStore store;
+
+  /** The same store as {@link #store}, for tests that make its appends fail or wait. */
+  public FaultyStore faults;
+
   public CaptureService capture;
 
   private TestDevice(
@@ -63,7 +67,8 @@ public final class TestDevice implements AutoCloseable {
 
   /** Opens store and capture service. */
   public void start() throws StoreException {
-    store = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL);
+    faults = new FaultyStore(EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL));
+    store = faults;
     capture = CaptureService.start(store, identity, bloom, maxStoreBytes, clock);
   }
 

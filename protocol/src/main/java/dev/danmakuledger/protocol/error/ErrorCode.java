@@ -13,6 +13,7 @@ public enum ErrorCode {
   MISSING_IDEMPOTENCY_KEY(400, "Idempotency key is missing"),
   MALFORMED_IDEMPOTENCY_KEY(400, "Idempotency key is malformed"),
   BODY_TOO_LARGE(413, "Request body is too large"),
+  UNSUPPORTED_MEDIA_TYPE(415, "Request body media type is not supported"),
   TOO_MANY_RECORDS(413, "Batch has too many records"),
   UNAUTHENTICATED(401, "Device or token is not recognised"),
   FORBIDDEN(403, "Not allowed"),

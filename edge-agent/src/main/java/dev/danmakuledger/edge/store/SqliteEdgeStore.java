@@ -1,0 +1,463 @@
+package dev.danmakuledger.edge.store;
+
+import dev.danmakuledger.edge.bloom.BloomSnapshot;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The device-log store as one SQLite file in WAL mode with {@code synchronous=FULL} by default, so
+ * a commit has reached the disk before it returns (docs/architecture.md §3, §6). The tables are
+ * their own types ({@link RecordTable}, {@link NoteTables}, {@link OutcomeTable}, {@link
+ * CounterTable}, {@link BloomSnapshotTable}, {@link RetentionTable}); this class owns the one
+ * connection, the transactions and the error messages.
+ *
+ * <p>Thread-safe: every operation runs under the store's monitor on its one connection.
+ */
+final class SqliteEdgeStore implements EdgeStore {
+  static final String DB_FILE = "agent.db";
+
+  private final Path file;
+  private final Connection conn;
+  private final SqliteErrors errors;
+
+  private SqliteEdgeStore(Path file, Connection conn) {
+    this.file = file;
+    this.conn = conn;
+    this.errors = new SqliteErrors(file, conn);
+  }
+
+  static SqliteEdgeStore open(Path file, Durability durability) throws StoreException {
+    createPrivately(file);
+    SqliteEdgeStore store = connect(file, readWrite(durability));
+    try {
+      store.migrate();
+    } catch (StoreException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  static SqliteEdgeStore openExisting(Path file, Durability durability) throws StoreException {
+    long bytes;
+    try {
+      bytes = Files.isRegularFile(file) ? Files.size(file) : 0;
+    } catch (IOException e) {
+      throw new StoreException("cannot stat store " + file, e);
+    }
+    if (bytes == 0) {
+      throw new StoreException(lostStore(file));
+    }
+    restrict(file);
+    SqliteEdgeStore store = connect(file, readWrite(durability));
+    try {
+      if (store.schemaVersion() == 0) {
+        throw new StoreException(lostStore(file));
+      }
+      store.migrate();
+    } catch (StoreException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  static SqliteEdgeStore openReadOnly(Path file) throws StoreException {
+    if (!Files.isRegularFile(file)) {
+      throw new StoreException("no store at " + file + "; run `edge-agent init` first");
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(true);
+    config.setBusyTimeout(5_000);
+    SqliteEdgeStore store = connect(file, config);
+    try {
+      long version = store.schemaVersion();
+      if (version == 0) {
+        throw new StoreException(lostStore(file));
+      }
+      if (version != Migrations.current()) {
+        throw new StoreException(
+            "store "
+                + file
+                + " has schema version "
+                + version
+                + ", want "
+                + Migrations.current()
+                + " (open it with a writing command to migrate)");
+      }
+    } catch (StoreException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  /**
+   * Creates a missing store file empty with mode 0600 (SQLite takes an empty file as a new database
+   * and gives its WAL and shared-memory files the same mode), or tightens an existing one.
+   */
+  private static void createPrivately(Path file) throws StoreException {
+    try {
+      if (!Files.exists(file)) {
+        PrivateFiles.createFile(file);
+      }
+    } catch (FileAlreadyExistsException e) {
+      // Created concurrently; tightened below like any existing file.
+    } catch (IOException e) {
+      throw new StoreException("cannot create store " + file + ": " + e.getMessage(), e);
+    }
+    restrict(file);
+  }
+
+  private static void restrict(Path file) throws StoreException {
+    try {
+      PrivateFiles.restrict(file);
+      PrivateFiles.restrict(file.resolveSibling(file.getFileName() + "-wal"));
+      PrivateFiles.restrict(file.resolveSibling(file.getFileName() + "-shm"));
+    } catch (IOException e) {
+      throw new StoreException("cannot make store " + file + " private: " + e.getMessage(), e);
+    }
+  }
+
+  private static String lostStore(Path file) {
+    return "store "
+        + file
+        + " is missing, empty or not an edge-agent store although the directory is initialised;"
+        + " the device log was lost or truncated: restore it from a backup (a fresh log would"
+        + " fork this device)";
+  }
+
+  private static SQLiteConfig readWrite(Durability durability) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(
+        durability == Durability.FULL
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(5_000);
+    return config;
+  }
+
+  private static SqliteEdgeStore connect(Path file, SQLiteConfig config) throws StoreException {
+    try {
+      Connection conn = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+      return new SqliteEdgeStore(file, conn);
+    } catch (SQLException e) {
+      throw new StoreException("cannot open store " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Path file() {
+    return file;
+  }
+
+  @Override
+  public synchronized long schemaVersion() throws StoreException {
+    try {
+      return Migrations.version(conn);
+    } catch (SQLException | NumberFormatException e) {
+      throw new StoreException("cannot read schema in " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private synchronized void migrate() throws StoreException {
+    Migrations.apply(conn, schemaVersion(), errors);
+  }
+
+  @Override
+  public synchronized Optional<String> meta(String name) throws StoreException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT value FROM meta WHERE name = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw errors.fail("read meta " + name, e);
+    }
+  }
+
+  @Override
+  public synchronized void putMeta(String name, String value) throws StoreException {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "INSERT INTO meta(name, value) VALUES (?, ?) "
+                + "ON CONFLICT(name) DO UPDATE SET value = excluded.value")) {
+      ps.setString(1, name);
+      ps.setString(2, value);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw errors.fail("write meta " + name, e);
+    }
+  }
+
+  @Override
+  public synchronized LogStateRow logState() throws StoreException {
+    try (Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery("SELECT size, compact_range FROM log_state WHERE id = 0")) {
+      if (!rs.next()) {
+        throw new StoreException("store " + file + " has no log_state row");
+      }
+      return new LogStateRow(rs.getLong(1), rs.getBytes(2));
+    } catch (SQLException e) {
+      throw errors.fail("read log state", e);
+    }
+  }
+
+  @Override
+  public synchronized void append(AppendBatch batch) throws StoreException {
+    try {
+      conn.setAutoCommit(false);
+      long committed = committedSize();
+      if (committed != batch.oldSize()) {
+        throw new StoreException(
+            "append at size "
+                + batch.oldSize()
+                + ": got that, want the committed size "
+                + committed);
+      }
+      if (!batch.records().isEmpty()) {
+        RecordTable.insert(conn, batch);
+        NoteTables.insertCheckpoint(
+            conn, batch.newSize(), batch.checkpointNote(), batch.createdAt());
+        try (PreparedStatement ps =
+            conn.prepareStatement(
+                "UPDATE log_state SET size = ?, compact_range = ? WHERE id = 0")) {
+          ps.setLong(1, batch.newSize());
+          ps.setBytes(2, batch.compactRange());
+          ps.executeUpdate();
+        }
+      }
+      CounterTable.add(conn, batch.counterDeltas());
+      conn.commit();
+    } catch (SQLException e) {
+      errors.rollbackQuietly();
+      throw errors.fail("append records [" + batch.oldSize() + ", " + batch.newSize() + ")", e);
+    } catch (StoreException e) {
+      errors.rollbackQuietly();
+      throw e;
+    } finally {
+      errors.autoCommit();
+    }
+  }
+
+  private long committedSize() throws SQLException {
+    try (PreparedStatement size = conn.prepareStatement("SELECT size FROM log_state WHERE id = 0");
+        ResultSet rs = size.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : -1;
+    }
+  }
+
+  @Override
+  public synchronized void incrementCounters(Map<String, Long> deltas) throws StoreException {
+    try {
+      CounterTable.add(conn, deltas);
+    } catch (SQLException e) {
+      throw errors.fail("update counters", e);
+    }
+  }
+
+  @Override
+  public synchronized Map<String, Long> counters() throws StoreException {
+    try {
+      return CounterTable.all(conn);
+    } catch (SQLException e) {
+      throw errors.fail("read counters", e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<StoredRecord> findByKey(String idempotencyKey)
+      throws StoreException {
+    try {
+      return RecordTable.findByKey(conn, idempotencyKey);
+    } catch (SQLException e) {
+      throw errors.fail("look up key " + idempotencyKey, e);
+    }
+  }
+
+  @Override
+  public synchronized List<StoredRecord> records(long fromIndex, int limit) throws StoreException {
+    try {
+      return RecordTable.range(conn, fromIndex, limit);
+    } catch (SQLException e) {
+      throw errors.fail("read records from " + fromIndex, e);
+    }
+  }
+
+  @Override
+  public synchronized void forEachRecord(Predicate<StoredRecord> visitor) throws StoreException {
+    try {
+      RecordTable.forEach(conn, visitor);
+    } catch (SQLException e) {
+      throw errors.fail("scan records", e);
+    } catch (IllegalArgumentException e) {
+      throw new StoreException("malformed record row: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<String> keysFrom(long fromIndex) throws StoreException {
+    try {
+      return RecordTable.keysFrom(conn, fromIndex);
+    } catch (SQLException e) {
+      throw errors.fail("read keys from " + fromIndex, e);
+    }
+  }
+
+  @Override
+  public synchronized long recordCount() throws StoreException {
+    try {
+      return RecordTable.count(conn);
+    } catch (SQLException e) {
+      throw errors.fail("count records", e);
+    }
+  }
+
+  @Override
+  public synchronized Map<String, Long> outcomeCounts() throws StoreException {
+    try {
+      return OutcomeTable.counts(conn);
+    } catch (SQLException e) {
+      throw errors.fail("count outcomes", e);
+    }
+  }
+
+  @Override
+  public synchronized void applyOutcomes(List<OutcomeUpdate> updates) throws StoreException {
+    try {
+      conn.setAutoCommit(false);
+      OutcomeTable.apply(conn, updates);
+      conn.commit();
+    } catch (SQLException e) {
+      errors.rollbackQuietly();
+      throw errors.fail("store outcomes", e);
+    } catch (StoreException e) {
+      errors.rollbackQuietly();
+      throw e;
+    } finally {
+      errors.autoCommit();
+    }
+  }
+
+  @Override
+  public synchronized void saveReceipt(long size, String note, long receivedAt)
+      throws StoreException {
+    try {
+      NoteTables.saveReceipt(conn, size, note, receivedAt);
+    } catch (SQLException e) {
+      throw errors.fail("store receipt for size " + size, e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<StoredCheckpoint> latestReceipt() throws StoreException {
+    try {
+      return NoteTables.latestReceipt(conn);
+    } catch (SQLException e) {
+      throw errors.fail("read latest note", e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<StoredCheckpoint> latestCheckpoint() throws StoreException {
+    try {
+      return NoteTables.latestCheckpoint(conn);
+    } catch (SQLException e) {
+      throw errors.fail("read latest note", e);
+    }
+  }
+
+  @Override
+  public synchronized List<StoredCheckpoint> checkpoints() throws StoreException {
+    try {
+      return NoteTables.checkpoints(conn);
+    } catch (SQLException e) {
+      throw errors.fail("read checkpoints", e);
+    } catch (IllegalArgumentException e) {
+      throw new StoreException("malformed checkpoint row: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized void saveBloom(BloomSnapshot s) throws StoreException {
+    try {
+      BloomSnapshotTable.save(conn, s);
+    } catch (SQLException e) {
+      throw errors.fail("save bloom snapshot", e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<BloomSnapshot> loadBloom() throws StoreException {
+    try {
+      return BloomSnapshotTable.load(conn);
+    } catch (SQLException e) {
+      throw errors.fail("load bloom snapshot", e);
+    }
+  }
+
+  @Override
+  public synchronized long prune(long coveredSize, long keepFrom, long capturedBefore, long now)
+      throws StoreException {
+    try {
+      return RetentionTable.prune(conn, coveredSize, keepFrom, capturedBefore, now);
+    } catch (SQLException e) {
+      throw errors.fail("prune records", e);
+    }
+  }
+
+  @Override
+  public synchronized long prunedCount() throws StoreException {
+    try {
+      return RetentionTable.prunedCount(conn);
+    } catch (SQLException e) {
+      throw errors.fail("count pruned records", e);
+    }
+  }
+
+  @Override
+  public synchronized void compact() throws StoreException {
+    try {
+      RetentionTable.compact(conn);
+    } catch (SQLException e) {
+      throw errors.fail("compact the store", e);
+    }
+  }
+
+  @Override
+  public long sizeOnDiskBytes() throws StoreException {
+    try {
+      long size = Files.size(file);
+      Path wal = file.resolveSibling(file.getFileName() + "-wal");
+      if (Files.exists(wal)) {
+        size += Files.size(wal);
+      }
+      return size;
+    } catch (IOException e) {
+      throw new StoreException("cannot stat store " + file, e);
+    }
+  }
+
+  @Override
+  public synchronized void close() throws StoreException {
+    try {
+      conn.close();
+    } catch (SQLException e) {
+      throw errors.fail("close", e);
+    }
+  }
+}
