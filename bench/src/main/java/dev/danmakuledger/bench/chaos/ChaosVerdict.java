@@ -82,7 +82,11 @@ final class ChaosVerdict {
   /** Stops the agents and the repeating device, syncs every store to the end, checks the run. */
   Verdict judge(RepeatingDevice repeating) throws Exception {
     repeating.finish();
+    List<String> exited = new ArrayList<>();
     for (Child a : processes.agents()) {
+      if (!a.alive()) {
+        exited.add(a.name() + " exited on its own (see its log)");
+      }
       a.kill();
     }
     for (Child a : processes.cloneChildren()) {
@@ -166,6 +170,16 @@ final class ChaosVerdict {
     checks.add(
         check("every agent synced to the end", unsynced, "all " + agents.size() + " logs synced"));
     checks.add(check("every agent log passes verify", badLogs, "signatures and roots recomputed"));
+    for (AgentState s : agents) {
+      if (s.keys().isEmpty()) {
+        exited.add(s.id() + " captured nothing");
+      }
+    }
+    checks.add(
+        check(
+            "every agent ran to the end and captured",
+            exited,
+            agents.size() + " agents alive until stopped, each with captures"));
     checks.add(
         new ChaosHarness.Check(
             "captured-and-acknowledged on agents == stored on the server",

@@ -21,14 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * A TCP proxy that injects network faults (the chaos run, docs/benchmarks.md). In front of the sync
  * servers it is their load balancer: each accepted connection goes to one of the targets, chosen at
  * random, and it decides, with the configured probabilities, to pass it through, to drop it
- * (forward part of the first request, then close both sides: the server never sees a whole
- * request), to lose the response (forward the request, swallow the server's reply and close the
- * client side: the server did the work, the agent never hears of it) or to hedge it (send the
- * request to two targets at once, as a hedging load balancer does; the client gets one reply, the
- * other is read and dropped). A per-chunk delay slows all traffic. Every HTTP response, hedged twin
- * included, is counted by an {@link HttpStatusTally}. In front of Redis it has one target, which a
- * failover moves ({@link #setTargets}). Decisions come from a seeded {@link Random}, so a run can
- * be repeated.
+ * (forward part of the first request, close the client side and end the request stream: the server
+ * never sees a whole request, and what it answers to that is read and counted), to lose the
+ * response (forward the request, swallow the server's reply and close the client side: the server
+ * did the work, the agent never hears of it) or to hedge it (send the request to two targets at
+ * once, as a hedging load balancer does; the client gets one reply, the other is read and dropped).
+ * A per-chunk delay slows all traffic. Every HTTP response, hedged twin included, is counted by an
+ * {@link HttpStatusTally}. In front of Redis it has one target, which a failover moves ({@link
+ * #setTargets}). Decisions come from a seeded {@link Random}, so a run can be repeated.
  */
 public final class FaultProxy implements AutoCloseable {
   /** What happened to a connection. */
@@ -231,6 +231,7 @@ public final class FaultProxy implements AutoCloseable {
   private void pumpRequest(Socket client, Socket server, Socket twin, Fault fault) {
     byte[] buf = new byte[16 * 1024];
     OutputStream toTwin = null;
+    boolean serverHalfOpen = false;
     try (InputStream in = client.getInputStream()) {
       OutputStream out = server.getOutputStream();
       toTwin = twin == null ? null : twin.getOutputStream();
@@ -240,7 +241,13 @@ public final class FaultProxy implements AutoCloseable {
         if (fault == Fault.DROP_CONNECTION) {
           out.write(buf, 0, Math.max(1, n / 2));
           out.flush();
-          break;
+          // the client is gone; the server sees its request end early and its answer is
+          // still read (and counted) by pumpResponse
+          closeBoth(client, client);
+          server.setSoTimeout(30_000);
+          server.shutdownOutput();
+          serverHalfOpen = true;
+          return;
         }
         if (toTwin != null) {
           toTwin.write(buf, 0, n);
@@ -252,7 +259,11 @@ public final class FaultProxy implements AutoCloseable {
     } catch (IOException e) {
       // one side closed: the connection is over
     } finally {
-      closeBoth(client, server);
+      if (serverHalfOpen) {
+        closeBoth(client, client);
+      } else {
+        closeBoth(client, server);
+      }
       if (toTwin != null) {
         try {
           twin.shutdownOutput(); // the twin's server answers, then closes
@@ -290,6 +301,9 @@ public final class FaultProxy implements AutoCloseable {
         sniffer.feed(buf, n);
         if (fault == Fault.LOSE_RESPONSE) {
           break;
+        }
+        if (fault == Fault.DROP_CONNECTION) {
+          continue;
         }
         pause();
         out.write(buf, 0, n);

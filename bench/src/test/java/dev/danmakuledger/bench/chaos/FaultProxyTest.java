@@ -171,6 +171,38 @@ class FaultProxyTest {
   }
 
   @Test
+  void whatTheServerAnswersToADroppedRequestIsCountedNotDelivered() throws Exception {
+    ServerSocket angry = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+    Thread t =
+        new Thread(
+            () -> {
+              try (Socket s = angry.accept()) {
+                s.getInputStream().readAllBytes(); // until the proxy ends the request stream
+                s.getOutputStream()
+                    .write(
+                        "HTTP/1.1 500 Server Error\r\n\r\n{\"code\":\"internal\"}"
+                            .getBytes(StandardCharsets.US_ASCII));
+              } catch (IOException e) {
+                // the test fails on the tally below
+              }
+            });
+    t.setDaemon(true);
+    t.start();
+    try (FaultProxy p =
+        new FaultProxy(new InetSocketAddress("127.0.0.1", angry.getLocalPort()), 1, 0, 7)) {
+      assertEquals(0, exchange(p.port()).length);
+      t.join(5_000);
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (p.statuses().serverErrors().isEmpty() && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertEquals(java.util.Map.of("500 internal", 1L), p.statuses().serverErrors());
+    } finally {
+      angry.close();
+    }
+  }
+
+  @Test
   void hedgingNeedsTwoTargets() throws Exception {
     try (FaultProxy p = proxy(0, 0)) {
       IllegalArgumentException e =
