@@ -295,19 +295,19 @@ public final class FaultProxy implements AutoCloseable {
     byte[] buf = new byte[16 * 1024];
     HttpStatusTally.Sniffer sniffer = tally.sniffer();
     try (InputStream in = server.getInputStream()) {
-      OutputStream out = client.getOutputStream();
+      // a dropped connection's client is gone: its server's answer is only counted
+      OutputStream out = fault == Fault.DROP_CONNECTION ? null : client.getOutputStream();
       int n;
       while ((n = in.read(buf)) >= 0) {
         sniffer.feed(buf, n);
         if (fault == Fault.LOSE_RESPONSE) {
           break;
         }
-        if (fault == Fault.DROP_CONNECTION) {
-          continue;
+        if (out != null) {
+          pause();
+          out.write(buf, 0, n);
+          out.flush();
         }
-        pause();
-        out.write(buf, 0, n);
-        out.flush();
       }
     } catch (IOException e) {
       // one side closed: the connection is over
