@@ -75,6 +75,32 @@ public final class Main implements Callable<Integer> {
       description = "a device not heard from for longer is OFFLINE (default 600)")
   Long offlineAfterSeconds;
 
+  @Option(
+      names = "--gap-seal-after",
+      description =
+          "seconds after which an unused room number below a stored one becomes a tombstone"
+              + " (default 30)")
+  Long gapSealAfterSeconds;
+
+  @Option(
+      names = "--attempt-window-seconds",
+      description =
+          "window of the failed-authentication limits; one bad-signature alert per device per"
+              + " window (default 300)")
+  Long attemptWindowSeconds;
+
+  @Option(
+      names = "--max-bad-signatures-per-device",
+      description = "bad signatures recorded per device per window; more get 429 (default 20)")
+  Integer maxBadSignaturesPerDevice;
+
+  @Option(
+      names = "--max-failures-per-address",
+      description =
+          "failed authentications per client address per window before its batches get 429"
+              + " (default 60)")
+  Integer maxFailuresPerAddress;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -131,6 +157,18 @@ public final class Main implements Callable<Integer> {
     }
     if (offlineAfterSeconds != null) {
       b.offlineAfter(Duration.ofSeconds(offlineAfterSeconds));
+    }
+    if (gapSealAfterSeconds != null) {
+      b.gapSealAfter(Duration.ofSeconds(gapSealAfterSeconds));
+    }
+    if (attemptWindowSeconds != null) {
+      b.attemptWindow(Duration.ofSeconds(attemptWindowSeconds));
+    }
+    if (maxBadSignaturesPerDevice != null) {
+      b.maxBadSignaturesPerDevice(maxBadSignaturesPerDevice);
+    }
+    if (maxFailuresPerAddress != null) {
+      b.maxFailuresPerAddress(maxFailuresPerAddress);
     }
     return b.build();
   }

@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Everything a {@link SyncServer} needs to start (ARCHITECTURE §6). Null service locations mean the
- * embedded defaults: an embedded Redis on a free loopback port and an H2 file database in MySQL
- * mode under {@code dataDir}.
+ * Everything a {@link SyncServer} needs to start (docs/architecture.md §6). Null service locations
+ * mean the embedded defaults: an embedded Redis on a free loopback port and an H2 file database in
+ * MySQL mode under {@code dataDir}.
  *
  * @param dataDir directory for tokens, the server key and the embedded H2 database
  * @param bind interface the HTTP listener binds to
@@ -27,6 +27,14 @@ import java.util.regex.Pattern;
  *     holds nothing
  * @param dedupeTtl how long Redis remembers an idempotency key
  * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
+ * @param gapSealAfter a room number that is still neither a message nor a tombstone this long after
+ *     a higher number was stored is sealed as a tombstone (docs/architecture.md §5, gap sealer)
+ * @param attemptWindow the window of the unauthenticated-attempt limits and of bad-signature
+ *     alerts: at most one alert per device per window
+ * @param maxBadSignaturesPerDevice checkpoints failing verification that are recorded for one
+ *     device per window; more are answered 429 and not recorded
+ * @param maxFailuresPerAddress failed authentications (bad signature, unknown device) one client
+ *     address may make per window; after that its batches are answered 429 until the window ends
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -44,6 +52,10 @@ public record ServerConfig(
     Pattern reviewRule,
     Duration dedupeTtl,
     Duration offlineAfter,
+    Duration gapSealAfter,
+    Duration attemptWindow,
+    int maxBadSignaturesPerDevice,
+    int maxFailuresPerAddress,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -65,12 +77,25 @@ public record ServerConfig(
   /** Default time without contact after which a device is OFFLINE: ten minutes. */
   public static final Duration DEFAULT_OFFLINE_AFTER = Duration.ofMinutes(10);
 
+  /** Default age of a hole in a room's numbering before it is sealed: 30 seconds. */
+  public static final Duration DEFAULT_GAP_SEAL_AFTER = Duration.ofSeconds(30);
+
+  /** Default window of the attempt limits and bad-signature alerts: five minutes. */
+  public static final Duration DEFAULT_ATTEMPT_WINDOW = Duration.ofMinutes(5);
+
+  /** Default recorded bad signatures per device per window. */
+  public static final int DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE = 20;
+
+  /** Default failed authentications per client address per window. */
+  public static final int DEFAULT_MAX_FAILURES_PER_ADDRESS = 60;
+
   public ServerConfig {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
+    Objects.requireNonNull(gapSealAfter, "gapSealAfter");
     redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
     bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);
     if (port < 0 || port > 65535) {
@@ -92,6 +117,21 @@ public record ServerConfig(
     }
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
+    }
+    if (gapSealAfter.isNegative() || gapSealAfter.isZero()) {
+      throw new IllegalArgumentException("gapSealAfter: got " + gapSealAfter + ", want > 0");
+    }
+    Objects.requireNonNull(attemptWindow, "attemptWindow");
+    if (attemptWindow.toSeconds() < 1) {
+      throw new IllegalArgumentException("attemptWindow: got " + attemptWindow + ", want >= 1s");
+    }
+    if (maxBadSignaturesPerDevice < 1) {
+      throw new IllegalArgumentException(
+          "maxBadSignaturesPerDevice: got " + maxBadSignaturesPerDevice + ", want >= 1");
+    }
+    if (maxFailuresPerAddress < 1) {
+      throw new IllegalArgumentException(
+          "maxFailuresPerAddress: got " + maxFailuresPerAddress + ", want >= 1");
     }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
@@ -136,6 +176,10 @@ public record ServerConfig(
     b.reviewRule = reviewRule;
     b.dedupeTtl = dedupeTtl;
     b.offlineAfter = offlineAfter;
+    b.gapSealAfter = gapSealAfter;
+    b.attemptWindow = attemptWindow;
+    b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
+    b.maxFailuresPerAddress = maxFailuresPerAddress;
     b.clock = clock;
     return b;
   }
@@ -156,6 +200,10 @@ public record ServerConfig(
     private Pattern reviewRule = DEFAULT_REVIEW_RULE;
     private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
     private Duration offlineAfter = DEFAULT_OFFLINE_AFTER;
+    private Duration gapSealAfter = DEFAULT_GAP_SEAL_AFTER;
+    private Duration attemptWindow = DEFAULT_ATTEMPT_WINDOW;
+    private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
+    private int maxFailuresPerAddress = DEFAULT_MAX_FAILURES_PER_ADDRESS;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -214,8 +262,28 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder gapSealAfter(Duration gapSealAfter) {
+      this.gapSealAfter = gapSealAfter;
+      return this;
+    }
+
     public Builder offlineAfter(Duration offlineAfter) {
       this.offlineAfter = offlineAfter;
+      return this;
+    }
+
+    public Builder attemptWindow(Duration attemptWindow) {
+      this.attemptWindow = attemptWindow;
+      return this;
+    }
+
+    public Builder maxBadSignaturesPerDevice(int n) {
+      this.maxBadSignaturesPerDevice = n;
+      return this;
+    }
+
+    public Builder maxFailuresPerAddress(int n) {
+      this.maxFailuresPerAddress = n;
       return this;
     }
 
@@ -240,6 +308,10 @@ public record ServerConfig(
           reviewRule,
           dedupeTtl,
           offlineAfter,
+          gapSealAfter,
+          attemptWindow,
+          maxBadSignaturesPerDevice,
+          maxFailuresPerAddress,
           clock);
     }
   }

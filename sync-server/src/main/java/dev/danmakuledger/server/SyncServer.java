@@ -10,14 +10,19 @@ import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
+import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.ReviewStore;
+import dev.danmakuledger.server.storage.SignatureAttempts;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -35,9 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running sync server (ARCHITECTURE §2, §4–§7): wires configuration, then stores (SQL, Redis),
- * then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and by
- * {@link Main} from the command line.
+ * A running sync server (docs/architecture.md §2, §4–§7): wires configuration, then stores (SQL,
+ * Redis), then services, then HTTP, with constructors only. Used in-JVM by tests and the demo, and
+ * by {@link Main} from the command line.
  */
 public final class SyncServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SyncServer.class);
@@ -52,6 +57,7 @@ public final class SyncServer implements AutoCloseable {
   private final DataDirectory dataDirectory;
   private final HttpApi http;
   private final int port;
+  private final GapSealer sealer;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -61,12 +67,14 @@ public final class SyncServer implements AutoCloseable {
       DataDirectory dataDirectory,
       HttpApi http,
       int port,
+      GapSealer sealer,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
     this.dataDirectory = dataDirectory;
     this.http = http;
     this.port = port;
+    this.sealer = sealer;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -90,14 +98,17 @@ public final class SyncServer implements AutoCloseable {
           config.embeddedDatabase() ? Database.h2Url(config.dataDir()) : config.jdbcUrl();
       Database db = Database.open(jdbcUrl, config.jdbcUser(), config.jdbcPassword());
       resources.push(db);
+      if (config.embeddedDatabase()) {
+        dir.restrictDatabaseFiles();
+      }
       started.add(
           (config.embeddedDatabase() ? "embedded H2 database " : "SQL database ") + db.describe());
 
       DedupeScripts scripts;
       if (config.embeddedRedis()) {
-        EmbeddedRedis redis = EmbeddedRedis.start();
+        EmbeddedRedis redis = EmbeddedRedis.start(config.dataDir(), dir.redisPassword());
         resources.push(redis);
-        started.add("embedded Redis " + redis.uri());
+        started.add("embedded Redis " + redis.describe());
         scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults());
       } else if (config.redisUri() != null) {
         scripts = DedupeScripts.standalone(config.redisUri(), RetryPolicy.defaults());
@@ -113,9 +124,13 @@ public final class SyncServer implements AutoCloseable {
           MessageIds.lease(scripts, "sync-server-" + UUID.randomUUID(), NODE_LEASE, config.clock());
       resources.push(ids);
       RoomSequencer sequencer =
-          new RoomSequencer(
-              scripts, room -> store.sealGapsForReseed(room, "lost-by-redis"), config.dedupeTtl());
-      RoomHub rooms = new RoomHub();
+          new RoomSequencer(scripts, room -> store.messages().highWater(room), config.dedupeTtl());
+      GapSealer sealer = new GapSealer(store, config.gapSealAfter(), config.clock());
+      sealer.start(sealer.defaultPeriod());
+      resources.push(sealer);
+      ConfirmedFeed feed = new ConfirmedFeed(db);
+      SignatureAttempts attempts = new SignatureAttempts(db);
+      RoomHub rooms = new RoomHub(feed);
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
           new BatchIngest(
@@ -137,13 +152,20 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http =
           new HttpApi(
               new HttpApi.Services(
-                  store,
+                  feed,
                   ingest,
+                  new SignatureFailures(
+                      attempts,
+                      admin,
+                      config.clock(),
+                      config.attemptWindow(),
+                      config.maxBadSignaturesPerDevice(),
+                      config.maxFailuresPerAddress()),
                   new Enrollment(
                       store, dir.enrollToken(), dir.serverSigner(), admin, config.clock()),
-                  new Review(store, rooms, admin, config.clock()),
+                  new Review(new ReviewStore(db, config.clock()), rooms, admin, config.clock()),
                   new LedgerQueries(store),
-                  new AdminView(store, config.clock(), config.offlineAfter()),
+                  new AdminView(store, attempts, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,
@@ -158,7 +180,7 @@ public final class SyncServer implements AutoCloseable {
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
-      return new SyncServer(config, dir, http, port, resources, started);
+      return new SyncServer(config, dir, http, port, sealer, resources, started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -213,6 +235,16 @@ public final class SyncServer implements AutoCloseable {
   /** The server's note verifier key: receipts carry its signature. */
   public String serverVerifierKey() {
     return dataDirectory.serverSigner().verifierKey();
+  }
+
+  /**
+   * Runs the gap sealer once now (it also runs on its schedule): every hole of a room's numbering
+   * older than {@code --gap-seal-after} becomes a tombstone.
+   *
+   * @return how many tombstones this run wrote
+   */
+  public int sealGapsNow() {
+    return sealer.runOnce();
   }
 
   /** One line per part started, for the startup message. */

@@ -91,6 +91,14 @@ final class Api {
     }
   }
 
+  Reply adminPostRaw(String path, byte[] body) {
+    return send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Authorization", "Bearer " + adminToken)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
   private Reply send(HttpRequest.Builder request) {
     try {
       HttpResponse<String> r =

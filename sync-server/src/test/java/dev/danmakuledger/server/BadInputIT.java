@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Hostile and malformed batches (issue 5, "Bad input"): each gets a clear problem+json with a
- * stable code, nothing is written, and the server keeps serving.
+ * Hostile and malformed batches (docs/errors.md): each gets a clear problem+json with a stable
+ * code, nothing is written, and the server keeps serving.
  */
 final class BadInputIT {
   static final int MAX_RECORDS = 5;

@@ -55,7 +55,15 @@ final class MainTest {
                 "--max-records",
                 "7",
                 "--offline-after-seconds",
-                "90")
+                "90",
+                "--gap-seal-after",
+                "45",
+                "--attempt-window-seconds",
+                "120",
+                "--max-bad-signatures-per-device",
+                "3",
+                "--max-failures-per-address",
+                "9")
             .config();
     assertEquals(9999, c.port());
     assertEquals("0.0.0.0", c.bind());
@@ -67,6 +75,10 @@ final class MainTest {
     assertEquals(2048, c.maxBodyBytes());
     assertEquals(7, c.maxRecordsPerBatch());
     assertEquals(java.time.Duration.ofSeconds(90), c.offlineAfter());
+    assertEquals(java.time.Duration.ofSeconds(45), c.gapSealAfter());
+    assertEquals(java.time.Duration.ofSeconds(120), c.attemptWindow());
+    assertEquals(3, c.maxBadSignaturesPerDevice());
+    assertEquals(9, c.maxFailuresPerAddress());
   }
 
   @Test
@@ -93,6 +105,28 @@ final class MainTest {
         CommandLine.ParameterException.class,
         () -> parse("--data-dir", dir.toString(), "--review-pattern", "([").config());
     assertThrows(CommandLine.MissingParameterException.class, () -> parse("--port", "1"));
+  }
+
+  @Test
+  void aTokenFileReadableByOthersStopsTheStartWithTheFix() throws Exception {
+    Path data = dir.resolve("loose");
+    Files.createDirectories(data);
+    Path token = Files.writeString(data.resolve("admin.token"), "known-to-everyone\n");
+    Files.setPosixFilePermissions(
+        token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Main main =
+        new Main(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        new CommandLine(main)
+            .execute("--data-dir", data.toString(), "--port", "0", "--redis", "redis://x:1");
+    assertEquals(1, code);
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("sync-server: cannot start: "), text);
+    assertTrue(text.contains("chmod 600 " + token), text);
+    assertEquals("known-to-everyone\n", Files.readString(token));
   }
 
   @Test

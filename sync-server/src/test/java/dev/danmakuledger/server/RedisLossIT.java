@@ -27,22 +27,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Redis losing state or going away (issue 5 rules): a forgotten key is still stored once (the SQL
- * guard answers DUPLICATE with the original and the burned number becomes a tombstone), a lost room
- * counter is re-seeded from SQL, and while Redis is down batches get 503 with Retry-After and
+ * Redis losing state or going away (docs/architecture.md §5): a forgotten key is still stored once
+ * (the SQL guard answers DUPLICATE with the original and the burned number becomes a tombstone), a
+ * lost room counter is re-seeded from SQL, numbers it handed out to batches that never committed
+ * are sealed by the gap sealer, and while Redis is down batches get 503 with Retry-After and
  * nothing is half-written. Uses its own embedded Redis, so flushing and stopping it disturbs no
  * one.
  */
 final class RedisLossIT {
   @TempDir static Path dir;
   static RedisFixture redis;
+  static OffsetClock clock = new OffsetClock();
   static SyncServer server;
   static Api api;
 
   @BeforeAll
   static void start() {
     redis = RedisFixture.embedded();
-    server = SyncServer.start(ServerConfig.builder(dir).redisUri(redis.uri()).build());
+    server = SyncServer.start(ServerConfig.builder(dir).redisUri(redis.uri()).clock(clock).build());
     api = new Api(server.baseUri(), server.adminToken());
   }
 
@@ -112,7 +114,7 @@ final class RedisLossIT {
   }
 
   @Test
-  void numbersHandedOutByAForgettingRedisForBatchesThatNeverCommittedBecomeTombstones() {
+  void numbersHandedOutByAForgettingRedisForBatchesThatNeverCommittedAreSealedAfterT() {
     TestDevice d = enroll("gap-dev");
     String room = "gap-room";
     sync(d, d.batch(d.record(room, "u1", "a")));
@@ -122,6 +124,14 @@ final class RedisLossIT {
     assertEquals(4L, sync(d, d.batch(d.record(room, "u1", "b"))).outcomes().get(0).seq());
     redis.flushAll();
     assertEquals(5L, sync(d, d.batch(d.record(room, "u1", "c"))).outcomes().get(0).seq());
+    assertEquals(
+        List.of(1L, 4L, 5L),
+        api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages().stream()
+            .map(RoomMessage::seq)
+            .toList(),
+        "the holes stay open until they are older than --gap-seal-after");
+    clock.advance(ServerConfig.DEFAULT_GAP_SEAL_AFTER);
+    assertEquals(2, server.sealGapsNow());
     List<RoomMessage> page =
         api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages();
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), page.stream().map(RoomMessage::seq).toList());

@@ -20,6 +20,7 @@ final class ServerConfigTest {
     assertEquals("127.0.0.1", c.bind());
     assertEquals(0, c.port());
     assertEquals(Duration.ofMinutes(10), c.offlineAfter());
+    assertEquals(Duration.ofSeconds(30), c.gapSealAfter());
     assertEquals(c, c.toBuilder().build());
     assertEquals(
         Duration.ofSeconds(30),
@@ -54,6 +55,11 @@ final class ServerConfigTest {
             IllegalArgumentException.class,
             () -> ServerConfig.builder(dir).offlineAfter(Duration.ofSeconds(-1)).build());
     assertEquals("offlineAfter: got PT-1S, want > 0", offline.getMessage());
+    IllegalArgumentException seal =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.builder(dir).gapSealAfter(Duration.ZERO).build());
+    assertEquals("gapSealAfter: got PT0S, want > 0", seal.getMessage());
     assertThrows(
         IllegalArgumentException.class,
         () -> ServerConfig.builder(dir).bannedWords(List.of(" ")).build());

@@ -19,7 +19,10 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 
-/** The devices tab: a sortable, filterable table with one status chip per device. */
+/**
+ * The devices tab: a sortable, filterable table with one status chip per device and, beside it, the
+ * number of checkpoints for the device that failed verification (docs/security.md).
+ */
 public final class DevicesView extends BorderPane {
   public DevicesView(DevicesViewModel vm, ZoneId zone) {
     setId("devices-view");
@@ -67,6 +70,7 @@ public final class DevicesView extends BorderPane {
             List.of(
                 column("Device", DeviceSummary::deviceId),
                 status,
+                number("Bad signatures", DeviceSummary::badSignatureAttempts),
                 number("Verified size", DeviceSummary::verifiedSize),
                 number("Claimed size", DeviceSummary::claimedSize),
                 number("Pending (est.)", DeviceSummary::pendingEstimate),

@@ -20,8 +20,9 @@ import javafx.collections.transformation.FilteredList;
 
 /**
  * The devices table (docs/console.md, "Devices"): every enrolled device from {@code GET
- * /admin/devices} with its verification status, filtered by a free-text filter over device id and
- * status.
+ * /admin/devices} with its verification status and, beside it, the count of checkpoints for it that
+ * failed verification (unauthenticated attempts, which never change the status), filtered by a
+ * free-text filter over device id and status.
  */
 public final class DevicesViewModel implements LiveFeed {
   static final String SNAPSHOT = "devices";
@@ -33,6 +34,7 @@ public final class DevicesViewModel implements LiveFeed {
   private final ReadOnlyListWrapper<DeviceSummary> shown = new ReadOnlyListWrapper<>(filtered);
   private final ReadOnlyStringWrapper filter = new ReadOnlyStringWrapper("");
   private final ReadOnlyIntegerWrapper needAttention = new ReadOnlyIntegerWrapper();
+  private final ReadOnlyIntegerWrapper withBadSignatures = new ReadOnlyIntegerWrapper();
   private boolean loaded;
 
   public DevicesViewModel(ConsoleContext context) {
@@ -51,6 +53,11 @@ public final class DevicesViewModel implements LiveFeed {
   /** Devices whose status is anything but VERIFIED. */
   public ReadOnlyIntegerProperty needAttention() {
     return needAttention.getReadOnlyProperty();
+  }
+
+  /** Devices for which someone sent checkpoints that did not verify (whatever their status). */
+  public ReadOnlyIntegerProperty withBadSignatures() {
+    return withBadSignatures.getReadOnlyProperty();
   }
 
   /**
@@ -126,5 +133,6 @@ public final class DevicesViewModel implements LiveFeed {
       all.setAll(list.devices());
     }
     needAttention.set((int) all.stream().filter(d -> !"VERIFIED".equals(d.status())).count());
+    withBadSignatures.set((int) all.stream().filter(d -> d.badSignatureAttempts() > 0).count());
   }
 }

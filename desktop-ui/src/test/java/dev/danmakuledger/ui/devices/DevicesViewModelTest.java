@@ -27,6 +27,10 @@ class DevicesViewModelTest {
     vm.refresh();
     assertEquals(List.of("kiosk-1", "phone-12", "venue-3"), shown());
     assertEquals(2, vm.needAttention().get());
+    assertEquals(1, vm.withBadSignatures().get(), "kiosk-1 is VERIFIED with 3 forged attempts");
+    assertEquals(
+        List.of(3L, 0L, 0L),
+        vm.devices().stream().map(DeviceSummary::badSignatureAttempts).toList());
     vm.setFilter("FORK");
     assertEquals(List.of("venue-3"), shown());
     vm.setFilter(" PHONE ");

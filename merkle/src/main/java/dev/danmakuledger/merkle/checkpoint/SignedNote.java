@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * C2SP signed-note: a text ending in a newline, a blank line, then signature lines {@code — <name>
@@ -49,6 +51,19 @@ public final class SignedNote {
    * @throws IllegalArgumentException if the note is malformed
    */
   public static String addSignature(String note, NoteSigner signer) {
+    return addSignatureWith(
+        note,
+        signer.name(),
+        signer.keyHash(),
+        text -> signer.sign(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Adds the signature {@code sign(text)} by key {@code (name, keyHash)} to a note, replacing an
+   * earlier signature by the same key; see {@link #addSignature}.
+   */
+  static String addSignatureWith(
+      String note, String name, int keyHash, Function<String, byte[]> sign) {
     Parsed p;
     try {
       p = split(note);
@@ -57,11 +72,11 @@ public final class SignedNote {
     }
     StringBuilder out = new StringBuilder(p.text).append('\n');
     for (Sig s : p.sigs) {
-      if (!(s.name.equals(signer.name()) && s.keyHash == signer.keyHash())) {
+      if (!(s.name.equals(name) && s.keyHash == keyHash)) {
         out.append(SIG_PREFIX).append(s.name).append(' ').append(s.base64).append('\n');
       }
     }
-    out.append(signatureLine(p.text, signer));
+    out.append(signatureLine(name, keyHash, sign.apply(p.text)));
     return out.toString();
   }
 
@@ -75,43 +90,58 @@ public final class SignedNote {
    *     the verifier's signature does not verify
    */
   public static String open(String note, NoteVerifier verifier) throws NoteVerificationException {
+    return openWith(note, verifier.name(), verifier.keyHash(), verifier::verify).text();
+  }
+
+  /** The text of an opened note and the first signature by the trusted key (without key ID). */
+  record Opened(String text, byte[] signature) {}
+
+  /**
+   * Opens {@code note} with the key {@code (name, keyHash)}, checking each of its signatures with
+   * {@code verify(textBytes, signature)}; see {@link #open(String, NoteVerifier)}.
+   */
+  static Opened openWith(String note, String name, int keyHash, BiPredicate<byte[], byte[]> verify)
+      throws NoteVerificationException {
     Parsed p = split(note);
     byte[] msg = p.text.getBytes(StandardCharsets.UTF_8);
-    boolean verified = false;
+    byte[] first = null;
     List<String> hints = new ArrayList<>();
     for (Sig s : p.sigs) {
-      if (!s.name.equals(verifier.name())) {
+      if (!s.name.equals(name)) {
         continue;
       }
-      if (s.keyHash != verifier.keyHash()) {
+      if (s.keyHash != keyHash) {
         hints.add(Keys.hashHex(s.keyHash));
         continue;
       }
-      if (!verifier.verify(msg, s.signature)) {
+      if (!verify.test(msg, s.signature)) {
         throw new NoteVerificationException(
-            BAD_SIGNATURE, "signature by " + verifier.name() + " does not verify");
+            BAD_SIGNATURE, "signature by " + name + " does not verify");
       }
-      verified = true;
+      first = first == null ? s.signature : first;
     }
-    if (!verified) {
+    if (first == null) {
       String why =
           hints.isEmpty()
-              ? "no signature by " + verifier.name()
+              ? "no signature by " + name
               : "signature by "
-                  + verifier.name()
+                  + name
                   + " has key hash "
                   + hints
                   + ", want "
-                  + Keys.hashHex(verifier.keyHash());
+                  + Keys.hashHex(keyHash);
       throw new NoteVerificationException(UNKNOWN_KEY, why);
     }
-    return p.text;
+    return new Opened(p.text, first);
   }
 
   private static String signatureLine(String text, NoteSigner s) {
-    byte[] sig = s.sign(text.getBytes(StandardCharsets.UTF_8));
-    byte[] blob = ByteBuffer.allocate(4 + sig.length).putInt(s.keyHash()).put(sig).array();
-    return SIG_PREFIX + s.name() + " " + Base64.getEncoder().encodeToString(blob) + "\n";
+    return signatureLine(s.name(), s.keyHash(), s.sign(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String signatureLine(String name, int keyHash, byte[] sig) {
+    byte[] blob = ByteBuffer.allocate(4 + sig.length).putInt(keyHash).put(sig).array();
+    return SIG_PREFIX + name + " " + Base64.getEncoder().encodeToString(blob) + "\n";
   }
 
   private static void checkText(String text) {

@@ -1,5 +1,6 @@
 /**
- * C2SP signed-note (Ed25519, Go {@code golang.org/x/mod/sumdb/note} key format) and C2SP
- * tlog-checkpoint bodies.
+ * C2SP signed-note (Ed25519, Go {@code golang.org/x/mod/sumdb/note} key format), C2SP
+ * tlog-checkpoint bodies, and C2SP tlog-cosignature {@code cosignature/v1} timestamped cosignatures
+ * (signature type 0x04).
  */
 package dev.danmakuledger.merkle.checkpoint;

@@ -4,6 +4,9 @@ import dev.danmakuledger.merkle.NodeId;
 import dev.danmakuledger.merkle.VerificationException;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
+import dev.danmakuledger.merkle.checkpoint.Cosignatures;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
@@ -23,8 +26,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -57,25 +63,45 @@ public final class Tlog {
         root LEAVES                                   print the root of all leaves
         inclusion --index I LEAVES                    audit path for leaf I in the full tree
         consistency --old M LEAVES                    proof from size M to the full size
-        verify-inclusion --index I --size N --leaf-hex HEX --root HEX PROOF
-                                                      HEX after --leaf-hex is the leaf's data
+        verify-inclusion --index I --size N (--leaf-hex DATA | --leaf-hash HASH) --root HEX PROOF
+                                                      DATA is the leaf's data in hex, HASH its
+                                                      RFC 6962 leaf hash (e.g. from a tile)
         verify-consistency --old M --new N --old-root HEX --new-root HEX PROOF
-        keygen --name NAME --out DIR                  write DIR/NAME.key (0600), print verifier key
+        keygen --name NAME --out DIR [--type ed25519|cosignature]
+                                                      write DIR/<NAME, '/' etc. %-encoded>.key
+                                                      (mode 0600), print the verifier key
+                                                      (cosignature: type 0x04 cosigner key)
+        cosign --key COSIGNER_KEYFILE --vkey LOG_VERIFIER_KEY NOTE
+                                                      verify NOTE, print it with a
+                                                      cosignature/v1 line timestamped now
         checkpoint --key KEYFILE --origin ORIGIN LEAVES   print a signed checkpoint note
         verify-checkpoint --vkey VERIFIER_KEY [--origin ORIGIN] NOTE
-                                                      print "origin size root-hex"
+                                                      print "origin size root-hex"; with a
+                                                      type 0x04 key, check its cosignature/v1
+                                                      and add "cosigned <time>"
+        verify-room --vkey VERIFIER_KEY [--origin ORIGIN] [--previous NOTE]
+                    [--cosigner COSIGNER_VKEY] DIR
+                                                      audit a mirrored room log (DIR/checkpoint,
+                                                      DIR/tile/...): signature, tiles, entries,
+                                                      numbering, consistency with NOTE
       """;
 
   private final PrintStream out;
   private final PrintStream err;
   private final long maxInputBytes;
   private final SecureRandom random;
+  private final Clock clock;
 
   Tlog(PrintStream out, PrintStream err, long maxInputBytes, SecureRandom random) {
+    this(out, err, maxInputBytes, random, Clock.systemUTC());
+  }
+
+  Tlog(PrintStream out, PrintStream err, long maxInputBytes, SecureRandom random, Clock clock) {
     this.out = out;
     this.err = err;
     this.maxInputBytes = maxInputBytes;
     this.random = random;
+    this.clock = clock;
   }
 
   public static void main(String[] args) {
@@ -108,6 +134,8 @@ public final class Tlog {
         case "keygen" -> keygen(rest);
         case "checkpoint" -> checkpoint(rest);
         case "verify-checkpoint" -> verifyCheckpoint(rest);
+        case "verify-room" -> new VerifyRoom(this::readText, out).run(rest);
+        case "cosign" -> cosign(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }
       return OK;
@@ -149,14 +177,33 @@ public final class Tlog {
 
   private void verifyInclusion(List<String> rest) throws UsageException, VerificationException {
     Args a =
-        Args.parse(rest, Set.of("index", "size", "leaf-hex", "root"), Set.of(), List.of("PROOF"));
+        Args.parse(
+            rest,
+            Set.of("index", "size", "root"),
+            Set.of("leaf-hex", "leaf-hash"),
+            List.of("PROOF"));
     long index = a.nonNegative("index");
     long size = a.nonNegative("size");
-    byte[] leaf = hex("--leaf-hex", a.option("leaf-hex"), -1);
+    byte[] leafHash = leafHash(a);
     byte[] root = hex("--root", a.option("root"), Rfc6962.HASH_SIZE);
     List<byte[]> proof = readProof(a.operand(0));
-    InclusionProof.verify(index, size, Rfc6962.leafHash(leaf), proof, root);
+    InclusionProof.verify(index, size, leafHash, proof, root);
     out.println("ok");
+  }
+
+  /**
+   * The leaf hash from {@code --leaf-hex} (the leaf's data, hashed here) or {@code --leaf-hash}
+   * (already hashed, as an auditor reads it from a level-0 tile); exactly one must be given.
+   */
+  private static byte[] leafHash(Args a) throws UsageException {
+    String data = a.option("leaf-hex");
+    String hash = a.option("leaf-hash");
+    if ((data == null) == (hash == null)) {
+      throw new UsageException("want exactly one of --leaf-hex DATA or --leaf-hash HASH");
+    }
+    return data != null
+        ? Rfc6962.leafHash(hex("--leaf-hex", data, -1))
+        : hex("--leaf-hash", hash, Rfc6962.HASH_SIZE);
   }
 
   private void verifyConsistency(List<String> rest) throws UsageException, VerificationException {
@@ -172,15 +219,29 @@ public final class Tlog {
   }
 
   private void keygen(List<String> rest) throws UsageException {
-    Args a = Args.parse(rest, Set.of("name", "out"), Set.of(), List.of());
+    Args a = Args.parse(rest, Set.of("name", "out"), Set.of("type"), List.of());
     String name = a.option("name");
-    if (name.contains("/") || name.contains("\\") || name.startsWith(".")) {
-      throw new UsageException(
-          "--name: got \"" + name + "\", want no '/', '\\' or leading '.' (it names the file)");
-    }
-    NoteSigner signer;
+    String type = a.option("type") == null ? "ed25519" : a.option("type");
+    String privateKey;
+    String verifierKey;
+    String fileName;
     try {
-      signer = NoteSigner.generate(name, random);
+      switch (type) {
+        case "ed25519" -> {
+          NoteSigner s = NoteSigner.generate(name, random);
+          privateKey = s.privateKey();
+          verifierKey = s.verifierKey();
+        }
+        case "cosignature" -> {
+          CosignatureSigner s = CosignatureSigner.generate(name, random);
+          privateKey = s.privateKey();
+          verifierKey = s.verifierKey();
+        }
+        default ->
+            throw new UsageException(
+                "--type: got \"" + type + "\", want ed25519 (0x01) or cosignature (0x04)");
+      }
+      fileName = KeyFileName.of(name);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--name: " + e.getMessage(), e);
     }
@@ -188,7 +249,7 @@ public final class Tlog {
     if (!Files.isDirectory(dir)) {
       throw new UsageException("--out: " + dir + " is not a directory");
     }
-    Path file = dir.resolve(name + ".key");
+    Path file = dir.resolve(fileName);
     try {
       try {
         Files.createFile(
@@ -197,13 +258,36 @@ public final class Tlog {
       } catch (UnsupportedOperationException e) {
         Files.createFile(file);
       }
-      Files.writeString(file, signer.privateKey() + "\n", StandardCharsets.UTF_8);
+      Files.writeString(file, privateKey + "\n", StandardCharsets.UTF_8);
     } catch (FileAlreadyExistsException e) {
       throw new UsageException(file + " already exists; refusing to overwrite a key", e);
     } catch (IOException e) {
       throw new UsageException("cannot write " + file + ": " + e.getMessage(), e);
     }
-    out.println(signer.verifierKey());
+    err.println("tlog keygen: private key written to " + file);
+    out.println(verifierKey);
+  }
+
+  /**
+   * Verifies a checkpoint note with the log's key, then prints it with this cosigner's {@code
+   * cosignature/v1} line added, timestamped now (C2SP tlog-cosignature).
+   */
+  private void cosign(List<String> rest) throws UsageException, VerificationException {
+    Args a = Args.parse(rest, Set.of("key", "vkey"), Set.of(), List.of("NOTE"));
+    CosignatureSigner signer;
+    try {
+      signer = CosignatureSigner.fromPrivateKey(readText(a.option("key")).strip());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--key: " + e.getMessage(), e);
+    }
+    NoteVerifier log = parseVerifier(a.option("vkey"));
+    String note = readText(a.operand(0));
+    try {
+      Checkpoint.parse(SignedNote.open(note, log));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("signed note is not a checkpoint: " + e.getMessage(), e);
+    }
+    out.print(signer.cosign(note, clock));
   }
 
   private void checkpoint(List<String> rest) throws UsageException {
@@ -226,12 +310,12 @@ public final class Tlog {
 
   private void verifyCheckpoint(List<String> rest) throws UsageException, VerificationException {
     Args a = Args.parse(rest, Set.of("vkey"), Set.of("origin"), List.of("NOTE"));
-    NoteVerifier verifier;
-    try {
-      verifier = NoteVerifier.parse(a.option("vkey"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--vkey: " + e.getMessage(), e);
+    String vkey = a.option("vkey");
+    if (isCosignatureKey(vkey)) {
+      verifyCosignature(vkey, a);
+      return;
     }
+    NoteVerifier verifier = parseVerifier(vkey);
     String note = readText(a.operand(0));
     Checkpoint cp;
     if (a.option("origin") != null) {
@@ -245,6 +329,52 @@ public final class Tlog {
       }
     }
     out.println(cp.origin() + " " + cp.size() + " " + HEX.formatHex(cp.root()));
+  }
+
+  /** With a type 0x04 vkey: checks the cosignature/v1 and prints the checkpoint and its time. */
+  private void verifyCosignature(String vkey, Args a) throws UsageException, VerificationException {
+    CosignatureVerifier cosigner;
+    try {
+      cosigner = CosignatureVerifier.parse(vkey);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--vkey: " + e.getMessage(), e);
+    }
+    String note = readText(a.operand(0));
+    Cosignatures.Cosigned c =
+        a.option("origin") == null
+            ? Cosignatures.open(note, cosigner)
+            : Cosignatures.open(note, a.option("origin"), cosigner);
+    Checkpoint cp = c.checkpoint();
+    out.println(
+        cp.origin()
+            + " "
+            + cp.size()
+            + " "
+            + HEX.formatHex(cp.root())
+            + " cosigned "
+            + Instant.ofEpochSecond(c.timestamp()));
+  }
+
+  /** Whether a vkey's key material starts with signature type 0x04 (C2SP tlog-cosignature). */
+  private static boolean isCosignatureKey(String vkey) {
+    String[] parts = vkey.split("\\+", 3);
+    if (parts.length != 3) {
+      return false;
+    }
+    try {
+      byte[] raw = Base64.getDecoder().decode(parts[2]);
+      return raw.length > 0 && raw[0] == 0x04;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  static NoteVerifier parseVerifier(String vkey) throws UsageException {
+    try {
+      return NoteVerifier.parse(vkey);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--vkey: " + e.getMessage(), e);
+    }
   }
 
   private void printHashes(List<byte[]> hashes) {
@@ -284,7 +414,7 @@ public final class Tlog {
     return out;
   }
 
-  private String readText(String file) throws UsageException {
+  String readText(String file) throws UsageException {
     Path p = Path.of(file);
     try {
       long size = Files.size(p);

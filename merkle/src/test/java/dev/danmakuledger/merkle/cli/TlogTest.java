@@ -1,8 +1,10 @@
 package dev.danmakuledger.merkle.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.merkle.hash.Rfc6962;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.HexFormat;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +55,22 @@ class TlogTest {
 
   static Result run(String... args) {
     return run(Tlog.DEFAULT_MAX_INPUT_BYTES, args);
+  }
+
+  /** Runs tlog with a fixed clock, for commands that timestamp (cosign). */
+  static Result runAt(java.time.Instant now, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        new Tlog(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                Tlog.DEFAULT_MAX_INPUT_BYTES,
+                new SecureRandom(),
+                java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+            .run(args);
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -274,8 +293,51 @@ class TlogTest {
     Result again = run("keygen", "--name", "example.org-log", "--out", dir.toString());
     assertEquals(2, again.status());
     assertTrue(again.err().contains("refusing to overwrite"), again.err());
-    assertEquals(2, run("keygen", "--name", "../evil", "--out", dir.toString()).status());
     assertEquals(2, run("keygen", "--name", "a+b", "--out", dir.toString()).status());
+    assertEquals(2, run("keygen", "--name", "a b", "--out", dir.toString()).status());
+  }
+
+  @Test
+  void keygenAcceptsKeyNamesWithSlashesAndWritesADerivedFileInsideDir() throws IOException {
+    Result r = run("keygen", "--name", "danmaku-ledger/room/r1", "--out", dir.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().startsWith("danmaku-ledger/room/r1+"), r.out());
+    Path key = dir.resolve("danmaku-ledger%2Froom%2Fr1.key");
+    assertTrue(r.err().contains(key.toString()), r.err());
+    assertTrue(Files.readString(key).startsWith("PRIVATE+KEY+danmaku-ledger/room/r1+"));
+    Result cp =
+        run(
+            "checkpoint",
+            "--key",
+            key.toString(),
+            "--origin",
+            "danmaku-ledger/room/r1",
+            leaves.toString());
+    assertEquals(0, cp.status(), cp.err());
+    Path note = write("room.note", cp.out());
+    assertEquals(0, run("verify-checkpoint", "--vkey", r.out().strip(), note.toString()).status());
+  }
+
+  @Test
+  void keygenNeverWritesOutsideDir() throws IOException {
+    Result r = run("keygen", "--name", "../evil", "--out", dir.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(Files.exists(dir.resolve("%2E.%2Fevil.key")));
+    assertFalse(Files.exists(dir.resolveSibling("evil.key")));
+    try (var files = Files.list(dir)) {
+      assertEquals(1, files.filter(f -> f.toString().endsWith(".key")).count());
+    }
+  }
+
+  @Test
+  void keyFileNamesAreDistinctForDistinctKeyNames() {
+    assertEquals("example.org-log.key", KeyFileName.of("example.org-log"));
+    assertEquals("a%2Fb.key", KeyFileName.of("a/b"));
+    assertEquals("a%252Fb.key", KeyFileName.of("a%2Fb"));
+    assertEquals("%2Ehidden.key", KeyFileName.of(".hidden"));
+    assertEquals("a%5Cb.key", KeyFileName.of("a\\b"));
+    assertEquals("%E5%BC%B9%E5%B9%95.key", KeyFileName.of("\u5f39\u5e55"));
+    assertEquals(2, run("keygen", "--name", "x".repeat(251), "--out", dir.toString()).status());
   }
 
   @Test
@@ -319,5 +381,64 @@ class TlogTest {
 
   private Path write(String name, String content) throws IOException {
     return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void verifyInclusionAcceptsTheLeafHashInsteadOfItsData() throws IOException {
+    Path p = write("proof.txt", run("inclusion", "--index", "5", leaves.toString()).out());
+    String leafHash =
+        HexFormat.of().formatHex(Rfc6962.leafHash(HexFormat.of().parseHex("40414243")));
+    Result ok =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash",
+            leafHash,
+            "--root",
+            CT_ROOT_8,
+            p.toString());
+    assertEquals(new Result(0, "ok\n", ""), ok);
+    Result wrongLeaf =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash",
+            CT_ROOT_8,
+            "--root",
+            CT_ROOT_8,
+            p.toString());
+    assertEquals(1, wrongLeaf.status());
+    assertTrue(wrongLeaf.err().contains("root mismatch"), wrongLeaf.err());
+  }
+
+  @Test
+  void verifyInclusionWantsExactlyOneLeafForm() throws IOException {
+    Path p = write("proof.txt", run("inclusion", "--index", "5", leaves.toString()).out());
+    Result both =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hex=40414243",
+            "--leaf-hash=" + CT_ROOT_8,
+            "--root=" + CT_ROOT_8,
+            p.toString());
+    assertEquals(2, both.status());
+    assertTrue(both.err().contains("want exactly one of --leaf-hex"), both.err());
+    Result neither =
+        run("verify-inclusion", "--index=5", "--size=8", "--root=" + CT_ROOT_8, p.toString());
+    assertEquals(2, neither.status());
+    Result shortHash =
+        run(
+            "verify-inclusion",
+            "--index=5",
+            "--size=8",
+            "--leaf-hash=4041",
+            "--root=" + CT_ROOT_8,
+            p.toString());
+    assertEquals(2, shortHash.status());
+    assertTrue(shortHash.err().contains("--leaf-hash: got 2 bytes, want 32"), shortHash.err());
   }
 }

@@ -89,7 +89,7 @@ class CanonicalRecordProperties {
             .withCharRange(' ', '~')
             .withCharRange('\u3000', '\u30FF')
             .withCharRange('\u4E00', '\u4FFF')
-            .withChars("\u200D\uFE0F\u00E9\u0301")
+            .withChars("\u00AD\uFE0F\u00E9\u0301")
             .map(s -> s.length() > 2 ? s.substring(0, s.length() - 2) + "\uD83D\uDE00" : s);
     Arbitrary<IdempotencyKey> keys =
         Combinators.combine(ids, ids, millis, nonces).as(IdempotencyKey::new);

@@ -4,6 +4,7 @@ import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,12 +13,17 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The sync server's data directory: the enrolment and admin tokens and the server's receipt-signing
- * key, each created on first start with owner-only permissions (0600) and reused afterwards.
+ * The sync server's data directory (docs/security.md, "Files"): the enrolment and admin tokens, the
+ * server's receipt-signing key and the embedded Redis password, each created on first start with
+ * owner-only permissions (0600) and reused afterwards, and the embedded H2 database under {@code
+ * db/}. The directory and {@code db/} are kept 0700, database files 0600. A secret file that group
+ * or others may read or write is refused at start with the command that fixes it: a secret that
+ * others could read must be assumed known.
  */
 public final class DataDirectory {
   /** Name of the server's note key; receipts carry a signature under this name. */
@@ -25,30 +31,50 @@ public final class DataDirectory {
 
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> GROUP_OR_OTHERS =
+      EnumSet.of(
+          PosixFilePermission.GROUP_READ,
+          PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_EXECUTE,
+          PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_EXECUTE);
 
   private final Path dir;
   private final String enrollToken;
   private final String adminToken;
+  private final String redisPassword;
   private final NoteSigner serverSigner;
   private final List<Path> created;
 
   private DataDirectory(
-      Path dir, String enrollToken, String adminToken, NoteSigner signer, List<Path> created) {
+      Path dir,
+      String enrollToken,
+      String adminToken,
+      String redisPassword,
+      NoteSigner signer,
+      List<Path> created) {
     this.dir = dir;
     this.enrollToken = enrollToken;
     this.adminToken = adminToken;
+    this.redisPassword = redisPassword;
     this.serverSigner = signer;
     this.created = List.copyOf(created);
   }
 
   /**
-   * Opens {@code dir}, creating it and any missing token or key file.
+   * Opens {@code dir}, creating it (0700) and any missing secret file (0600), and restricting the
+   * directory and {@code db/} to the owner.
    *
+   * @throws IllegalStateException when a secret file is open to group or others
    * @throws UncheckedIOException when the directory or a file cannot be read or written
    */
   public static DataDirectory open(Path dir, SecureRandom random) {
     try {
-      Files.createDirectories(dir);
+      ownerOnlyDirectory(dir);
+      ownerOnlyDirectory(dir.resolve("db"));
       List<Path> created = new ArrayList<>();
       String enroll = readOrCreate(dir.resolve("enroll.token"), () -> token(random), created);
       String admin = readOrCreate(dir.resolve("admin.token"), () -> token(random), created);
@@ -57,10 +83,18 @@ public final class DataDirectory {
               dir.resolve("server.key"),
               () -> NoteSigner.generate(SERVER_KEY_NAME, random).privateKey(),
               created);
-      return new DataDirectory(dir, enroll, admin, NoteSigner.fromPrivateKey(key), created);
+      String redis = readOrCreate(dir.resolve("redis.password"), () -> token(random), created);
+      return new DataDirectory(dir, enroll, admin, redis, NoteSigner.fromPrivateKey(key), created);
     } catch (IOException e) {
       throw new UncheckedIOException("data directory " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  private static void ownerOnlyDirectory(Path d) throws IOException {
+    if (!Files.isDirectory(d)) {
+      Files.createDirectories(d, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+    }
+    Files.setPosixFilePermissions(d, OWNER_ONLY_DIR);
   }
 
   private interface Secret {
@@ -70,29 +104,49 @@ public final class DataDirectory {
   private static String readOrCreate(Path file, Secret secret, List<Path> created)
       throws IOException {
     if (Files.exists(file)) {
-      String value = Files.readString(file, StandardCharsets.UTF_8).strip();
-      if (value.isEmpty()) {
-        throw new IOException(file + " is empty; delete it to create a new one");
-      }
-      return value;
+      return readSecret(file);
     }
     String value = secret.make();
     try {
       writeOwnerOnly(file, value + "\n");
     } catch (FileAlreadyExistsException e) {
-      return Files.readString(file, StandardCharsets.UTF_8).strip();
+      return readSecret(file);
     }
     created.add(file);
     return value;
   }
 
-  private static void writeOwnerOnly(Path file, String content) throws IOException {
-    try {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-    } catch (UnsupportedOperationException e) {
-      Files.createFile(file);
+  private static String readSecret(Path file) throws IOException {
+    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+    if (perms.stream().anyMatch(GROUP_OR_OTHERS::contains)) {
+      throw new IllegalStateException(
+          file
+              + " is open to group or others ("
+              + PosixFilePermissions.toString(perms)
+              + "), so the secret in it must be assumed known; run chmod 600 "
+              + file
+              + " (and replace the secret if others may have read it), then start again");
     }
+    String value = Files.readString(file, StandardCharsets.UTF_8).strip();
+    if (value.isEmpty()) {
+      throw new IOException(file + " is empty; delete it to create a new one");
+    }
+    return value;
+  }
+
+  private static void writeOwnerOnly(Path file, String content) throws IOException {
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
     Files.writeString(file, content, StandardCharsets.UTF_8);
+  }
+
+  /** Writes {@code content} to {@code file} (created or replaced) with mode 0600. */
+  public static void writeSecretFile(Path file, String content) {
+    try {
+      Files.deleteIfExists(file);
+      writeOwnerOnly(file, content);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 
   private static String token(SecureRandom random) {
@@ -101,8 +155,30 @@ public final class DataDirectory {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  /**
+   * Restricts every file of the embedded database directory to the owner (H2 creates its files with
+   * the process umask); call after the database is opened.
+   */
+  public void restrictDatabaseFiles() {
+    Path db = databaseDirectory();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(db)) {
+      for (Path f : files) {
+        if (Files.isRegularFile(f)) {
+          Files.setPosixFilePermissions(f, OWNER_ONLY);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot restrict " + db + ": " + e.getMessage(), e);
+    }
+  }
+
   public Path path() {
     return dir;
+  }
+
+  /** Where the embedded H2 database lives (0700). */
+  public Path databaseDirectory() {
+    return dir.resolve("db");
   }
 
   public String enrollToken() {
@@ -111,6 +187,11 @@ public final class DataDirectory {
 
   public String adminToken() {
     return adminToken;
+  }
+
+  /** The password of the embedded Redis ({@code redis.password}). */
+  public String redisPassword() {
+    return redisPassword;
   }
 
   public NoteSigner serverSigner() {

@@ -29,6 +29,11 @@ public final class LedgerException extends RuntimeException {
     return code;
   }
 
+  /** The extension members (RFC 9457 §3.2), e.g. {@code retryAfterSeconds} on rate-limited. */
+  public Map<String, Object> extensions() {
+    return Map.copyOf(extensions);
+  }
+
   /** The problem body for this error. */
   public Problem problem() {
     Problem p = Problem.of(code, getMessage());

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
-import dev.danmakuledger.protocol.key.IdempotencyKey;
-import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
@@ -17,19 +15,17 @@ import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
+import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
-import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,9 +35,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API of the sync server (issue 5; docs/openapi.yaml), on Javalin. Handlers only parse
- * (through {@link Requests}), call one service and serialise; failures go through {@link Problems}.
- * Batches in flight are counted so that {@link #stop(Duration)} can drain them.
+ * The HTTP API of the sync server (docs/sync-server.md, docs/openapi.yaml), on Javalin. Handlers
+ * only parse (through {@link Requests}), call one service and serialise; failures go through {@link
+ * Problems}. Who may do what is in docs/security.md: {@code /admin/*} needs the admin token, which
+ * also unlocks held content on the public reads; failed batch authentications go through {@link
+ * SignatureFailures}. Batches in flight are counted so that {@link #stop(Duration)} can drain them.
  */
 public final class HttpApi {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
@@ -49,8 +47,9 @@ public final class HttpApi {
 
   /** Services and settings the API needs. */
   public record Services(
-      LedgerStore store,
+      ConfirmedFeed feed,
       BatchIngest ingest,
+      SignatureFailures signatureFailures,
       Enrollment enrollment,
       Review review,
       LedgerQueries queries,
@@ -67,6 +66,7 @@ public final class HttpApi {
   private final Services s;
   private final ObjectMapper json;
   private final Requests requests;
+  private final AdminToken adminToken;
   private final Javalin app;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final Object inFlightLock = new Object();
@@ -82,6 +82,7 @@ public final class HttpApi {
     this.s = services;
     this.json = json;
     this.requests = new Requests(json, services.maxBodyBytes(), services.maxRecordsPerBatch());
+    this.adminToken = new AdminToken(services.adminToken());
     this.batchTimer =
         Timer.builder("danmaku.batch")
             .description("time to verify and store one batch")
@@ -117,7 +118,7 @@ public final class HttpApi {
                 ctx,
                 Problem.of(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path())
                     .withInstance(ctx.path()),
-                false);
+                null);
           }
         });
     app.error(
@@ -127,8 +128,8 @@ public final class HttpApi {
                 ctx,
                 Problem.of(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path())
                     .withInstance(ctx.path()),
-                false));
-    app.before("/admin/*", this::requireAdmin);
+                null));
+    app.before("/admin/*", adminToken::require);
 
     app.get("/healthz", ctx -> ctx.contentType(JSON).result("{\"status\":\"UP\"}"));
     app.get("/readyz", this::ready);
@@ -139,10 +140,8 @@ public final class HttpApi {
     app.post(
         "/v1/devices",
         ctx -> {
-          EnrollRequest req = requests.parse(ctx, EnrollRequest.class);
-          String deviceId = validDeviceId(req.deviceId());
-          byte[] key = publicKey(req.publicKey());
-          send(ctx, 200, s.enrollment().enroll(deviceId, key, req.enrollToken()));
+          Requests.Enrollment e = requests.enrollment(ctx);
+          send(ctx, 200, s.enrollment().enroll(e.deviceId(), e.publicKey(), e.token()));
         });
     app.get(
         "/v1/devices/{deviceId}/log",
@@ -169,7 +168,8 @@ public final class HttpApi {
                     .inclusion(
                         Requests.deviceId(ctx),
                         Requests.requiredLong(ctx, "index"),
-                        Requests.queryLong(ctx, "size"))));
+                        Requests.queryLong(ctx, "size"),
+                        adminToken.presentedBy(ctx))));
     app.get(
         "/v1/devices/{deviceId}/proofs/consistency",
         ctx ->
@@ -183,10 +183,21 @@ public final class HttpApi {
                         Requests.requiredLong(ctx, "to"))));
     app.get(
         "/v1/messages/by-id/{messageId}",
-        ctx -> send(ctx, 200, s.queries().messageById(Requests.pathLong(ctx, "messageId"))));
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .messageById(
+                        Requests.pathLong(ctx, "messageId"), adminToken.presentedBy(ctx))));
     app.get(
         "/v1/messages/{key}",
-        ctx -> send(ctx, 200, s.queries().messageByKey(Requests.idempotencyKey(ctx))));
+        ctx ->
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .messageByKey(Requests.idempotencyKey(ctx), adminToken.presentedBy(ctx))));
     app.get(
         "/v1/rooms/{room}/messages",
         ctx ->
@@ -197,11 +208,19 @@ public final class HttpApi {
                     .room(
                         Requests.room(ctx),
                         Requests.queryLong(ctx, "after", 0),
-                        Requests.limit(ctx, 100, LedgerQueries.MAX_PAGE))));
+                        Requests.limit(ctx, 100, LedgerQueries.MAX_PAGE),
+                        adminToken.presentedBy(ctx))));
     app.get(
         "/v1/rooms/{room}/messages/{seq}",
         ctx ->
-            send(ctx, 200, s.queries().message(Requests.room(ctx), Requests.pathLong(ctx, "seq"))));
+            send(
+                ctx,
+                200,
+                s.queries()
+                    .message(
+                        Requests.room(ctx),
+                        Requests.pathLong(ctx, "seq"),
+                        adminToken.presentedBy(ctx))));
     app.sse("/v1/rooms/{room}/stream", this::roomStream);
 
     app.get("/admin/overview", ctx -> send(ctx, 200, s.admin().overview()));
@@ -216,7 +235,7 @@ public final class HttpApi {
         "/admin/review/{messageId}",
         ctx -> {
           long id = Requests.pathLong(ctx, "messageId");
-          ReviewDecision d = requests.parse(ctx, ReviewDecision.class);
+          ReviewDecision d = requests.reviewDecision(ctx);
           boolean approve = ReviewDecision.APPROVE.equals(d.decision());
           send(
               ctx,
@@ -230,19 +249,27 @@ public final class HttpApi {
 
   private void batch(Context ctx) {
     String deviceId = Requests.deviceId(ctx);
+    String address = ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
+    s.signatureFailures().admit(address);
     enter();
     Timer.Sample sample = Timer.start();
     try {
       Requests.Batch b = requests.batch(ctx);
       batchRecords.increment(b.canonicals().size());
-      IngestResult r =
-          s.ingest()
-              .ingest(
-                  deviceId,
-                  b.oldSize(),
-                  b.canonicals(),
-                  b.request().checkpoint(),
-                  b.request().metadata());
+      IngestResult r;
+      try {
+        r =
+            s.ingest()
+                .ingest(
+                    deviceId,
+                    b.oldSize(),
+                    b.canonicals(),
+                    b.request().checkpoint(),
+                    b.request().metadata());
+      } catch (LedgerException e) {
+        countFailedAuthentication(e, deviceId, address);
+        throw e;
+      }
       if (r.replayed()) {
         ctx.header("Idempotent-Replayed", "true");
       } else {
@@ -262,6 +289,15 @@ public final class HttpApi {
     } finally {
       sample.stop(batchTimer);
       leave();
+    }
+  }
+
+  /** Failed authentications are counted (and may turn into 429); everything else passes. */
+  private void countFailedAuthentication(LedgerException e, String deviceId, String address) {
+    switch (e.code()) {
+      case BAD_SIGNATURE -> s.signatureFailures().badSignature(deviceId, address);
+      case UNAUTHENTICATED -> s.signatureFailures().unknownDevice(address);
+      default -> {}
     }
   }
 
@@ -314,11 +350,11 @@ public final class HttpApi {
     try {
       String room = Requests.room(ctx);
       String lastId = ctx.header("Last-Event-ID");
-      long after =
+      RoomStream.Resume resume =
           lastId != null && !lastId.isBlank()
-              ? Requests.nonNegative("Last-Event-ID", lastId)
-              : Requests.queryLong(ctx, "after", 0);
-      RoomStream.open(client, streams, json, s.rooms(), s.store(), room, after);
+              ? RoomStream.Resume.afterCursor(Requests.nonNegative("Last-Event-ID", lastId))
+              : RoomStream.Resume.afterSeq(Requests.queryLong(ctx, "after", 0));
+      RoomStream.open(client, streams, json, s.rooms(), s.feed(), room, resume);
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
@@ -361,48 +397,7 @@ public final class HttpApi {
                 code, "not ready: redis " + ext.get("redis") + ", sql " + ext.get("sql"), ext)
             .problem()
             .withInstance(ctx.path()),
-        true);
-  }
-
-  private void requireAdmin(Context ctx) {
-    String header = ctx.header("Authorization");
-    String prefix = "Bearer ";
-    boolean ok =
-        header != null
-            && header.startsWith(prefix)
-            && MessageDigest.isEqual(
-                s.adminToken().getBytes(StandardCharsets.UTF_8),
-                header.substring(prefix.length()).strip().getBytes(StandardCharsets.UTF_8));
-    if (!ok) {
-      throw new LedgerException(
-          ErrorCode.UNAUTHENTICATED,
-          "admin API: send Authorization: Bearer <contents of admin.token in the data directory>");
-    }
-  }
-
-  private static String validDeviceId(String id) {
-    if (!IdempotencyKey.isValidId(id)) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD,
-          "deviceId: got " + Requests.quote(id) + ", want [A-Za-z0-9_-]{1,64}");
-    }
-    return id;
-  }
-
-  private static byte[] publicKey(String b64) {
-    byte[] key;
-    try {
-      key = Base64.getDecoder().decode(b64);
-    } catch (IllegalArgumentException e) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD, "publicKey: not standard base64 (" + e.getMessage() + ")");
-    }
-    if (key.length != 32) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD,
-          "publicKey: got " + key.length + " bytes, want a 32-byte Ed25519 public key");
-    }
-    return key;
+        Problems.RETRY_AFTER_SECONDS);
   }
 
   private void send(Context ctx, int status, Object body) {
@@ -419,12 +414,12 @@ public final class HttpApi {
 
   private void problem(Context ctx, Exception e) {
     Problems.Mapped m = Problems.map(e, ctx.path());
-    writeProblem(ctx, m.problem(), m.retryAfter());
+    writeProblem(ctx, m.problem(), m.retryAfterSeconds());
   }
 
-  private void writeProblem(Context ctx, Problem p, boolean retryAfter) {
-    if (retryAfter) {
-      ctx.header("Retry-After", Integer.toString(Problems.RETRY_AFTER_SECONDS));
+  private void writeProblem(Context ctx, Problem p, Integer retryAfterSeconds) {
+    if (retryAfterSeconds != null) {
+      ctx.header("Retry-After", Integer.toString(retryAfterSeconds));
     }
     ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(toJson(p));
   }

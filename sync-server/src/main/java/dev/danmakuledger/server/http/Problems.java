@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Domain errors to HTTP, in one place (CONVENTIONS "Types and errors"): every failure leaves as an
- * RFC 9457 problem with a stable code; outages are 503 with {@code Retry-After}.
+ * Domain errors to HTTP, in one place: every failure leaves as an RFC 9457 problem with a stable
+ * code; outages are 503 with {@code Retry-After}, rate limits 429 with the seconds until the limit
+ * resets (RFC 9110 §10.2.3).
  */
 final class Problems {
   private static final Logger log = LoggerFactory.getLogger(Problems.class);
@@ -22,12 +23,21 @@ final class Problems {
 
   private Problems() {}
 
-  /** The problem for an exception, with whether to send {@code Retry-After}. */
-  record Mapped(Problem problem, boolean retryAfter) {}
+  /** The problem for an exception, with the {@code Retry-After} seconds to send, or null. */
+  record Mapped(Problem problem, Integer retryAfterSeconds) {
+    Mapped(Problem problem, boolean retryAfter) {
+      this(problem, retryAfter ? RETRY_AFTER_SECONDS : null);
+    }
+  }
 
   static Mapped map(Exception e, String path) {
     if (e instanceof LedgerException le) {
-      return new Mapped(le.problem().withInstance(path), le.code().status() == 503);
+      Problem p = le.problem().withInstance(path);
+      if (le.code() == ErrorCode.RATE_LIMITED
+          && le.extensions().get("retryAfterSeconds") instanceof Long seconds) {
+        return new Mapped(p, (int) Math.min(Integer.MAX_VALUE, seconds));
+      }
+      return new Mapped(p, le.code().status() == 503);
     }
     if (e instanceof RedisUnavailableException r) {
       log.warn("redis unavailable on {}: {}", path, r.getMessage());

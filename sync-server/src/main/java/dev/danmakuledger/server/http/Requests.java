@@ -4,10 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
-import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.server.error.LedgerException;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -17,11 +18,14 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
- * All request validation at the HTTP boundary, in one place (CONVENTIONS "Types and errors"): body
- * size, JSON shape and types, path and query parameters, batch structure (record count, indices,
- * base64). Everything that passes is well-formed; the services judge meaning.
+ * All request validation at the HTTP boundary, in one place: body size, JSON shape and types, path
+ * and query parameters, batch structure (record count, indices, base64), keys, and every request
+ * field against the size of the column it is stored in ({@code db/migration}), so that a value the
+ * database would refuse is a 400 before anything is written. Everything that passes is well-formed;
+ * the services judge meaning.
  */
 final class Requests {
   private final ObjectMapper json;
@@ -83,11 +87,89 @@ final class Requests {
     }
   }
 
+  /** Column {@code devices.last_checkpoint}: a stored checkpoint note. */
+  static final int MAX_CHECKPOINT_CHARS = 2048;
+
+  /** Column {@code messages.reason}: an operator's review reason. */
+  static final int MAX_REASON_CODE_POINTS = 255;
+
+  /** The enrolment token is compared, never stored; longer than this is not a token we issued. */
+  static final int MAX_TOKEN_CHARS = 256;
+
+  /** A valid enrolment request: a device id, its Ed25519 public key and the token presented. */
+  record Enrollment(String deviceId, byte[] publicKey, String token) {}
+
+  Enrollment enrollment(Context ctx) {
+    EnrollRequest req = parse(ctx, EnrollRequest.class);
+    String token = req.enrollToken();
+    if (token != null && token.length() > MAX_TOKEN_CHARS) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "enrollToken: got " + token.length() + " characters, want the contents of enroll.token");
+    }
+    return new Enrollment(validId("deviceId", req.deviceId()), publicKey(req.publicKey()), token);
+  }
+
+  /**
+   * A 32-byte Ed25519 public key (RFC 8032 §5.1.5) that decodes to a point of the curve's
+   * prime-order subgroup: non-canonical encodings, points off the curve and small-order points
+   * (which would let anyone sign) are refused.
+   */
+  static byte[] publicKey(String b64) {
+    byte[] key;
+    try {
+      key = Base64.getDecoder().decode(b64 == null ? "" : b64);
+    } catch (IllegalArgumentException e) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "publicKey: not standard base64 (" + e.getMessage() + ")");
+    }
+    if (key.length != Ed25519.PUBLIC_KEY_SIZE) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "publicKey: got " + key.length + " bytes, want a 32-byte Ed25519 public key");
+    }
+    if (!Ed25519.validatePublicKeyFull(key, 0)) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "publicKey: got 32 bytes that are not a valid Ed25519 public key (not a canonical"
+              + " encoding of a point of prime order); send the device's real public key");
+    }
+    return key;
+  }
+
+  /** A review decision whose reason fits its column and holds no control characters. */
+  ReviewDecision reviewDecision(Context ctx) {
+    ReviewDecision d = parse(ctx, ReviewDecision.class);
+    String reason = d.reason();
+    if (reason != null) {
+      int n = reason.codePointCount(0, reason.length());
+      if (n > MAX_REASON_CODE_POINTS) {
+        throw new LedgerException(
+            ErrorCode.INVALID_FIELD,
+            "reason: got " + n + " characters, want at most " + MAX_REASON_CODE_POINTS);
+      }
+      if (reason.codePoints().anyMatch(Character::isISOControl)) {
+        throw new LedgerException(
+            ErrorCode.INVALID_FIELD, "reason: got control characters, want one line of text");
+      }
+    }
+    return d;
+  }
+
   /** A structurally valid batch: the canonical bytes of its records, in index order. */
   record Batch(long oldSize, List<byte[]> canonicals, BatchRequest request) {}
 
   Batch batch(Context ctx) {
     BatchRequest req = parse(ctx, BatchRequest.class);
+    if (req.checkpoint().length() > MAX_CHECKPOINT_CHARS) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "checkpoint: got "
+              + req.checkpoint().length()
+              + " characters, want at most "
+              + MAX_CHECKPOINT_CHARS
+              + " (a checkpoint note with few signatures)");
+    }
     List<WireRecord> records = req.records();
     if (records.size() > maxRecords) {
       throw new LedgerException(
@@ -117,16 +199,8 @@ final class Requests {
             ErrorCode.INVALID_FIELD,
             "records[" + i + "].canonical: not standard base64 (" + e.getMessage() + ")");
       }
-      if (bytes.length == 0 || bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
-        throw new LedgerException(
-            ErrorCode.INVALID_FIELD,
-            "records["
-                + i
-                + "].canonical: got "
-                + bytes.length
-                + " bytes, want 1.."
-                + CanonicalRecord.MAX_ENCODED_LENGTH);
-      }
+      // Empty or oversized bytes are still a leaf of the signed log: ingest rejects the record in
+      // its place (docs/architecture.md §10), so the device can sync past it.
       canonicals.add(bytes);
     }
     return new Batch(req.oldSize(), canonicals, req);
@@ -134,10 +208,13 @@ final class Requests {
 
   /** A device id path parameter. */
   static String deviceId(Context ctx) {
-    String id = ctx.pathParam("deviceId");
+    return validId("deviceId", ctx.pathParam("deviceId"));
+  }
+
+  private static String validId(String name, String id) {
     if (!IdempotencyKey.isValidId(id)) {
       throw new LedgerException(
-          ErrorCode.INVALID_FIELD, "deviceId: got " + quote(id) + ", want [A-Za-z0-9_-]{1,64}");
+          ErrorCode.INVALID_FIELD, name + ": got " + quote(id) + ", want [A-Za-z0-9_-]{1,64}");
     }
     return id;
   }

@@ -1,2 +1,4 @@
-/** The HTTP boundary: routes, request validation, error mapping, SSE streams (issue 5). */
+/**
+ * The HTTP boundary: routes, request validation, error mapping, SSE streams (docs/sync-server.md).
+ */
 package dev.danmakuledger.server.http;

@@ -19,9 +19,9 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * Device enrolment (issue 5, {@code POST /v1/devices}): an operator-issued token admits a device id
- * with its Ed25519 key; the server then verifies that device's checkpoints with that key only.
- * Enrolling again with the same key is idempotent; another key for a taken id is refused.
+ * Device enrolment ({@code POST /v1/devices}, docs/security.md): an operator-issued token admits a
+ * device id with its Ed25519 key; the server then verifies that device's checkpoints with that key
+ * only. Enrolling again with the same key is idempotent; another key for a taken id is refused.
  */
 public final class Enrollment {
   private final LedgerStore store;

@@ -1,2 +1,5 @@
-/** The write side: enrolment, the verified batch pipeline (ARCHITECTURE §4) and review. */
+/**
+ * The write side: enrolment, the verified batch pipeline (docs/architecture.md §4–§5), the gap
+ * sealer and review.
+ */
 package dev.danmakuledger.server.ingest;

@@ -16,14 +16,20 @@ import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
+import dev.danmakuledger.server.storage.MessageStatus;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The read side of the device and room API (issue 5): log state, stored acks ("query is result"),
- * room pages with tombstones, message lookups and proofs served from stored hashes.
+ * The read side of the device and room API (docs/sync-server.md): log state, stored acks ("query is
+ * result"), room pages with tombstones, message lookups and proofs served from stored hashes.
+ *
+ * <p>What anonymous callers see (docs/security.md): CONFIRMED messages in full; a PENDING or
+ * REJECTED slot only as its room, seq, message id and status, without text, user, key or device;
+ * proofs and canonical bytes only of records whose message is CONFIRMED. Operators ({@code operator
+ * = true}, the admin token) see everything.
  */
 public final class LedgerQueries {
   /** Most acks returned by one call. */
@@ -77,53 +83,52 @@ public final class LedgerQueries {
     }
     List<RecordOutcome> out = new ArrayList<>();
     for (DeviceRecordRow r : store.records(deviceId, from, end)) {
-      out.add(
-          new RecordOutcome(
-              r.index(),
-              r.idempotencyKey(),
-              Outcome.valueOf(r.outcome()),
-              r.seq(),
-              r.messageId() == null ? null : Long.toString(r.messageId()),
-              r.originalStatus(),
-              r.reason()));
+      out.add(r.wire());
     }
     return new AcksResponse(deviceId, from, end, out);
   }
 
-  public RoomMessage messageByKey(String key) {
+  public RoomMessage messageByKey(String key, boolean operator) {
     return store
         .messageByKey(key)
-        .map(LedgerQueries::wire)
+        .map(m -> view(m, operator))
         .orElseThrow(() -> new LedgerException(ErrorCode.NOT_FOUND, "no message with key " + key));
   }
 
-  public RoomMessage messageById(long id) {
+  public RoomMessage messageById(long id, boolean operator) {
     return store
         .messageById(id)
-        .map(LedgerQueries::wire)
+        .map(m -> view(m, operator))
         .orElseThrow(() -> new LedgerException(ErrorCode.NOT_FOUND, "no message with id " + id));
   }
 
-  public RoomMessage message(String room, long seq) {
+  public RoomMessage message(String room, long seq, boolean operator) {
     return store
         .message(room, seq)
-        .map(LedgerQueries::wire)
+        .map(m -> view(m, operator))
         .orElseThrow(
             () -> new LedgerException(ErrorCode.NOT_FOUND, "room " + room + " has no seq " + seq));
   }
 
   /** Slots after {@code after} in seq order, tombstones included; {@code next} resumes. */
-  public RoomPage room(String room, long after, int limit) {
+  public RoomPage room(String room, long after, int limit, boolean operator) {
     List<RoomMessage> out = new ArrayList<>();
     long next = after;
     for (MessageRow m : store.roomPage(room, after, Math.min(limit, MAX_PAGE))) {
-      out.add(wire(m));
+      out.add(view(m, operator));
       next = m.seq();
     }
     return new RoomPage(out, next);
   }
 
-  public InclusionProofResponse inclusion(String deviceId, long index, Long size) {
+  /**
+   * The inclusion proof of a record with its canonical bytes.
+   *
+   * @throws LedgerException UNAUTHENTICATED when {@code operator} is false and the record's message
+   *     is not CONFIRMED
+   */
+  public InclusionProofResponse inclusion(
+      String deviceId, long index, Long size, boolean operator) {
     DeviceRow d = device(deviceId);
     long n = size == null ? d.verifiedSize() : size;
     if (n > d.verifiedSize() || index >= n) {
@@ -136,12 +141,22 @@ public final class LedgerQueries {
               + ", want 0 <= index < size <= verified size "
               + d.verifiedSize());
     }
-    List<String> proof = trees.inclusion(deviceId, index, n).stream().map(HEX::formatHex).toList();
     List<DeviceRecordRow> leaf = store.records(deviceId, index, index + 1);
     if (leaf.size() != 1) {
       throw new IllegalStateException(
           "device " + deviceId + " record " + index + ": got " + leaf.size() + " rows, want 1");
     }
+    if (!operator && !isPublic(leaf.get(0))) {
+      throw new LedgerException(
+          ErrorCode.UNAUTHENTICATED,
+          "record "
+              + index
+              + " of device "
+              + deviceId
+              + " is not a CONFIRMED message: its proof and canonical bytes need the admin token"
+              + " (Authorization: Bearer <contents of admin.token>)");
+    }
+    List<String> proof = trees.inclusion(deviceId, index, n).stream().map(HEX::formatHex).toList();
     return new InclusionProofResponse(
         deviceId,
         index,
@@ -176,7 +191,48 @@ public final class LedgerQueries {
         HEX.formatHex(trees.rootAt(deviceId, to)));
   }
 
-  /** The wire form of a stored slot. */
+  /**
+   * True when a record's content may be shown to anyone: it was stored (or is a duplicate of) a
+   * message that is CONFIRMED now.
+   */
+  private boolean isPublic(DeviceRecordRow r) {
+    Outcome o = r.outcome();
+    if (o != Outcome.CONFIRMED && o != Outcome.PENDING && o != Outcome.DUPLICATE) {
+      return false;
+    }
+    if (r.room() == null || r.seq() == null) {
+      return false;
+    }
+    return store
+        .message(r.room(), r.seq())
+        .map(m -> m.status() == MessageStatus.CONFIRMED)
+        .orElse(false);
+  }
+
+  /** The slot as this caller may see it: operators and CONFIRMED messages in full. */
+  static RoomMessage view(MessageRow m, boolean operator) {
+    if (operator
+        || m.status() == MessageStatus.CONFIRMED
+        || m.status() == MessageStatus.TOMBSTONE) {
+      return wire(m);
+    }
+    return new RoomMessage(
+        m.room(),
+        m.seq(),
+        m.messageId() == null ? null : Long.toString(m.messageId()),
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        0,
+        0,
+        m.status().name(),
+        null);
+  }
+
+  /** The full wire form of a stored slot. */
   public static RoomMessage wire(MessageRow m) {
     return new RoomMessage(
         m.room(),

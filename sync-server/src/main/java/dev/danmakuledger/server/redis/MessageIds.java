@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Snowflake message ids (ARCHITECTURE §5) with a 10-bit node id leased from Redis, so that server
- * instances sharing a Redis never mint the same id. The lease is renewed at a third of its TTL; if
- * it was lost (Redis restarted, instance paused) a new node id is leased.
+ * Snowflake message ids (docs/architecture.md §5) with a 10-bit node id leased from Redis, so that
+ * server instances sharing a Redis never mint the same id. The lease is renewed at a third of its
+ * TTL; if it was lost (Redis restarted, instance paused) a new node id is leased.
  */
 public final class MessageIds implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MessageIds.class);

@@ -5,17 +5,28 @@ import dev.danmakuledger.lua.AdmitItem;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.NeedSeedException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
- * The server's fast duplicate check and per-room sequencer (ARCHITECTURE §5, check 2): one Lua
- * admit call per room group of a batch. When Redis has lost a room counter, it is re-seeded from
- * the database's high-water mark before any number is handed out.
+ * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2): one
+ * Lua admit call per room group of a batch. Redis is a fast path that may be wiped, stale or
+ * behind, so the counter is re-seeded from SQL's high-water mark of the room (never lowered) both
+ * when Redis lost it and when SQL shows it behind, before fresh numbers are handed out again.
  */
 public final class RoomSequencer {
   private static final int MAX_SEED_ROUNDS = 3;
+
+  /**
+   * How long a renumbering entry lives: it only exists to take a number from the counter in the
+   * same atomic step that admits it, never to remember a key.
+   */
+  static final Duration RENUMBER_TTL = Duration.ofSeconds(1);
+
+  /** Prefix of the throwaway keys that take fresh numbers; no idempotency key has a '~'. */
+  static final String RENUMBER_PREFIX = "~renumber:";
 
   private final DedupeScripts scripts;
   private final ToLongFunction<String> sqlHighWater;
@@ -38,9 +49,13 @@ public final class RoomSequencer {
    * @throws dev.danmakuledger.lua.RedisUnavailableException when Redis cannot be reached
    */
   public List<Admission> admit(String room, List<AdmitItem> items) {
+    return admit(room, items, ttl);
+  }
+
+  private List<Admission> admit(String room, List<AdmitItem> items, Duration entryTtl) {
     for (int round = 0; ; round++) {
       try {
-        return scripts.admit(room, items, ttl);
+        return scripts.admit(room, items, entryTtl);
       } catch (NeedSeedException e) {
         if (round >= MAX_SEED_ROUNDS) {
           throw new IllegalStateException(
@@ -49,6 +64,33 @@ public final class RoomSequencer {
         scripts.seed(room, sqlHighWater.applyAsLong(room));
       }
     }
+  }
+
+  /**
+   * Hands out fresh numbers of a room for records whose number turned out taken in SQL: first
+   * raises the counter to SQL's high-water mark (a counter at or below it is behind; the seed never
+   * lowers a counter), then takes one number per id from the counter.
+   *
+   * @param candidateIds one unused message id per number wanted (makes each throwaway entry unique)
+   * @return the numbers, in the order of the ids
+   */
+  public List<Long> freshNumbers(String room, List<Long> candidateIds) {
+    scripts.seed(room, sqlHighWater.applyAsLong(room));
+    List<AdmitItem> items = new ArrayList<>(candidateIds.size());
+    for (long id : candidateIds) {
+      items.add(new AdmitItem(RENUMBER_PREFIX + id, "0", id));
+    }
+    List<Long> seqs = new ArrayList<>(items.size());
+    List<Admission> admitted = admit(room, items, RENUMBER_TTL);
+    for (int i = 0; i < items.size(); i++) {
+      Admission a = admitted.get(i);
+      if (a.status() != Admission.Status.NEW && !a.isReplayOf(items.get(i))) {
+        throw new IllegalStateException(
+            "room " + room + ": renumbering entry " + items.get(i).idempotencyKey() + " got " + a);
+      }
+      seqs.add(a.seq());
+    }
+    return seqs;
   }
 
   /** True when Redis answers a read. */

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * Everything one verified batch writes, committed atomically by {@link LedgerStore#commit}
- * (ARCHITECTURE §4: "the new verified size, the records' outcomes and the receipt commit together,
- * with optimistic locking on the device row").
+ * (docs/architecture.md §4: "the new verified size, the records' outcomes and the receipt commit
+ * together, with optimistic locking on the device row").
  *
  * @param expectedVersion the device row version the batch was verified against
  * @param expectedVerifiedSize the verified size the batch starts at (its first leaf)

@@ -11,8 +11,8 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * The SQL database of the sync server (ARCHITECTURE §6): a HikariCP pool over H2 (embedded, MySQL
- * mode) or MariaDB/MySQL, migrated by Flyway with the same scripts on every backend.
+ * The SQL database of the sync server (docs/architecture.md §6): a HikariCP pool over H2 (embedded,
+ * MySQL mode) or MariaDB/MySQL, migrated by Flyway with the same scripts on every backend.
  */
 public final class Database implements AutoCloseable {
   private static final String MYSQL_TABLE_OPTIONS =

@@ -1,5 +1,7 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.RecordOutcome;
 import java.util.Objects;
 
 /**
@@ -9,8 +11,8 @@ import java.util.Objects;
  * @param index index in the device log
  * @param idempotencyKey the record's key, or null when the bytes did not decode
  * @param canonical the canonical bytes (the Merkle leaf)
- * @param outcome outcome name (CONFIRMED, PENDING, DUPLICATE, CONFLICT, REJECTED)
- * @param room room, or null when the bytes did not decode
+ * @param outcome the outcome
+ * @param room room (for DUPLICATE/CONFLICT: the original's), or null when the bytes did not decode
  * @param seq assigned or original sequence number, or null
  * @param messageId assigned or original message id, or null
  * @param originalStatus for DUPLICATE/CONFLICT: the status of the original, else null
@@ -21,7 +23,7 @@ public record DeviceRecordRow(
     long index,
     String idempotencyKey,
     byte[] canonical,
-    String outcome,
+    Outcome outcome,
     String room,
     Long seq,
     Long messageId,
@@ -35,5 +37,19 @@ public record DeviceRecordRow(
     if (index < 0) {
       throw new IllegalArgumentException("index: got " + index + ", want >= 0");
     }
+  }
+
+  /** The outcome as the API returns it; DUPLICATE and CONFLICT name the original's room. */
+  public RecordOutcome wire() {
+    boolean original = outcome == Outcome.DUPLICATE || outcome == Outcome.CONFLICT;
+    return new RecordOutcome(
+        index,
+        idempotencyKey,
+        outcome,
+        seq,
+        messageId == null ? null : Long.toString(messageId),
+        originalStatus,
+        reason,
+        original ? room : null);
   }
 }

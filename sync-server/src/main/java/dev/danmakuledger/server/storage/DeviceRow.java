@@ -3,7 +3,7 @@ package dev.danmakuledger.server.storage;
 import java.util.Objects;
 
 /**
- * The server's witness state of one device log (ARCHITECTURE §4).
+ * The server's witness state of one device log (docs/architecture.md §4).
  *
  * @param id device id
  * @param publicKey enrolled Ed25519 public key (32 bytes)

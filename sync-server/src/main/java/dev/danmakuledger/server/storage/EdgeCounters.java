@@ -1,7 +1,8 @@
 package dev.danmakuledger.server.storage;
 
 /**
- * Cumulative duplicate counters a device reports with its batches (ARCHITECTURE §5, layer 1).
+ * Cumulative duplicate counters a device reports with its batches (docs/architecture.md §5, check
+ * 1).
  *
  * @param checks Bloom lookups
  * @param maybe Bloom "maybe seen" answers

@@ -1,6 +1,6 @@
 package dev.danmakuledger.server.storage;
 
-/** State of a numbered room slot (ARCHITECTURE §5: PENDING → CONFIRMED | REJECTED). */
+/** State of a numbered room slot (docs/architecture.md §5: PENDING → CONFIRMED | REJECTED). */
 public enum MessageStatus {
   CONFIRMED,
   PENDING,

@@ -1,9 +1,9 @@
 package dev.danmakuledger.server.storage;
 
 /**
- * A batch commit lost a race: the device row changed since it was read (optimistic lock), a unique
- * key was taken concurrently, or the database chose this transaction as a deadlock victim. Nothing
- * of the batch was written; the batch may be retried from the start.
+ * A batch commit lost a race for its device log: the device row changed since it was read
+ * (optimistic lock), or the database chose this transaction as a deadlock victim. Nothing of the
+ * batch was written; the batch may be retried from the start.
  */
 public final class StaleDeviceException extends Exception {
   private final String deviceId;

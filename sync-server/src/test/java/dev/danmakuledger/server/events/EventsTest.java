@@ -8,7 +8,7 @@ import dev.danmakuledger.server.storage.AlertRow;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Alerts carry their kind in {@code data.kind}, where the console reads it (issue 7 "Alerts"). */
+/** Alerts carry their kind in {@code data.kind}, where the console reads it (docs/console.md). */
 final class EventsTest {
   @Test
   void anAlertStoresItsKindAndDataAndTheEventReadsThemBack() {

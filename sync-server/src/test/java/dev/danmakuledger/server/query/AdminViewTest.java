@@ -10,7 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The device status chip of the console (issue 7), derived from the witness state. */
+/** The device status chip of the console (docs/console.md), derived from the witness state. */
 final class AdminViewTest {
   static final long NOW = 10_000_000;
   static final Duration TEN_MINUTES = Duration.ofMinutes(10);
@@ -46,7 +46,7 @@ final class AdminViewTest {
   }
 
   @Test
-  void forkedQuarantinedBadSignatureBehindOfflineVerified() {
+  void forkedQuarantinedBehindOfflineVerified() {
     assertEquals(
         "FORKED",
         AdminView.status(
@@ -56,9 +56,10 @@ final class AdminViewTest {
         AdminView.status(
             device(DeviceStatus.QUARANTINED, "operator", 5, 5, NOW, NOW, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "BAD_SIGNATURE",
+        "VERIFIED",
         AdminView.status(
-            device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 10, NOW, 1), NOW, TEN_MINUTES));
+            device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 10, NOW, 1), NOW, TEN_MINUTES),
+        "failed signatures are unauthenticated and never change the status");
     assertEquals(
         "BEHIND",
         AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 9, NOW, NOW, 0), NOW, TEN_MINUTES));
@@ -90,7 +91,7 @@ final class AdminViewTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new AdminView(null, Clock.systemUTC(), Duration.ZERO));
+            () -> new AdminView(null, null, Clock.systemUTC(), Duration.ZERO));
     assertEquals("offlineAfter: got PT0S, want > 0", e.getMessage());
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.protocol.wire.Outcome;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The storage contract (CONVENTIONS "one storage contract suite, run against every backend", after
- * Trillian's storage/testonly): every backend must pass exactly these tests.
+ * The storage contract (docs/architecture.md §6: one storage contract suite, run against every
+ * backend, after Trillian's storage/testonly): every backend must pass exactly these tests.
  */
 abstract class LedgerStoreContract {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
@@ -113,7 +114,7 @@ abstract class LedgerStoreContract {
               i,
               "k" + run + i,
               bytes((int) i, 40),
-              "CONFIRMED",
+              Outcome.CONFIRMED,
               "r",
               i + 1,
               i,
@@ -122,8 +123,8 @@ abstract class LedgerStoreContract {
     }
     List<NodeRow> nodes = List.of(new NodeRow(0, before.verifiedSize(), bytes(5, 32)));
     Map<String, Long> counters = new HashMap<>();
-    counters.put(Counters.BATCHES, 1L);
-    counters.put(Counters.RECORDS, size - before.verifiedSize());
+    counters.put(Counter.BATCHES.key(), 1L);
+    counters.put(Counter.RECORDS.key(), size - before.verifiedSize());
     return new BatchCommit(
         before.version(),
         before.verifiedSize(),
@@ -177,7 +178,7 @@ abstract class LedgerStoreContract {
     assertTrue(store.nodeHash("d1", 0, 2).isEmpty());
     assertEquals(2, store.maxSeq("r"));
     assertEquals(0, store.maxSeq("empty-room"));
-    assertEquals(1L, store.counters().get(Counters.BATCHES));
+    assertEquals(1L, store.counters().get(Counter.BATCHES.key()));
   }
 
   @Test
@@ -219,7 +220,7 @@ abstract class LedgerStoreContract {
                 commitOf(d, 1, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED)))));
     assertEquals(1, store.maxSeq("r"));
     assertEquals(1, store.records("d1", 0, 10).size());
-    assertEquals(1L, store.counters().get(Counters.BATCHES));
+    assertEquals(1L, store.counters().get(Counter.BATCHES.key()));
   }
 
   @Test
@@ -227,16 +228,28 @@ abstract class LedgerStoreContract {
     DeviceRow d = enrolled("d1");
     store.commit(commitOf(d, 1, List.of(message("r", 1, "same", "a", MessageStatus.CONFIRMED))));
     DeviceRow now = store.device("d1").orElseThrow();
-    StaleDeviceException e =
-        assertThrows(
-            StaleDeviceException.class,
-            () ->
-                store.commit(
-                    commitOf(
-                        now, 2, List.of(message("r", 2, "same", "a", MessageStatus.CONFIRMED)))));
-    assertEquals("d1", e.deviceId());
+    assertThrows(
+        SlotTakenException.class,
+        () ->
+            store.commit(
+                commitOf(now, 2, List.of(message("r", 2, "same", "a", MessageStatus.CONFIRMED)))));
     assertEquals(1, store.device("d1").orElseThrow().verifiedSize());
     assertEquals(1, store.maxSeq("r"));
+  }
+
+  @Test
+  void aTakenNumberRollsBackTheWholeBatch() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("r", 1, "first", "a", MessageStatus.CONFIRMED))));
+    DeviceRow now = store.device("d1").orElseThrow();
+    assertThrows(
+        SlotTakenException.class,
+        () ->
+            store.commit(
+                commitOf(now, 2, List.of(message("r", 1, "other", "b", MessageStatus.CONFIRMED)))));
+    assertEquals(1, store.device("d1").orElseThrow().verifiedSize());
+    assertEquals(Optional.empty(), store.messageByKey("other"));
+    assertEquals(java.util.Set.of(1L), store.messages().takenSeqs("r", List.of(1L, 2L)));
   }
 
   @Test
@@ -245,7 +258,7 @@ abstract class LedgerStoreContract {
     store.commit(commitOf(d, 1, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))));
     DeviceRow now = store.device("d1").orElseThrow();
     assertThrows(
-        StaleDeviceException.class,
+        SlotTakenException.class,
         () ->
             store.commit(
                 commitOf(now, 2, List.of(message("r", 1, "k2", "b", MessageStatus.CONFIRMED)))));
@@ -355,7 +368,7 @@ abstract class LedgerStoreContract {
         store.quarantine(
             "d1",
             "FORK: x",
-            Map.of(Counters.FORKS, 1L),
+            Map.of(Counter.FORKS.key(), 1L),
             new AlertRow(0, "ALERT", "CRITICAL", "d1", null, "fork", "{\"a\":1}", 8));
     DeviceRow d = store.device("d1").orElseThrow();
     assertEquals(DeviceStatus.QUARANTINED, d.status());
@@ -366,8 +379,8 @@ abstract class LedgerStoreContract {
     assertEquals(fork.id(), alerts.get(0).id());
     assertEquals("{\"a\":1}", alerts.get(0).dataJson());
     assertEquals(2, store.alertCount());
-    assertEquals(1L, store.counters().get(Counters.FORKS));
-    assertEquals(1L, store.counters().get(Counters.SIGNATURE_FAILURES));
+    assertEquals(1L, store.counters().get(Counter.FORKS.key()));
+    assertEquals(1L, store.counters().get(Counter.SIGNATURE_FAILURES.key()));
   }
 
   @Test
@@ -412,8 +425,18 @@ abstract class LedgerStoreContract {
     assertEquals(Map.of("hits", 160L, "misses", 320L), store.counters());
   }
 
+  static final long T = 30_000;
+
+  int sealAll(long now) {
+    int sealed = 0;
+    for (GapStore.RoomMark m : store.gaps().roomsAboveWatermark()) {
+      sealed += store.gaps().seal(m, now, T);
+    }
+    return sealed;
+  }
+
   @Test
-  void reseedingSealsNumbersMissingBelowTheHighWaterMarkWithTombstones() throws Exception {
+  void theSealerTombstonesHolesOlderThanTAndLeavesYoungerOnesOpen() throws Exception {
     DeviceRow d = enrolled("d1");
     store.commit(
         commitOf(
@@ -424,7 +447,12 @@ abstract class LedgerStoreContract {
                 message("gappy", 4, "k4", "d", MessageStatus.CONFIRMED),
                 message("gappy", 7, "k7", "g", MessageStatus.PENDING),
                 message("whole", 1, "w1", "a", MessageStatus.CONFIRMED))));
-    assertEquals(7, store.sealGapsForReseed("gappy", "lost-by-redis"));
+    long stored = CLOCK.millis();
+
+    assertEquals(0, sealAll(stored + T - 1));
+    assertEquals(3, store.roomPage("gappy", 0, 100).size());
+
+    assertEquals(4, sealAll(stored + T));
     List<MessageRow> page = store.roomPage("gappy", 0, 100);
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), page.stream().map(MessageRow::seq).toList());
     assertEquals(
@@ -433,11 +461,44 @@ abstract class LedgerStoreContract {
             .filter(m -> m.status() == MessageStatus.TOMBSTONE)
             .map(MessageRow::seq)
             .toList());
-    assertEquals("lost-by-redis", page.get(0).reason());
-    assertEquals(7, store.sealGapsForReseed("gappy", "again"));
-    assertEquals(7, store.roomPage("gappy", 0, 100).size());
-    assertEquals(1, store.sealGapsForReseed("whole", "x"));
-    assertEquals(0, store.sealGapsForReseed("empty", "x"));
-    assertEquals(4L, store.counters().get(Counters.TOMBSTONES));
+    assertEquals(GapStore.SEALED_REASON, page.get(0).reason());
+    assertEquals(0, sealAll(stored + 10 * T));
+    assertTrue(store.gaps().roomsAboveWatermark().isEmpty(), "watermarks reached the top");
+    assertEquals(4L, store.counters().get(Counter.TOMBSTONES.key()));
+    assertEquals(4L, store.counters().get(Counter.SEALED_GAPS.key()));
+  }
+
+  @Test
+  void aBatchCommittingANumberBeforeTheSealerKeepsItAndOneAfterCollides() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("late", 3, "k3", "c", MessageStatus.CONFIRMED))));
+    DeviceRow now = store.device("d1").orElseThrow();
+    store.commit(commitOf(now, 2, List.of(message("late", 2, "k2", "b", MessageStatus.CONFIRMED))));
+
+    assertEquals(1, sealAll(CLOCK.millis() + T));
+
+    DeviceRow after = store.device("d1").orElseThrow();
+    assertThrows(
+        SlotTakenException.class,
+        () ->
+            store.commit(
+                commitOf(
+                    after, 3, List.of(message("late", 1, "k1", "a", MessageStatus.CONFIRMED)))));
+    assertEquals(MessageStatus.CONFIRMED, store.message("late", 2).orElseThrow().status());
+    assertEquals(MessageStatus.TOMBSTONE, store.message("late", 1).orElseThrow().status());
+  }
+
+  @Test
+  void twoSealersOfOneRoomWriteEachTombstoneOnce() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(commitOf(d, 1, List.of(message("twice", 5, "k5", "e", MessageStatus.CONFIRMED))));
+    GapStore.RoomMark seen = store.gaps().roomsAboveWatermark().get(0);
+
+    int first = store.gaps().seal(seen, CLOCK.millis() + T, T);
+    int second = store.gaps().seal(seen, CLOCK.millis() + T, T);
+
+    assertEquals(4, first);
+    assertEquals(0, second);
+    assertEquals(5, store.roomPage("twice", 0, 100).size());
   }
 }

@@ -6,7 +6,9 @@ import dev.danmakuledger.protocol.wire.Checks;
  * One device as the console lists it.
  *
  * @param deviceId the device
- * @param status VERIFIED, BEHIND, OFFLINE, FORKED, BAD_SIGNATURE or QUARANTINED
+ * @param status VERIFIED, BEHIND, OFFLINE, FORKED or QUARANTINED, derived from what the device
+ *     proved (BAD_SIGNATURE is only sent by servers older than the attempt count: a checkpoint that
+ *     does not verify proves nothing about the device, so it never changes the status)
  * @param verifiedSize the log size the server verified
  * @param claimedSize the largest size the device has claimed
  * @param rootHex the verified root, lowercase hex, or null
@@ -15,6 +17,9 @@ import dev.danmakuledger.protocol.wire.Checks;
  * @param clockSkewMs device clock minus server clock at the last batch, or null
  * @param pendingEstimate records the device holds that the server has not verified
  * @param lastSeenAt ISO-8601 time of the last request, or null
+ * @param badSignatureAttempts checkpoints for this device that did not verify under its enrolled
+ *     key (unauthenticated attempts, counted beside the status and never trusted); absent (0) in
+ *     answers of older servers
  */
 public record DeviceSummary(
     String deviceId,
@@ -26,13 +31,42 @@ public record DeviceSummary(
     String lastReceiptAt,
     Long clockSkewMs,
     long pendingEstimate,
-    String lastSeenAt) {
+    String lastSeenAt,
+    Long badSignatureAttempts) {
   /** Checks that required members are present and counts are not negative. */
   public DeviceSummary {
+    badSignatureAttempts = badSignatureAttempts == null ? 0L : badSignatureAttempts;
+    Checks.nonNegative("badSignatureAttempts", badSignatureAttempts);
     Checks.required("deviceId", deviceId);
     Checks.required("status", status);
     Checks.nonNegative("verifiedSize", verifiedSize);
     Checks.nonNegative("claimedSize", claimedSize);
     Checks.nonNegative("pendingEstimate", pendingEstimate);
+  }
+
+  /** A summary without bad-signature attempts (as sent by servers that do not count them). */
+  public DeviceSummary(
+      String deviceId,
+      String status,
+      long verifiedSize,
+      long claimedSize,
+      String rootHex,
+      String lastCheckpointAt,
+      String lastReceiptAt,
+      Long clockSkewMs,
+      long pendingEstimate,
+      String lastSeenAt) {
+    this(
+        deviceId,
+        status,
+        verifiedSize,
+        claimedSize,
+        rootHex,
+        lastCheckpointAt,
+        lastReceiptAt,
+        clockSkewMs,
+        pendingEstimate,
+        lastSeenAt,
+        0L);
   }
 }

@@ -76,6 +76,24 @@ class AdminJsonTest {
   }
 
   @Test
+  void deviceSummaryOfAnOlderServerHasNoBadSignatureAttempts() throws Exception {
+    String old =
+        "{\"deviceId\":\"kiosk-01\",\"status\":\"VERIFIED\",\"verifiedSize\":1,"
+            + "\"claimedSize\":1,\"rootHex\":null,\"lastCheckpointAt\":null,"
+            + "\"lastReceiptAt\":null,\"clockSkewMs\":null,\"pendingEstimate\":0,"
+            + "\"lastSeenAt\":null}";
+    assertEquals(0L, JSON.readValue(old, DeviceSummary.class).badSignatureAttempts());
+    DeviceSummary counted =
+        new DeviceSummary("kiosk-01", "VERIFIED", 1, 1, null, null, null, null, 0, null, 7L);
+    String json = JSON.writeValueAsString(counted);
+    assertTrue(json.contains("\"badSignatureAttempts\":7"), json);
+    assertEquals(counted, JSON.readValue(json, DeviceSummary.class));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new DeviceSummary("k", "VERIFIED", 1, 1, null, null, null, null, 0, null, -1L));
+  }
+
+  @Test
   void reviewDecisionMustBeApproveOrReject() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> new ReviewDecision("approve", 1, null));

@@ -1,0 +1,100 @@
+package dev.danmakuledger.server.ingest;
+
+import dev.danmakuledger.protocol.clock.Hlc;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.record.InvalidRecordException;
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.server.storage.DeviceRecordRow;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides, before anything is admitted in Redis, what each record of a verified batch can be
+ * (docs/architecture.md §4, record outcomes): a record the server can never accept (empty, longer
+ * than any valid record, undecodable, of another device or index) is REJECTED in its place with a
+ * reason, so the device log still verifies and the device syncs past it; every other record is a
+ * moderated {@link Candidate} for its room. Every field of a decodable record fits its SQL column
+ * (the protocol's limits are below the column widths), so nothing admitted fails in SQL for size.
+ */
+final class RecordTriage {
+  /** Reason of a record with no bytes. */
+  static final String EMPTY = "empty";
+
+  /** Reason of a record longer than any valid encoding. */
+  static final String OVERSIZED = "oversized";
+
+  /** One decoded, valid, moderated record waiting for its room admission. */
+  record Candidate(
+      int position,
+      long index,
+      byte[] canonical,
+      DanmakuRecord record,
+      String key,
+      String contentHash,
+      Moderation.Decision decision) {}
+
+  /**
+   * The triage of a batch.
+   *
+   * @param rejected the REJECTED rows by position in the batch (null where a candidate is)
+   * @param byRoom the candidates grouped by room, rooms in order of first appearance
+   * @param newestHlcMillis the newest capture time among the candidates, or -1
+   */
+  record Triage(
+      DeviceRecordRow[] rejected, Map<String, List<Candidate>> byRoom, long newestHlcMillis) {}
+
+  private final Moderation moderation;
+
+  RecordTriage(Moderation moderation) {
+    this.moderation = moderation;
+  }
+
+  Triage triage(String deviceId, long oldSize, List<byte[]> canonicals) {
+    int n = canonicals.size();
+    DeviceRecordRow[] rejected = new DeviceRecordRow[n];
+    Map<String, List<Candidate>> byRoom = new LinkedHashMap<>();
+    long newest = -1;
+    for (int i = 0; i < n; i++) {
+      long index = oldSize + i;
+      byte[] bytes = canonicals.get(i);
+      if (bytes.length == 0) {
+        rejected[i] = rejected(deviceId, index, null, bytes, null, EMPTY);
+        continue;
+      }
+      if (bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
+        rejected[i] = rejected(deviceId, index, null, bytes, null, OVERSIZED);
+        continue;
+      }
+      DanmakuRecord rec;
+      try {
+        rec = CanonicalRecord.decode(bytes);
+      } catch (InvalidRecordException e) {
+        rejected[i] = rejected(deviceId, index, null, bytes, null, "invalid-" + e.field());
+        continue;
+      }
+      String key = rec.key().toString();
+      if (!rec.deviceId().equals(deviceId)) {
+        rejected[i] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-device");
+      } else if (rec.index() != index) {
+        rejected[i] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-index");
+      } else {
+        byRoom
+            .computeIfAbsent(rec.room(), r -> new ArrayList<>())
+            .add(
+                new Candidate(
+                    i, index, bytes, rec, key, rec.contentHash(), moderation.judge(rec.text())));
+        newest = Math.max(newest, Hlc.unpack(rec.hlc()).physicalMillis());
+      }
+    }
+    return new Triage(rejected, byRoom, newest);
+  }
+
+  private static DeviceRecordRow rejected(
+      String deviceId, long index, String key, byte[] bytes, String room, String reason) {
+    return new DeviceRecordRow(
+        deviceId, index, key, bytes, Outcome.REJECTED, room, null, null, null, reason);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.danmakuledger.server.storage;
+
+import java.sql.SQLException;
+import java.time.Clock;
+
+/**
+ * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
+ * the records' outcomes and the receipt commit together, optimistically locked on the device row):
+ * device row, records, proof nodes, room slots and counters. One multi-row statement per table, no
+ * reads: UNIQUE constraints detect every collision, which the caller resolves.
+ */
+public final class BatchWriter {
+  private final Jdbc jdbc;
+  private final Clock clock;
+
+  BatchWriter(Jdbc jdbc, Clock clock) {
+    this.jdbc = jdbc;
+    this.clock = clock;
+  }
+
+  /** Thrown inside the batch transaction when the optimistic lock fails. */
+  private static final class StaleRow extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StaleRow() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Commits the batch.
+   *
+   * @throws StaleDeviceException when the device row moved on or the database broke a deadlock with
+   *     this transaction; nothing was written
+   * @throws SlotTakenException when a key, number or message id of the batch's slots is taken;
+   *     nothing was written
+   */
+  public void commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
+    String id = batch.device().id();
+    long now = clock.millis();
+    try {
+      jdbc.inTransactionOrThrow(
+          c -> {
+            if (!DeviceLogStore.write(c, batch, now)) {
+              throw new StaleRow();
+            }
+            if (!batch.messages().isEmpty()) {
+              MessageStore.insert(c, batch.messages(), now);
+              ConfirmedCursors.assign(c, batch.messages());
+            }
+            CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
+            return null;
+          });
+    } catch (StaleRow e) {
+      throw new StaleDeviceException(
+          id, "device " + id + " changed since version " + batch.expectedVersion(), null);
+    } catch (SQLException e) {
+      if (Jdbc.isUniqueViolation(e)) {
+        throw new SlotTakenException("batch of " + id + ": " + e.getMessage(), e);
+      }
+      if (Jdbc.isDeadlock(e)) {
+        throw new StaleDeviceException(id, "deadlock: " + e.getMessage(), e);
+      }
+      throw Jdbc.failure("commit batch of " + id, e);
+    }
+  }
+}

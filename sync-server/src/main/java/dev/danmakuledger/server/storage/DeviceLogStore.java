@@ -1,0 +1,306 @@
+package dev.danmakuledger.server.storage;
+
+import dev.danmakuledger.protocol.wire.Outcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The server's witness state of every device log (docs/architecture.md §4): device rows (verified
+ * size, compact range, last checkpoint and receipt), the records with the outcomes they got, and
+ * the blocks of proof nodes each verified batch completed.
+ */
+public final class DeviceLogStore {
+  /** Longest checkpoint note the device row holds ({@code devices.last_checkpoint}). */
+  public static final int MAX_CHECKPOINT_CHARS = 2048;
+
+  /** Longest receipt the device row holds ({@code devices.last_receipt}). */
+  public static final int MAX_RECEIPT_CHARS = 4096;
+
+  static final String DEVICE_COLUMNS =
+      "id, public_key, verifier_key, status, status_reason, verified_size, claimed_size,"
+          + " compact_range, root_hash, last_checkpoint, last_receipt, last_checkpoint_at,"
+          + " last_receipt_at, last_seen_at, clock_skew_ms, signature_failures, edge_checks,"
+          + " edge_maybe, edge_duplicates, edge_false_positives, version, created_at";
+
+  private final Jdbc jdbc;
+
+  DeviceLogStore(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /**
+   * Enrols a device. Enrolling the same id with the same key again returns the stored row.
+   *
+   * @throws DeviceExistsException when the id is enrolled with another key
+   */
+  public DeviceRow enroll(DeviceRow fresh) throws DeviceExistsException {
+    Optional<DeviceRow> existing = device(fresh.id());
+    if (existing.isPresent()) {
+      return sameKeyOrThrow(existing.get(), fresh);
+    }
+    String sql =
+        "INSERT INTO devices ("
+            + DEVICE_COLUMNS
+            + ", updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    try (Connection c = jdbc.connection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      bindDevice(ps, fresh);
+      ps.setLong(23, fresh.createdAt());
+      ps.executeUpdate();
+      return fresh;
+    } catch (SQLException e) {
+      if (Jdbc.isUniqueViolation(e)) {
+        return sameKeyOrThrow(device(fresh.id()).orElseThrow(), fresh);
+      }
+      throw Jdbc.failure("enroll " + fresh.id(), e);
+    }
+  }
+
+  private static DeviceRow sameKeyOrThrow(DeviceRow stored, DeviceRow fresh)
+      throws DeviceExistsException {
+    if (Arrays.equals(stored.publicKey(), fresh.publicKey())) {
+      return stored;
+    }
+    throw new DeviceExistsException(fresh.id());
+  }
+
+  public Optional<DeviceRow> device(String id) {
+    return jdbc.queryOne(
+        "SELECT " + DEVICE_COLUMNS + " FROM devices WHERE id = ?",
+        ps -> ps.setString(1, id),
+        DeviceLogStore::readDevice);
+  }
+
+  public List<DeviceRow> devices() {
+    return jdbc.query(
+        "SELECT " + DEVICE_COLUMNS + " FROM devices ORDER BY id",
+        ps -> {},
+        DeviceLogStore::readDevice);
+  }
+
+  /**
+   * Notes that a device presented a validly signed checkpoint of {@code claimedSize}, without
+   * changing its verified state.
+   */
+  public void markSeen(String id, long claimedSize, long at) {
+    jdbc.update(
+        "UPDATE devices SET claimed_size = GREATEST(claimed_size, ?), last_seen_at = ? WHERE id = ?",
+        ps -> {
+          ps.setLong(1, claimedSize);
+          ps.setLong(2, at);
+          ps.setString(3, id);
+        });
+  }
+
+  /** Counts a failed checkpoint signature and stores the alert, atomically. */
+  public AlertRow recordSignatureFailure(String id, AlertRow alert) {
+    return jdbc.inTransaction(
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE devices SET signature_failures = signature_failures + 1,"
+                      + " last_seen_at = ? WHERE id = ?")) {
+            ps.setLong(1, alert.at());
+            ps.setString(2, id);
+            ps.executeUpdate();
+          }
+          CounterStore.add(c, Map.of(Counter.SIGNATURE_FAILURES.key(), 1L), CounterStore.shard(id));
+          return AlertStore.insert(c, alert);
+        });
+  }
+
+  /** Quarantines a device and stores the alert, atomically; later batches are refused. */
+  public AlertRow quarantine(String id, String reason, Map<String, Long> counters, AlertRow alert) {
+    return jdbc.inTransaction(
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE devices SET status = ?, status_reason = ?, version = version + 1,"
+                      + " updated_at = ? WHERE id = ?")) {
+            ps.setString(1, DeviceStatus.QUARANTINED.name());
+            ps.setString(2, reason);
+            ps.setLong(3, alert.at());
+            ps.setString(4, id);
+            ps.executeUpdate();
+          }
+          CounterStore.add(c, counters, CounterStore.shard(id));
+          return AlertStore.insert(c, alert);
+        });
+  }
+
+  /** Records of a device log with indices in [from, to), in index order. */
+  public List<DeviceRecordRow> records(String deviceId, long from, long to) {
+    return jdbc.query(
+        "SELECT device_id, idx, idempotency_key, canonical, outcome, room, seq, message_id,"
+            + " original_status, reason FROM device_records"
+            + " WHERE device_id = ? AND idx >= ? AND idx < ? ORDER BY idx",
+        ps -> {
+          ps.setString(1, deviceId);
+          ps.setLong(2, from);
+          ps.setLong(3, to);
+        },
+        rs ->
+            new DeviceRecordRow(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getBytes(4),
+                Outcome.valueOf(rs.getString(5)),
+                rs.getString(6),
+                Jdbc.getLong(rs, 7),
+                Jdbc.getLong(rs, 8),
+                rs.getString(9),
+                rs.getString(10)));
+  }
+
+  /**
+   * The block of proof nodes written by the batch that appended {@code leafIndex}, or empty when
+   * that leaf is not verified.
+   */
+  public Optional<NodeBlock> nodeBlock(String deviceId, long leafIndex) {
+    return jdbc.queryOne(
+            "SELECT first_leaf, end_leaf, nodes FROM device_node_blocks"
+                + " WHERE device_id = ? AND first_leaf <= ? ORDER BY first_leaf DESC LIMIT 1",
+            ps -> {
+              ps.setString(1, deviceId);
+              ps.setLong(2, leafIndex);
+            },
+            rs -> new NodeBlock(rs.getLong(1), rs.getLong(2), NodeBlock.decode(rs.getBytes(3))))
+        .filter(b -> leafIndex < b.endLeaf());
+  }
+
+  /** A stored perfect-subtree hash of a device log. */
+  public Optional<byte[]> nodeHash(String deviceId, int level, long index) {
+    long lastLeaf = ((index + 1) << level) - 1;
+    return nodeBlock(deviceId, lastLeaf).flatMap(b -> b.hash(level, index));
+  }
+
+  /**
+   * Writes a verified batch's device-log part inside the batch transaction: the device row (only if
+   * still at {@code expectedVersion}), the records and the proof nodes.
+   *
+   * @return false when the device row moved on (nothing written)
+   */
+  static boolean write(Connection c, BatchCommit batch, long now) throws SQLException {
+    DeviceRow d = batch.device();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE devices SET verified_size = ?, claimed_size = GREATEST(claimed_size, ?),"
+                + " compact_range = ?, root_hash = ?, last_checkpoint = ?, last_receipt = ?,"
+                + " last_checkpoint_at = ?, last_receipt_at = ?, last_seen_at = ?,"
+                + " clock_skew_ms = ?, edge_checks = ?, edge_maybe = ?, edge_duplicates = ?,"
+                + " edge_false_positives = ?, version = version + 1, updated_at = ?"
+                + " WHERE id = ? AND version = ?")) {
+      ps.setLong(1, d.verifiedSize());
+      ps.setLong(2, d.claimedSize());
+      ps.setBytes(3, d.compactRange());
+      ps.setBytes(4, d.rootHash());
+      ps.setString(5, d.lastCheckpoint());
+      ps.setString(6, d.lastReceipt());
+      Jdbc.setLong(ps, 7, d.lastCheckpointAt());
+      Jdbc.setLong(ps, 8, d.lastReceiptAt());
+      Jdbc.setLong(ps, 9, d.lastSeenAt());
+      Jdbc.setLong(ps, 10, d.clockSkewMs());
+      ps.setLong(11, d.edge().checks());
+      ps.setLong(12, d.edge().maybe());
+      ps.setLong(13, d.edge().duplicates());
+      ps.setLong(14, d.edge().falsePositives());
+      ps.setLong(15, now);
+      ps.setString(16, d.id());
+      ps.setLong(17, batch.expectedVersion());
+      if (ps.executeUpdate() != 1) {
+        return false;
+      }
+    }
+    if (!batch.records().isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO device_records (device_id, idx, idempotency_key, canonical, outcome,"
+                  + " room, seq, message_id, original_status, reason, created_at)"
+                  + " VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
+        for (DeviceRecordRow r : batch.records()) {
+          ps.setString(1, r.deviceId());
+          ps.setLong(2, r.index());
+          ps.setString(3, r.idempotencyKey());
+          ps.setBytes(4, r.canonical());
+          ps.setString(5, r.outcome().name());
+          ps.setString(6, r.room());
+          Jdbc.setLong(ps, 7, r.seq());
+          Jdbc.setLong(ps, 8, r.messageId());
+          ps.setString(9, r.originalStatus());
+          ps.setString(10, r.reason());
+          ps.setLong(11, now);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    }
+    if (!batch.nodes().isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO device_node_blocks (device_id, first_leaf, end_leaf, nodes)"
+                  + " VALUES (?,?,?,?)")) {
+        ps.setString(1, d.id());
+        ps.setLong(2, batch.expectedVerifiedSize());
+        ps.setLong(3, d.verifiedSize());
+        ps.setBytes(4, NodeBlock.encode(batch.nodes()));
+        ps.executeUpdate();
+      }
+    }
+    return true;
+  }
+
+  private static void bindDevice(PreparedStatement ps, DeviceRow d) throws SQLException {
+    ps.setString(1, d.id());
+    ps.setBytes(2, d.publicKey());
+    ps.setString(3, d.verifierKey());
+    ps.setString(4, d.status().name());
+    ps.setString(5, d.statusReason());
+    ps.setLong(6, d.verifiedSize());
+    ps.setLong(7, d.claimedSize());
+    ps.setBytes(8, d.compactRange());
+    ps.setBytes(9, d.rootHash());
+    ps.setString(10, d.lastCheckpoint());
+    ps.setString(11, d.lastReceipt());
+    Jdbc.setLong(ps, 12, d.lastCheckpointAt());
+    Jdbc.setLong(ps, 13, d.lastReceiptAt());
+    Jdbc.setLong(ps, 14, d.lastSeenAt());
+    Jdbc.setLong(ps, 15, d.clockSkewMs());
+    ps.setLong(16, d.signatureFailures());
+    ps.setLong(17, d.edge().checks());
+    ps.setLong(18, d.edge().maybe());
+    ps.setLong(19, d.edge().duplicates());
+    ps.setLong(20, d.edge().falsePositives());
+    ps.setLong(21, d.version());
+    ps.setLong(22, d.createdAt());
+  }
+
+  private static DeviceRow readDevice(ResultSet rs) throws SQLException {
+    return new DeviceRow(
+        rs.getString(1),
+        rs.getBytes(2),
+        rs.getString(3),
+        DeviceStatus.valueOf(rs.getString(4)),
+        rs.getString(5),
+        rs.getLong(6),
+        rs.getLong(7),
+        rs.getBytes(8),
+        rs.getBytes(9),
+        rs.getString(10),
+        rs.getString(11),
+        Jdbc.getLong(rs, 12),
+        Jdbc.getLong(rs, 13),
+        Jdbc.getLong(rs, 14),
+        Jdbc.getLong(rs, 15),
+        rs.getLong(16),
+        new EdgeCounters(rs.getLong(17), rs.getLong(18), rs.getLong(19), rs.getLong(20)),
+        rs.getLong(21),
+        rs.getLong(22));
+  }
+}

@@ -1,0 +1,137 @@
+package dev.danmakuledger.server.storage;
+
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds and seals holes in room numbering (docs/architecture.md §5, gap sealer): a hole is a number
+ * below a room's high-water mark that is neither a message nor a tombstone. Its age is the time
+ * since the first slot above it was stored ({@code created_at} of that slot); a hole older than the
+ * configured age is sealed as a TOMBSTONE. Sealing inserts with IGNORE under the primary key (room,
+ * seq), so a batch committing the number first keeps it, a batch committing it later collides and
+ * takes a fresh number, and several sealers at once write each tombstone once. A per-room watermark
+ * ({@code room_watermarks}) records up to where a room is known complete, so a run scans only new
+ * slots.
+ */
+public final class GapStore {
+  /** Reason stored on tombstones written by the sealer. */
+  public static final String SEALED_REASON = "gap-sealed";
+
+  /** Most slots of one room scanned per run. */
+  static final int SCAN_LIMIT = 10_000;
+
+  /** Most tombstones written per room per run; a larger hole is sealed over several runs. */
+  static final int MAX_TOMBSTONES = 10_000;
+
+  /** A room whose slots above its watermark need a look. */
+  public record RoomMark(String room, long highWater, long sealedThrough) {}
+
+  private record Slot(long seq, long createdAt) {}
+
+  private final Jdbc jdbc;
+
+  GapStore(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /**
+   * Rooms with slots above their watermark, in name order. Two index-only queries joined here, so
+   * that the per-room maximum stays a loose scan of the primary key on MySQL/MariaDB.
+   */
+  public List<RoomMark> roomsAboveWatermark() {
+    Map<String, Long> sealed = new HashMap<>();
+    for (Map.Entry<String, Long> e :
+        jdbc.query(
+            "SELECT room, sealed_through FROM room_watermarks",
+            ps -> {},
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      sealed.put(e.getKey(), e.getValue());
+    }
+    List<RoomMark> marks = new ArrayList<>();
+    for (Map.Entry<String, Long> e :
+        jdbc.query(
+            "SELECT room, MAX(seq) FROM messages GROUP BY room ORDER BY room",
+            ps -> {},
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      long through = sealed.getOrDefault(e.getKey(), 0L);
+      if (e.getValue() > through) {
+        marks.add(new RoomMark(e.getKey(), e.getValue(), through));
+      }
+    }
+    return marks;
+  }
+
+  /**
+   * Seals the holes of one room that are older than {@code minAgeMillis} at {@code now} and raises
+   * the room's watermark over every number now accounted for.
+   *
+   * @return how many tombstones this call inserted
+   */
+  public int seal(RoomMark mark, long now, long minAgeMillis) {
+    List<Slot> slots =
+        jdbc.query(
+            "SELECT seq, created_at FROM messages WHERE room = ? AND seq > ? ORDER BY seq LIMIT "
+                + SCAN_LIMIT,
+            ps -> {
+              ps.setString(1, mark.room());
+              ps.setLong(2, mark.sealedThrough());
+            },
+            rs -> new Slot(rs.getLong(1), rs.getLong(2)));
+    List<MessageRow> tombstones = new ArrayList<>();
+    long complete = mark.sealedThrough();
+    boolean blocked = false;
+    long expected = mark.sealedThrough() + 1;
+    for (Slot s : slots) {
+      if (s.seq() > expected) {
+        boolean oldEnough = now - s.createdAt() >= minAgeMillis;
+        long room = MAX_TOMBSTONES - tombstones.size();
+        if (!oldEnough || room <= 0) {
+          blocked = true;
+        } else {
+          long end = Math.min(s.seq(), expected + room);
+          for (long seq = expected; seq < end; seq++) {
+            tombstones.add(MessageRow.tombstone(mark.room(), seq, SEALED_REASON));
+          }
+          blocked |= end < s.seq();
+          if (!blocked) {
+            complete = s.seq();
+          }
+        }
+      } else if (!blocked) {
+        complete = s.seq();
+      }
+      expected = s.seq() + 1;
+    }
+    long through = complete;
+    return jdbc.inTransaction(
+        c -> {
+          int inserted =
+              tombstones.isEmpty() ? 0 : MessageStore.insertTombstones(c, tombstones, now);
+          CounterStore.add(
+              c,
+              Map.of(
+                  Counter.TOMBSTONES.key(),
+                  (long) inserted,
+                  Counter.SEALED_GAPS.key(),
+                  (long) inserted),
+              CounterStore.shard(mark.room()));
+          if (through > mark.sealedThrough()) {
+            try (PreparedStatement ps =
+                c.prepareStatement(
+                    "INSERT INTO room_watermarks (room, sealed_through, updated_at) VALUES (?,?,?)"
+                        + " ON DUPLICATE KEY UPDATE sealed_through ="
+                        + " GREATEST(sealed_through, VALUES(sealed_through)),"
+                        + " updated_at = VALUES(updated_at)")) {
+              ps.setString(1, mark.room());
+              ps.setLong(2, through);
+              ps.setLong(3, now);
+              ps.executeUpdate();
+            }
+          }
+          return inserted;
+        });
+  }
+}

@@ -1,0 +1,38 @@
+package dev.danmakuledger.server;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import org.h2.api.Trigger;
+
+/**
+ * Makes SQL commits of batches fail on an H2 database, the way a dropped connection does: an H2
+ * trigger on {@code device_records} throws a timeout (SQLSTATE HYT00, transient) while {@link
+ * #failing} is set, so the whole batch transaction rolls back after Redis admitted its records and
+ * the client gets 503.
+ */
+public final class FailingCommits implements Trigger {
+  /** While true, every insert into {@code device_records} fails. */
+  static volatile boolean failing;
+
+  /** Installs the trigger on the H2 database at {@code url} (same JVM, shared database). */
+  static void install(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TRIGGER IF NOT EXISTS fail_batches BEFORE INSERT ON device_records"
+              + " FOR EACH ROW CALL \""
+              + FailingCommits.class.getName()
+              + "\"");
+    }
+  }
+
+  @Override
+  public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
+    if (failing) {
+      throw new SQLTimeoutException("injected: commit timed out", "HYT00");
+    }
+  }
+}
