@@ -206,6 +206,7 @@ final class ChaosVerdict {
             ledger.roomCount + " rooms, " + ledger.tombstones + " tombstones, 0 holes"));
     checks.add(rootsCheck(agents));
     checks.add(repeatingCheck(repeating, ledger));
+    totals.put("times the server had lost batches it had acknowledged", repeating.rewinds());
     checks.add(resolvedCheck(agents, repeating, totals));
     checks.add(CloneVerdict.judge(processes.clones(), processes.direct(), ledger));
     checks.add(serverErrorsCheck(totals));

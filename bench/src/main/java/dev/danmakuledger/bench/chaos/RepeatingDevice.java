@@ -30,8 +30,9 @@ import okhttp3.Response;
  * from such devices), running in the harness during the faults: its signed log carries repeats of
  * its own earlier messages (same content: the server must answer DUPLICATE) and changed repeats
  * (same key, other text: CONFLICT), sent through the fault proxy like the agents' batches. A batch
- * is resent, unchanged, until the server has verified it; the verdict then checks that each key is
- * stored once, as first sent, and that every DUPLICATE/CONFLICT outcome resolves to that message.
+ * is resent, unchanged, until the server has verified it (and earlier ones again if the server lost
+ * them); the verdict then checks that each key is stored once, as first sent, and that every
+ * DUPLICATE/CONFLICT outcome resolves to that message.
  */
 final class RepeatingDevice implements Runnable {
   private static final MediaType JSON = MediaType.get("application/json");
@@ -45,6 +46,9 @@ final class RepeatingDevice implements Runnable {
   private final Set<String> firstSent = ConcurrentHashMap.newKeySet();
   private final List<String> resolveKeys = Collections.synchronizedList(new ArrayList<>());
   private final SecureRandom random = new SecureRandom();
+  private final List<BatchRequest> batches = new ArrayList<>();
+  private final List<Set<String>> fresh = new ArrayList<>();
+  private volatile long rewinds;
   private volatile boolean stopping;
   private volatile Exception failure;
   private Thread thread;
@@ -93,6 +97,11 @@ final class RepeatingDevice implements Runnable {
     return new HashSet<>(firstSent);
   }
 
+  /** Times the server's verified size was found below a batch the device had settled. */
+  long rewinds() {
+    return rewinds;
+  }
+
   /** Keys answered DUPLICATE or CONFLICT. */
   List<String> resolveKeys() {
     return List.copyOf(resolveKeys);
@@ -113,7 +122,9 @@ final class RepeatingDevice implements Runnable {
             drafts.add(random.nextInt(3) == 0 ? changed(r) : r);
           }
         }
-        send(device.append(drafts), inBatch);
+        batches.add(device.append(drafts));
+        fresh.add(inBatch);
+        settle();
         Thread.sleep(300);
       }
     } catch (InterruptedException e) {
@@ -154,42 +165,65 @@ final class RepeatingDevice implements Runnable {
     }
   }
 
-  /** Sends {@code batch} until the server holds it; notes the outcomes when a reply arrives. */
-  private void send(BatchRequest batch, Set<String> fresh) throws Exception {
-    long newSize = batch.oldSize() + batch.records().size();
-    byte[] body = json.writeValueAsBytes(batch);
-    String path = "/v1/devices/" + device.deviceId() + "/batches";
-    while (true) {
-      try (Response res = call(post(path, body))) {
-        if (res.code() == 200) {
-          BatchResponse r = json.readValue(res.body().bytes(), BatchResponse.class);
-          for (RecordOutcome o : r.outcomes()) {
-            if (o.outcome() == Outcome.DUPLICATE || o.outcome() == Outcome.CONFLICT) {
-              resolveKeys.add(o.idempotencyKey());
-            }
-          }
-          firstSent.addAll(fresh);
-          return;
-        }
-      } catch (IOException e) {
-        // a fault: find out below whether the server took the batch
+  /**
+   * Sends the newest batch until the server holds it, noting the outcomes when a reply arrives.
+   * When the server's verified size is below the batch (it lost commits it had acknowledged: an
+   * embedded H2 killed before its write delay flushed them), it resends from there, as an agent
+   * resumes from the size the server reports.
+   */
+  private void settle() throws Exception {
+    int i = batches.size() - 1;
+    while (i < batches.size()) {
+      BatchRequest b = batches.get(i);
+      long newSize = b.oldSize() + b.records().size();
+      long verified = attempt(b, fresh.get(i));
+      if (verified >= newSize) {
+        i++;
+      } else if (verified >= 0 && verified < b.oldSize()) {
+        rewinds++;
+        i = batchAt(verified);
+      } else {
+        Thread.sleep(200);
       }
-      Long verified = verifiedSize();
-      if (verified != null && verified >= newSize) {
-        firstSent.addAll(fresh); // taken; its reply was lost
-        return;
-      }
-      if (verified != null && verified != batch.oldSize()) {
-        throw new IllegalStateException(
-            "repeating device: server verified "
-                + verified
-                + ", want "
-                + batch.oldSize()
-                + " or "
-                + newSize);
-      }
-      Thread.sleep(200);
     }
+  }
+
+  /** One try at {@code batch}; returns the server's verified size, or -1 when unknown. */
+  private long attempt(BatchRequest batch, Set<String> keys) throws Exception {
+    long newSize = batch.oldSize() + batch.records().size();
+    String path = "/v1/devices/" + device.deviceId() + "/batches";
+    try (Response res = call(post(path, json.writeValueAsBytes(batch)))) {
+      if (res.code() == 200) {
+        BatchResponse r = json.readValue(res.body().bytes(), BatchResponse.class);
+        for (RecordOutcome o : r.outcomes()) {
+          if (o.outcome() == Outcome.DUPLICATE || o.outcome() == Outcome.CONFLICT) {
+            resolveKeys.add(o.idempotencyKey());
+          }
+        }
+        firstSent.addAll(keys);
+        return newSize;
+      }
+    } catch (IOException e) {
+      // a fault: ask the server below whether it took the batch
+    }
+    Long verified = verifiedSize();
+    if (verified == null) {
+      return -1;
+    }
+    if (verified >= newSize) {
+      firstSent.addAll(keys); // taken; its reply was lost
+    }
+    return verified;
+  }
+
+  private int batchAt(long size) {
+    for (int i = 0; i < batches.size(); i++) {
+      if (batches.get(i).oldSize() == size) {
+        return i;
+      }
+    }
+    throw new IllegalStateException(
+        "repeating device: server verified " + size + ", want the start of one of its batches");
   }
 
   private Long verifiedSize() throws InterruptedException {
