@@ -147,7 +147,7 @@ final class ChaosProcesses implements AutoCloseable {
    * {@link #cloneDevice} copies it.
    */
   Child startCloneSource(String deviceId, long seed) throws IOException {
-    Path dir = root.resolve("clones").resolve(deviceId).resolve("original");
+    Path dir = cloneSourceDir(deviceId);
     Files.createDirectories(dir);
     Child c = agentChild(deviceId, dir, deviceId + "-original", seed);
     cloneChildren.add(c);
@@ -155,11 +155,16 @@ final class ChaosProcesses implements AutoCloseable {
     return c;
   }
 
+  /** The data directory of the device {@link #startCloneSource} started. */
+  Path cloneSourceDir(String deviceId) {
+    return root.resolve("clones").resolve(deviceId).resolve("original");
+  }
+
   /**
    * Copies the stopped {@code source}'s data directory (store, keys, enrolment) to a second one and
    * starts both: two processes now append to one device log, each its own records.
    */
-  void cloneDevice(String deviceId, Child source, long seed) throws IOException {
+  ClonePair cloneDevice(String deviceId, Child source, long seed) throws IOException {
     Path original = root.resolve("clones").resolve(deviceId).resolve("original");
     Path clone = root.resolve("clones").resolve(deviceId).resolve("clone");
     copyTree(original, clone);
@@ -167,7 +172,9 @@ final class ChaosProcesses implements AutoCloseable {
     cloneChildren.add(twin);
     source.start();
     twin.start();
-    clones.add(new ClonePair(deviceId, original, clone));
+    ClonePair pair = new ClonePair(deviceId, original, clone);
+    clones.add(pair);
+    return pair;
   }
 
   private Child agentChild(String deviceId, Path dir, String name, long seed) {

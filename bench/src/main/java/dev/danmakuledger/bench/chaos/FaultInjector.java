@@ -4,6 +4,8 @@ import dev.danmakuledger.bench.ingest.LedgerClient;
 import dev.danmakuledger.protocol.wire.LogState;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -217,8 +219,37 @@ final class FaultInjector {
     }
     Thread.sleep(random.nextInt(1_000));
     source.kill();
-    processes.cloneDevice(id, source, random.nextLong());
+    long copied = ackedLines(processes.cloneSourceDir(id));
+    ChaosProcesses.ClonePair pair = processes.cloneDevice(id, source, random.nextLong());
+    // a fork needs both copies to append records of their own past the copy: wait until they did
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (ackedLines(pair.original()) <= copied || ackedLines(pair.copy()) <= copied) {
+      if (System.nanoTime() > until) {
+        throw new IllegalStateException(
+            "cloned device " + id + ": a copy captured nothing within 30 s, want both to diverge");
+      }
+      Thread.sleep(100);
+    }
     log.println(
-        "chaos: copied the data dir of " + id + "; original and clone both capture and sync");
+        "chaos: copied the data dir of "
+            + id
+            + " at "
+            + copied
+            + " captures; original and clone both capture and sync");
+  }
+
+  /** Lines (acknowledged captures) in a data directory's acked.log. */
+  private static long ackedLines(Path dir) throws IOException {
+    Path file = dir.resolve(ChaosAgent.ACKED_LOG);
+    if (!Files.exists(file)) {
+      return 0;
+    }
+    long n = 0;
+    for (byte c : Files.readAllBytes(file)) {
+      if (c == '\n') {
+        n++;
+      }
+    }
+    return n;
   }
 }
