@@ -23,7 +23,15 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   private static final List<String> MODULES =
       List.of(
-          "merkle", "protocol", "lua", "edge-agent", "sync-server", "desktop-ui", "demo", "bench");
+          "merkle",
+          "protocol",
+          "lua",
+          "edge-agent",
+          "testkit",
+          "sync-server",
+          "desktop-ui",
+          "demo",
+          "bench");
 
   private static JavaClasses all;
 
@@ -108,6 +116,17 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.danmakuledger.lua..")
+        .check(all);
+  }
+
+  @Test
+  void onlyTestsUseTheTestKit() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.danmakuledger.testkit..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.danmakuledger.testkit..")
         .check(all);
   }
 

@@ -13,14 +13,13 @@ import static dev.danmakuledger.demo.DemoPlan.OFFLINE;
 import static dev.danmakuledger.demo.DemoPlan.RETRIES_AFTER_SYNC;
 import static dev.danmakuledger.demo.DemoPlan.ROOMS;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
-import dev.danmakuledger.demo.harness.BilibiliEntries.Entry;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LossyProxy;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.capture.IdempotencyConflictException;
+import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.SyncReport;
 import dev.danmakuledger.edge.sync.SyncSettings;
@@ -77,7 +76,7 @@ final class DemoStory {
     step(
         "Sync server on %s (embedded H2 under %s, Redis %s)",
         cluster.url(), cluster.serverDir(), cluster.redisUri());
-    List<Entry> entries = BilibiliEntries.sample();
+    List<BilibiliEntry> entries = DemoSample.entries();
     step(
         "Data: %d real danmaku from a Bilibili video; %d go to the three edge agents,"
             + " %d to a legacy device without edge dedupe; rooms %s",
@@ -166,7 +165,7 @@ final class DemoStory {
 
   /** The file split over the agents (round robin) and the legacy device (the tail). */
   private record Shares(Map<String, List<CaptureRequest>> agents, List<DanmakuRecord> legacy) {
-    static Shares of(List<Entry> entries) {
+    static Shares of(List<BilibiliEntry> entries) {
       Map<String, List<CaptureRequest>> agents = new LinkedHashMap<>();
       for (String id : AGENTS) {
         agents.put(id, new ArrayList<>());

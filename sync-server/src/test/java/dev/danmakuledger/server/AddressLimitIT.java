@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +26,7 @@ final class AddressLimitIT {
   static final int LIMIT = 3;
   static final Duration WINDOW = Duration.ofMinutes(5);
 
-  final OffsetClock clock = new OffsetClock();
+  final MutableClock clock = MutableClock.running();
   SyncServer server;
   Api api;
 

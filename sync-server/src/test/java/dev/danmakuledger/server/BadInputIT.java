@@ -9,6 +9,7 @@ import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.protocol.wire.admin.Overview;
+import dev.danmakuledger.testkit.TestDevice;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

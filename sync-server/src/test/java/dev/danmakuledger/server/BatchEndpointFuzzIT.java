@@ -7,6 +7,7 @@ import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,10 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Fuzzes {@code POST /v1/devices/{id}/batches} (issue 5: "Fuzz the batch endpoint and assert no
- * 5xx"): random bytes, JSON of the wrong shape and types, well-typed batches with random values,
- * validly signed checkpoints over random sizes and roots, and validly signed batches of random leaf
- * bytes. Every answer must be below 500, and every refusal a problem+json.
+ * Fuzzes {@code POST /v1/devices/{id}/batches} so that no input gets a 5xx: random bytes, JSON of
+ * the wrong shape and types, well-typed batches with random values, validly signed checkpoints over
+ * random sizes and roots, and validly signed batches of random leaf bytes. Every answer must be
+ * below 500, and every refusal a problem+json.
  */
 final class BatchEndpointFuzzIT {
   static Path dir;

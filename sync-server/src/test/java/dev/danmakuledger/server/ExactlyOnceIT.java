@@ -17,6 +17,8 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -47,14 +49,14 @@ final class ExactlyOnceIT {
 
   @TempDir static Path dir;
   static RedisFixture redis;
-  static OffsetClock clock;
+  static MutableClock clock;
   static SyncServer server;
   static Api api;
 
   @BeforeAll
   static void start() throws SQLException {
     redis = RedisFixture.embedded();
-    clock = new OffsetClock();
+    clock = MutableClock.running();
     server =
         SyncServer.start(
             ServerConfig.builder(dir)

@@ -29,6 +29,8 @@ import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,7 +105,7 @@ class ExactlyOncePropertiesIT {
     redis.flushAll();
     int run = RUNS.incrementAndGet();
     String url = "jdbc:h2:mem:model" + run + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1";
-    OffsetClock clock = new OffsetClock();
+    MutableClock clock = MutableClock.running();
     List<String> trace = new ArrayList<>();
     try (Database db = Database.open(url, null, null)) {
       FailingCommits.install(url);
@@ -152,7 +154,7 @@ class ExactlyOncePropertiesIT {
     }
   }
 
-  private static List<Device> enroll(LedgerStore store, OffsetClock clock, int run) {
+  private static List<Device> enroll(LedgerStore store, MutableClock clock, int run) {
     List<Device> devices = new ArrayList<>();
     Enrollment enrollment =
         new Enrollment(store, "token", NoteSigner.generate("server", KEYS), new AdminHub(), clock);

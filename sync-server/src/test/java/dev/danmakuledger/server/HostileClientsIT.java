@@ -25,6 +25,8 @@ import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -54,7 +56,7 @@ final class HostileClientsIT {
   static final int DEVICE_LIMIT = 4;
   static final Duration WINDOW = Duration.ofMinutes(5);
 
-  final OffsetClock clock = new OffsetClock();
+  final MutableClock clock = MutableClock.running();
   SyncServer server;
   Api api;
   Api anonymous;

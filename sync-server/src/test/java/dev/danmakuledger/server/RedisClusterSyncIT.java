@@ -9,6 +9,7 @@ import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

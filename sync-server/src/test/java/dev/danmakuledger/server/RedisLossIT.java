@@ -18,6 +18,8 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.Overview;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class RedisLossIT {
   @TempDir static Path dir;
   static RedisFixture redis;
-  static OffsetClock clock = new OffsetClock();
+  static MutableClock clock = MutableClock.running();
   static SyncServer server;
   static Api api;
 

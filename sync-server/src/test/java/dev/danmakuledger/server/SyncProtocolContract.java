@@ -33,6 +33,8 @@ import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
+import dev.danmakuledger.testkit.MutableClock;
+import dev.danmakuledger.testkit.TestDevice;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -67,7 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class SyncProtocolContract {
   static final HexFormat HEX = HexFormat.of();
 
-  final OffsetClock clock = new OffsetClock();
+  final MutableClock clock = MutableClock.running();
   SyncServer server;
   Api api;
 

@@ -5,9 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of {@code bin/bench} (issue 8): benchmarks that print every figure next to a baseline
- * measured in the same run, and the fault-injection ({@code chaos}) and {@code tamper} runs that
- * exit non-zero on any violation.
+ * Entry point of {@code bin/bench} (docs/benchmarks.md): benchmarks that print every figure next to
+ * a baseline measured in the same run, and the fault-injection ({@code chaos}) and {@code tamper}
+ * runs that exit non-zero on any violation.
  */
 @Command(
     name = "bench",

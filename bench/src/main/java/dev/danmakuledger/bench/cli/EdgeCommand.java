@@ -11,7 +11,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code bin/bench edge}: issue 4's capture benchmark ({@link EdgeCaptureBench}). */
+/** {@code bin/bench edge}: the edge capture benchmark ({@link EdgeCaptureBench}). */
 @Command(
     name = "edge",
     mixinStandardHelpOptions = true,

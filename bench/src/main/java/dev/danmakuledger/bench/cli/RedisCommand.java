@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code bin/bench redis}: issue 3's admit benchmark ({@link RedisAdmitBenchmark}). */
+/** {@code bin/bench redis}: the Redis admit-script benchmark ({@link RedisAdmitBenchmark}). */
 @Command(
     name = "redis",
     mixinStandardHelpOptions = true,

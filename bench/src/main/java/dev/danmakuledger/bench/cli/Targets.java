@@ -2,7 +2,9 @@ package dev.danmakuledger.bench.cli;
 
 import picocli.CommandLine.Option;
 
-/** Where the server under test keeps its state (ARCHITECTURE §6); embedded when not given. */
+/**
+ * Where the server under test keeps its state (docs/architecture.md §6); embedded when not given.
+ */
 final class Targets {
   @Option(
       names = "--redis",

@@ -39,7 +39,7 @@ import java.util.concurrent.CompletableFuture;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The edge capture benchmark (issue 4, "Benchmark").
+ * The edge capture benchmark (docs/benchmarks.md, edge capture).
  *
  * <ul>
  *   <li><b>bulk capture</b>: records/s through {@link CaptureService#submitAll} in groups of 1024

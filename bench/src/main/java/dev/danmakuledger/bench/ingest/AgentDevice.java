@@ -21,9 +21,9 @@ import java.time.Clock;
 import java.util.Base64;
 
 /**
- * A real edge agent (issue 4: capture service, Bloom filter, SQLite store, signed Merkle log)
- * opened on a data directory laid out as {@code edge-agent init} lays it out, for the harnesses
- * that drive, copy and tamper with devices.
+ * A real edge agent (capture service, Bloom filter, SQLite store, signed Merkle log) opened on a
+ * data directory laid out as {@code edge-agent init} lays it out, for the harnesses that drive,
+ * copy and tamper with devices.
  */
 public final class AgentDevice implements AutoCloseable {
   private final Path dataDir;

@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A database that exists only for one benchmark run (ARCHITECTURE §6 targets): on MariaDB/MySQL a
+ * A database that exists only for one benchmark run (docs/architecture.md §6): on MariaDB/MySQL a
  * new schema {@code danmaku_bench_<run>} on the given server, dropped on {@link #close()}; without
  * a server URL the sync server's embedded H2 file under a data directory. Never touches another
  * schema.

@@ -23,10 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * {@code bin/bench e2e} (issues 5 and 8): full ingest over HTTP into the sync server, in this JVM,
- * on MariaDB (or H2) and Redis (or embedded Redis): simulated devices each send signed batches of
- * their device log in which a share of the records are retries. Then the same rows go, in the same
- * run and into the same database, through a raw batched INSERT, through the seed's per-message
+ * {@code bin/bench e2e} (docs/benchmarks.md): full ingest over HTTP into the sync server, in this
+ * JVM, on MariaDB (or H2) and Redis (or embedded Redis): simulated devices each send signed batches
+ * of their device log in which a share of the records are retries. Then the same rows go, in the
+ * same run and into the same database, through a raw batched INSERT, through the seed's per-message
  * path, and to NATS JetStream with {@code Nats-Msg-Id} de-duplication when a NATS server answers.
  */
 public final class IngestBenchmark {

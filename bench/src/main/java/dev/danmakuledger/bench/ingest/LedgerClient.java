@@ -22,9 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The device side of the sync-server HTTP API (ARCHITECTURE §4, §8) as the benchmarks and the
- * harnesses use it: one JDK {@link HttpClient} (HTTP/1.1, keep-alive), the project's strict JSON
- * mapper, and replies that keep the status and the problem document instead of throwing, so a
+ * The device side of the sync-server HTTP API (docs/architecture.md §4, §8) as the benchmarks and
+ * the harnesses use it: one JDK {@link HttpClient} (HTTP/1.1, keep-alive), the project's strict
+ * JSON mapper, and replies that keep the status and the problem document instead of throwing, so a
  * caller can count refusals. Transport failures are {@link IOException}.
  */
 public final class LedgerClient {

@@ -11,8 +11,8 @@ import java.util.SplittableRandom;
 /**
  * The messages one simulated device sends, deterministic for a seed: batches in which a given share
  * are retries of messages the device sent before (same idempotency key, same content), the way
- * double clicks and client retries reach the server when an edge check is bypassed (ARCHITECTURE
- * §1). New messages spread over the rooms uniformly.
+ * double clicks and client retries reach the server when an edge check is bypassed
+ * (docs/architecture.md §1). New messages spread over the rooms uniformly.
  */
 public final class MessageStream {
   private static final int HISTORY = 8192;

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The peer a user could pick instead (issue 8): NATS JetStream with {@code Nats-Msg-Id}
+ * The peer a user could pick instead (docs/benchmarks.md): NATS JetStream with {@code Nats-Msg-Id}
  * de-duplication on a file-storage stream, publishing the same messages with the same retries,
  * batch by batch (async publishes, then wait for every ack), one connection per device. The stream
  * is created for the run and deleted afterwards.

@@ -35,10 +35,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The seed design's path, as the naive baseline (issue 5): one HTTP request per message, one Redis
- * Lua call per message (the project's admit script with a single key) and one autocommitted INSERT
- * per new message, on a small JDK HTTP server in this JVM with a pool of as many connections as
- * devices. Same messages, same Redis, same database as the ledger run.
+ * The seed design's path, as the naive baseline (docs/benchmarks.md): one HTTP request per message,
+ * one Redis Lua call per message (the project's admit script with a single key) and one
+ * autocommitted INSERT per new message, on a small JDK HTTP server in this JVM with a pool of as
+ * many connections as devices. Same messages, same Redis, same database as the ledger run.
  */
 final class SeedPerMessageBaseline {
   static final String TABLE = "bench_seed_messages";

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * A device log held in memory, for load generation: it appends records, keeps the RFC 6962 compact
- * range (ARCHITECTURE §3) and signs a C2SP checkpoint for each batch, exactly as an edge agent
- * would, but without SQLite or a Bloom filter, so the benchmark measures the server.
+ * range (docs/architecture.md §3) and signs a C2SP checkpoint for each batch, exactly as an edge
+ * agent would, but without SQLite or a Bloom filter, so the benchmark measures the server.
  */
 public final class SimulatedDevice {
   private final String deviceId;

@@ -17,11 +17,11 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Pushes an edge agent's SQLite device log to the sync server by the witness protocol (ARCHITECTURE
- * §4), as the harnesses need it: resume from the size of the agent's latest receipt, send the
- * stored records up to a stored device-signed checkpoint, store the outcomes and the receipt, and
- * on 409 size-mismatch resume from the server's verified size. Records are sent as stored (their
- * index column and canonical bytes), so a tampered store reaches the server as it is.
+ * Pushes an edge agent's SQLite device log to the sync server by the witness protocol
+ * (docs/architecture.md §4), as the harnesses need it: resume from the size of the agent's latest
+ * receipt, send the stored records up to a stored device-signed checkpoint, store the outcomes and
+ * the receipt, and on 409 size-mismatch resume from the server's verified size. Records are sent as
+ * stored (their index column and canonical bytes), so a tampered store reaches the server as it is.
  */
 public final class StoreSync {
   private final LedgerClient client;

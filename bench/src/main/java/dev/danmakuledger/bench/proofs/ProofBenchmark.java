@@ -30,11 +30,11 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 
 /**
- * {@code bin/bench proofs} (issue 8): inclusion proofs (RFC 9162 §2.1.3) served by the sync server
- * for one large device log, through {@code GET /v1/devices/{id}/proofs/inclusion} over HTTP, each
- * proof verified against the device's root. The baseline is what a server without stored subtree
- * hashes must do: recompute the proof from all leaf hashes of the same log (in memory, so it is a
- * lower bound for that approach).
+ * {@code bin/bench proofs} (docs/benchmarks.md): inclusion proofs (RFC 9162 §2.1.3) served by the
+ * sync server for one large device log, through {@code GET /v1/devices/{id}/proofs/inclusion} over
+ * HTTP, each proof verified against the device's root. The baseline is what a server without stored
+ * subtree hashes must do: recompute the proof from all leaf hashes of the same log (in memory, so
+ * it is a lower bound for that approach).
  */
 public final class ProofBenchmark {
   private static final HexFormat HEX = HexFormat.of();

@@ -28,7 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 3's Redis benchmark: keys admitted per second through the admit script runner ({@link
+ * The Redis admit benchmark: keys admitted per second through the admit script runner ({@link
  * DedupeScripts#admit}, batches of 100/500/1000 keys of one room, 10% of each batch duplicates of
  * keys admitted before) next to the same keys written as raw pipelined {@code SET key value NX EX
  * ttl} ({@code redis-benchmark -P}-style, the seed design's fast path without a sequence number)
@@ -39,7 +39,7 @@ public final class RedisAdmitBenchmark {
   /** Name of the baseline in the result rows. */
   public static final String BASELINE = "redis-raw-set-nx";
 
-  /** The seed design's pipelined rate (issue 3), printed for comparison. */
+  /** The seed design's pipelined rate (docs/benchmarks.md), printed for comparison. */
   public static final double SEED_PIPELINED_PER_SECOND = 68_500;
 
   private static final Duration TTL = Duration.ofMinutes(10);

@@ -1,8 +1,8 @@
 package dev.danmakuledger.bench.tamper;
 
 /**
- * The attacks of {@code bin/bench tamper} (issue 8), each applied to a copy of a device. {@code
- * agentCanSee} is false for copies that are internally consistent logs (a clone, a restored
+ * The attacks of {@code bin/bench tamper} (docs/benchmarks.md), each applied to a copy of a device.
+ * {@code agentCanSee} is false for copies that are internally consistent logs (a clone, a restored
  * backup): only the witness, the server, can tell them from the real device.
  */
 enum Attack {

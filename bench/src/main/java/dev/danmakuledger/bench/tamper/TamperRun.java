@@ -45,11 +45,11 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * {@code bin/bench tamper} (issue 8): for each {@link Attack}, a real edge agent captures and syncs
- * part of its log to a sync server (in this JVM, embedded Redis and H2), then a copy of its data
- * directory is tampered with, audited with the agent's verify ({@code LogVerifier}) and pushed to
- * the server by the witness protocol. The run records whether verify and the server caught it, and
- * whether anything of the tampered copy was stored.
+ * {@code bin/bench tamper} (docs/benchmarks.md): for each {@link Attack}, a real edge agent
+ * captures and syncs part of its log to a sync server (in this JVM, embedded Redis and H2), then a
+ * copy of its data directory is tampered with, audited with the agent's verify ({@code
+ * LogVerifier}) and pushed to the server by the witness protocol. The run records whether verify
+ * and the server caught it, and whether anything of the tampered copy was stored.
  */
 public final class TamperRun {
   private static final int CAPTURED = 40;

@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code --json FILE} document has the shape issue 8 specifies. */
+/** The {@code --json FILE} document has the shape docs/benchmarks.md documents. */
 class ReportJsonTest {
   @TempDir Path dir;
 

@@ -41,7 +41,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Client retries": after a sync, the same messages are sent again through the agent's
+ * End to end, "Client retries": after a sync, the same messages are sent again through the agent's
  * local API and the file is imported again. Each retry is answered with the original ack carrying
  * the server's seq; nothing new reaches the server, and a subscriber of the room's SSE stream sees
  * every message exactly once.

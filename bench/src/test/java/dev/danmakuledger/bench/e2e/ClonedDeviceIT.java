@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
-import dev.danmakuledger.demo.harness.BilibiliEntries.Entry;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.edge.sync.SyncStoppedException;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
+import dev.danmakuledger.testkit.BilibiliSample;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Cloned device": a copy of a synced data directory captures other messages than the
+ * End to end, "Cloned device": a copy of a synced data directory captures other messages than the
  * original. The original syncs first; the clone presents a checkpoint for the same size with
  * another root, is refused as a fork, the device is quarantined and shows so in /admin/devices, and
  * nothing of the clone is stored.
@@ -46,12 +46,12 @@ class ClonedDeviceIT {
     String device = Names.unique("kiosk");
     Path original = tmp.resolve("original");
     Path clone = tmp.resolve("clone");
-    List<Entry> entries = BilibiliEntries.sample();
+    List<BilibiliEntry> entries = BilibiliSample.entries();
     try (Cluster cluster = Cluster.start(backend, tmp.resolve("server"), c -> c.reviewRule(null))) {
       LedgerReader reader = cluster.reader();
       try (EdgeNode node = EdgeNode.init(original, device, clock)) {
         List<CompletableFuture<CaptureAck>> acks = new ArrayList<>();
-        for (Entry e : entries.subList(0, 40)) {
+        for (BilibiliEntry e : entries.subList(0, 40)) {
           acks.add(node.capture().submit(e.request(device, room)));
         }
         for (CompletableFuture<CaptureAck> a : acks) {
@@ -63,14 +63,14 @@ class ClonedDeviceIT {
       RedisFlushIT.copyTree(original, clone);
 
       try (EdgeNode node = EdgeNode.open(original, clock)) {
-        for (Entry e : entries.subList(40, 45)) {
+        for (BilibiliEntry e : entries.subList(40, 45)) {
           node.capture().capture(e.request(device, room));
         }
         assertTrue(sync(node, cluster).complete());
         LedgerAssertions.agentMatchesServer(node, reader);
       }
       try (EdgeNode copy = EdgeNode.open(clone, clock)) {
-        for (Entry e : entries.subList(45, 50)) {
+        for (BilibiliEntry e : entries.subList(45, 50)) {
           copy.capture().capture(e.request(device, room));
         }
         SyncStoppedException e =

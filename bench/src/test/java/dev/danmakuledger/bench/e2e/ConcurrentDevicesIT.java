@@ -4,18 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
-import dev.danmakuledger.demo.harness.BilibiliEntries.Entry;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.edge.sync.Backoff;
 import dev.danmakuledger.edge.sync.Sleeper;
 import dev.danmakuledger.edge.sync.SyncDaemon;
 import dev.danmakuledger.edge.sync.SyncReport;
 import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.testkit.BilibiliSample;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Two devices, several rooms, concurrent syncs": the Bilibili file is split over two
+ * End to end, "Two devices, several rooms, concurrent syncs": the Bilibili file is split over two
  * devices and three rooms; one device syncs in explicit runs from another thread, the other runs
  * the background sync daemon while it captures. Every room's numbering ends up complete and
  * strictly increasing, and every outcome an agent stored equals the server's row.
@@ -55,7 +55,7 @@ class ConcurrentDevicesIT {
     for (int i = 0; i < ROOMS; i++) {
       rooms.add(Names.unique("room"));
     }
-    List<Entry> entries = BilibiliEntries.sample();
+    List<BilibiliEntry> entries = BilibiliSample.entries();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (Cluster cluster = Cluster.start(backend, tmp.resolve("server"), c -> c.reviewRule(null));
         EdgeNode a = EdgeNode.init(tmp.resolve("a"), Names.unique("kiosk"), clock);
@@ -63,7 +63,7 @@ class ConcurrentDevicesIT {
       a.enroll(Cluster.HTTP, cluster.url(), cluster.enrollToken(), clock);
       b.enroll(Cluster.HTTP, cluster.url(), cluster.enrollToken(), clock);
       Map<String, Long> perRoom = new HashMap<>();
-      List<List<Entry>> chunks = new ArrayList<>();
+      List<List<BilibiliEntry>> chunks = new ArrayList<>();
       for (int i = 0; i < entries.size(); i += 200) {
         chunks.add(entries.subList(i, Math.min(entries.size(), i + 200)));
       }
@@ -77,9 +77,9 @@ class ConcurrentDevicesIT {
               backoff,
               Sleeper.real())) {
         int n = 0;
-        for (List<Entry> chunk : chunks) {
+        for (List<BilibiliEntry> chunk : chunks) {
           List<CompletableFuture<CaptureAck>> acks = new ArrayList<>();
-          for (Entry e : chunk) {
+          for (BilibiliEntry e : chunk) {
             EdgeNode node = n % 2 == 0 ? a : b;
             String room = rooms.get((n / 7) % ROOMS);
             perRoom.merge(room, 1L, Long::sum);

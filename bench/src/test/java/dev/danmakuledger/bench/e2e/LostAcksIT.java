@@ -21,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Lost acks": a proxy between agent and server forwards every batch but drops the reply
- * of every third one. The agent resends; the server replays the stored outcomes. No duplicates, no
- * gaps, nothing counted twice.
+ * End to end, "Lost acks": a proxy between agent and server forwards every batch but drops the
+ * reply of every third one. The agent resends; the server replays the stored outcomes. No
+ * duplicates, no gaps, nothing counted twice.
  */
 class LostAcksIT {
   static final int BATCH = 50;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.importer.BilibiliImporter;
@@ -20,10 +19,9 @@ import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.RoomMessage;
-import java.io.InputStream;
+import dev.danmakuledger.testkit.BilibiliSample;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -37,9 +35,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Offline then online": the real Bilibili file is captured while no server runs, then the
- * server starts and one sync delivers all 1,239 records, confirmed, numbered 1..1,239 in the room,
- * with the server's root of the device log equal to the agent's.
+ * End to end, "Offline then online": the real Bilibili file is captured while no server runs, then
+ * the server starts and one sync delivers all 1,239 records, confirmed, numbered 1..1,239 in the
+ * room, with the server's root of the device log equal to the agent's.
  */
 class OfflineThenOnlineIT {
   static final int ENTRIES = 1239;
@@ -51,11 +49,7 @@ class OfflineThenOnlineIT {
   }
 
   static Path sampleFile(Path dir) throws Exception {
-    Path file = dir.resolve("bilibili-comments.xml");
-    try (InputStream in = BilibiliEntries.class.getResourceAsStream(BilibiliEntries.SAMPLE)) {
-      Files.copy(in, file);
-    }
-    return file;
+    return BilibiliSample.copyTo(dir);
   }
 
   @ParameterizedTest(name = "{0}")

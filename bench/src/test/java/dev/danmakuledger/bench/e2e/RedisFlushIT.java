@@ -3,13 +3,12 @@ package dev.danmakuledger.bench.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.demo.harness.BilibiliEntries;
-import dev.danmakuledger.demo.harness.BilibiliEntries.Entry;
 import dev.danmakuledger.demo.harness.EdgeNode;
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.demo.harness.LegacyDevice;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
+import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncReport;
@@ -19,6 +18,7 @@ import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.testkit.BilibiliSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 6, "Redis FLUSHALL": Redis forgets every dedupe key and room counter between syncs (on a
+ * End to end, "Redis FLUSHALL": Redis forgets every dedupe key and room counter between syncs (on a
  * Redis this test owns). An agent restored from a backup taken before its sync re-syncs and gets
  * the original outcomes back; repeats that reach the server as new log records (a device without
  * edge dedupe) are answered DUPLICATE with the original seq by the SQL unique key; room numbering
@@ -60,13 +60,13 @@ class RedisFlushIT {
     String device = Names.unique("kiosk");
     Path agentDir = tmp.resolve("agent");
     Path backupDir = tmp.resolve("backup");
-    List<Entry> entries = BilibiliEntries.sample();
+    List<BilibiliEntry> entries = BilibiliSample.entries();
     try (Cluster cluster = Cluster.start(backend, tmp.resolve("server"), c -> c.reviewRule(null))) {
       LedgerReader reader = cluster.reader();
       Map<String, Long> originalSeq = new HashMap<>();
       try (EdgeNode node = EdgeNode.init(agentDir, device, clock)) {
         List<CompletableFuture<CaptureAck>> acks = new ArrayList<>();
-        for (Entry e : entries.subList(0, AGENT)) {
+        for (BilibiliEntry e : entries.subList(0, AGENT)) {
           acks.add(node.capture().submit(e.request(device, room)));
         }
         for (CompletableFuture<CaptureAck> a : acks) {
@@ -101,7 +101,7 @@ class RedisFlushIT {
               Names.unique("legacy"), new SyncClient(Cluster.HTTP, cluster.url(), clock));
       legacy.enroll(cluster.enrollToken());
       List<DanmakuRecord> drafts = new ArrayList<>();
-      for (Entry e : entries.subList(AGENT, AGENT + LEGACY)) {
+      for (BilibiliEntry e : entries.subList(AGENT, AGENT + LEGACY)) {
         drafts.add(e.request(legacy.deviceId(), room).draft(legacy.deviceId()));
       }
       Map<String, RecordOutcome> first = new HashMap<>();
@@ -126,7 +126,7 @@ class RedisFlushIT {
       assertEquals(REPEATS, reader.overview().duplicates().sql());
 
       try (EdgeNode node = EdgeNode.open(agentDir, clock)) {
-        for (Entry e : entries.subList(AGENT + LEGACY, AGENT + LEGACY + 5)) {
+        for (BilibiliEntry e : entries.subList(AGENT + LEGACY, AGENT + LEGACY + 5)) {
           node.capture().capture(e.request(device, room));
         }
         assertTrue(sync(node, cluster).complete());

@@ -26,9 +26,10 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Danmaku Ledger end to end on one machine: a sync server (embedded Redis + H2), three edge",
-      "agents capturing the real Bilibili sample with repeats, an offline agent, lost replies, a",
-      "Redis wipe and a cloned device; then a verification report. Exit code 0 = every check passed."
+      "Danmaku Ledger end to end on one machine: a sync server (embedded Redis + H2),",
+      "three edge agents capturing the real Bilibili sample with repeats, an offline",
+      "agent, lost replies, a Redis wipe and a cloned device; then a verification",
+      "report. Exit code 0 = every check passed, 1 = a check failed, 2 = bad usage."
     })
 public final class DemoMain implements Callable<Integer> {
   @Option(

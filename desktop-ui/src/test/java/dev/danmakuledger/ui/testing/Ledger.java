@@ -1,12 +1,8 @@
 package dev.danmakuledger.ui.testing;
 
-import dev.danmakuledger.merkle.NodeId;
-import dev.danmakuledger.merkle.checkpoint.Checkpoint;
-import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.edge.capture.CaptureRequest;
+import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
-import dev.danmakuledger.merkle.hash.Rfc6962;
-import dev.danmakuledger.merkle.proof.Proofs;
-import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.id.MessageId;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
@@ -14,6 +10,8 @@ import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.DeviceKey;
+import dev.danmakuledger.testkit.BilibiliSample;
+import dev.danmakuledger.testkit.TestDevice;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -33,16 +31,22 @@ public final class Ledger {
   private static final HexFormat HEX = HexFormat.of();
   public static final long BASE_MILLIS = 1_764_480_000_000L; // 2025-11-30T05:20:00Z
 
-  /** One device log. */
+  /** One device log: the testkit's signing device, and the records it holds. */
   public static final class Device {
     public final String id;
     public final NoteSigner signer;
     public final List<DanmakuRecord> records = new ArrayList<>();
-    final List<byte[]> leaves = new ArrayList<>();
+    private final TestDevice signing;
 
-    Device(String id, NoteSigner signer) {
-      this.id = id;
-      this.signer = signer;
+    Device(TestDevice signing) {
+      this.signing = signing;
+      this.id = signing.id;
+      this.signer = signing.signer;
+    }
+
+    void append(DanmakuRecord r) {
+      records.add(r);
+      signing.batch(r);
     }
 
     public long size() {
@@ -50,7 +54,7 @@ public final class Ledger {
     }
 
     public byte[] root() {
-      return hash(leaves, 0, leaves.size());
+      return signing.root();
     }
 
     public String checkpoint() {
@@ -59,7 +63,7 @@ public final class Ledger {
 
     /** The device-signed checkpoint of the first {@code n} records. */
     public String checkpointAt(long n) {
-      return Checkpoints.sign(new Checkpoint(DeviceLog.origin(id), n, hash(leaves, 0, n)), signer);
+      return signing.checkpointAt(n);
     }
 
     public LogState log() {
@@ -71,15 +75,7 @@ public final class Ledger {
     }
 
     public InclusionProofResponse proof(long index) {
-      List<byte[]> path =
-          Proofs.inclusion(
-              index,
-              size(),
-              (NodeId n) ->
-                  hash(
-                      leaves,
-                      n.index() << n.level(),
-                      Math.min(leaves.size(), (n.index() + 1) << n.level())));
+      List<byte[]> path = signing.inclusionProof(index);
       List<String> hex = new ArrayList<>();
       for (byte[] h : path) {
         hex.add(HEX.formatHex(h));
@@ -88,7 +84,7 @@ public final class Ledger {
           id,
           index,
           size(),
-          HEX.formatHex(leaves.get((int) index)),
+          HEX.formatHex(signing.leafHash(index)),
           hex,
           HEX.formatHex(root()),
           checkpoint(),
@@ -124,16 +120,16 @@ public final class Ledger {
     }
     random.setSeed(42);
     for (String id : deviceIds) {
-      l.devices.put(id, new Device(id, NoteSigner.generate(DeviceLog.origin(id), random)));
+      l.devices.put(id, new Device(TestDevice.create(id, random)));
     }
-    List<BilibiliSample.Entry> sample = BilibiliSample.load(deviceIds.size() * perDevice);
+    List<CaptureRequest> sample = sample(deviceIds.size() * perDevice);
     Map<String, Long> seqs = new LinkedHashMap<>();
     int n = 0;
-    for (BilibiliSample.Entry e : sample) {
+    for (CaptureRequest e : sample) {
       Device d = l.devices.get(deviceIds.get(n % deviceIds.size()));
       String room = rooms.get(n % rooms.size());
       long millis = baseMillis + n * 1_500L;
-      String user = "u" + e.sender();
+      String user = "u" + e.user();
       IdempotencyKey key = new IdempotencyKey(d.id, user, millis, String.format("%032x", n + 1));
       DanmakuRecord r =
           new DanmakuRecord(
@@ -148,12 +144,9 @@ public final class Ledger {
               Math.max(1, Math.min(255, e.fontSize())),
               millis << 16,
               d.records.size());
-      d.records.add(r);
-      d.leaves.add(r.leafHash());
+      d.append(r);
       if (retryEvery > 0 && n % retryEvery == retryEvery - 1) {
-        DanmakuRecord again = r.withIndexAndHlc(d.records.size(), (millis + 700) << 16);
-        d.records.add(again);
-        d.leaves.add(again.leafHash());
+        d.append(r.withIndexAndHlc(d.records.size(), (millis + 700) << 16));
       }
       long seq = seqs.merge(room, 1L, Long::sum);
       String status = n % 7 == 6 ? "PENDING" : n % 11 == 10 ? "REJECTED" : "CONFIRMED";
@@ -183,15 +176,22 @@ public final class Ledger {
     return build(List.of("kiosk-1", "kiosk-2", "stb-7"), List.of("lobby", "live.1"), 24);
   }
 
-  static byte[] hash(List<byte[]> leaves, long begin, long end) {
-    long n = end - begin;
-    if (n == 0) {
-      return Rfc6962.emptyRoot();
+  /**
+   * The first {@code max} entries of the Bilibili sample as {@code edge-agent import} reads them
+   * (entries the importer would skip are skipped); the console fixture uses their content only.
+   */
+  static List<CaptureRequest> sample(int max) {
+    List<CaptureRequest> out = new ArrayList<>();
+    for (BilibiliEntry e : BilibiliSample.entries()) {
+      if (out.size() == max) {
+        break;
+      }
+      try {
+        out.add(e.request("fixture", "fixture"));
+      } catch (IllegalArgumentException malformed) {
+        // skipped, as the importer skips it
+      }
     }
-    if (n == 1) {
-      return leaves.get((int) begin);
-    }
-    long k = Long.highestOneBit(n - 1);
-    return Rfc6962.nodeHash(hash(leaves, begin, begin + k), hash(leaves, begin + k, end));
+    return out;
   }
 }

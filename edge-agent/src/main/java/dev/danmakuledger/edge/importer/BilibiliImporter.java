@@ -115,6 +115,39 @@ public final class BilibiliImporter {
         tally.entries, tally.captured, tally.duplicates, tally.conflicts, tally.skipped, fatal);
   }
 
+  /**
+   * Reads every {@code <d>} entry of a Bilibili file with the importer's parser (DTDs and external
+   * entities refused), without capturing anything; {@link BilibiliEntry#request} turns an entry
+   * into the capture {@link #importFile} would make of it.
+   *
+   * @throws IOException if {@code in} is not well-formed XML or declares a document type
+   */
+  public static List<BilibiliEntry> readEntries(InputStream in) throws IOException {
+    List<BilibiliEntry> out = new ArrayList<>();
+    try {
+      XMLStreamReader xml = factory().createXMLStreamReader(in);
+      try {
+        while (xml.hasNext()) {
+          if (xml.next() != XMLStreamConstants.START_ELEMENT || !xml.getLocalName().equals("d")) {
+            continue;
+          }
+          long line = xml.getLocation().getLineNumber();
+          String p = xml.getAttributeValue(null, "p");
+          out.add(new BilibiliEntry(line, p, xml.getElementText()));
+        }
+      } finally {
+        xml.close();
+      }
+    } catch (XMLStreamException e) {
+      throw new IOException(
+          "not a readable Bilibili XML file: "
+              + (e.getLocation() == null ? "" : "line " + e.getLocation().getLineNumber() + ": ")
+              + e.getMessage(),
+          e);
+    }
+    return out;
+  }
+
   /** Hands a group to the capture service as one bulk submission and clears it. */
   private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group) {
     List<CompletableFuture<CaptureAck>> futures = capture.submitAll(group);

@@ -1,10 +1,11 @@
-package dev.danmakuledger.server;
+package dev.danmakuledger.testkit;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.proof.Proofs;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
@@ -20,16 +21,22 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * A simulated edge device for tests: an Ed25519 note key, a device log kept as a compact range, and
- * signed batches built with merkle and protocol exactly as an agent builds them.
+ * A simulated edge device for tests: an Ed25519 note key named for its log origin, its device log
+ * (RFC 6962 leaves, docs/architecture.md §3) and signed batches built with merkle and protocol
+ * exactly as an agent builds them (C2SP checkpoints), without SQLite or a Bloom filter. It can also
+ * answer what a server holding the log would: the root and checkpoint at any earlier size and
+ * inclusion proofs (RFC 9162 §2.1.3).
+ *
+ * <p>{@link #id} and {@link #signer} are fields because every test reads them.
  */
-final class TestDevice {
+public final class TestDevice {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  final String id;
-  final NoteSigner signer;
+  public final String id;
+  public final NoteSigner signer;
   private CompactRange range = CompactRange.empty();
   private final List<byte[]> leaves = new ArrayList<>();
+  private final List<byte[]> leafHashes = new ArrayList<>();
   private long nextIndex;
   private long hlcMillis = System.currentTimeMillis();
 
@@ -38,46 +45,80 @@ final class TestDevice {
     this.signer = signer;
   }
 
-  static TestDevice create(String id) {
-    return new TestDevice(id, NoteSigner.generate(DeviceLog.origin(id), RANDOM));
+  /** A device with a fresh random key. */
+  public static TestDevice create(String id) {
+    return create(id, RANDOM);
+  }
+
+  /** A device whose key comes from {@code random} (seed it for a deterministic key). */
+  public static TestDevice create(String id, SecureRandom random) {
+    return new TestDevice(id, NoteSigner.generate(DeviceLog.origin(id), random));
   }
 
   /** A clone: same key and log so far (a copied data directory). */
-  TestDevice cloneDevice() {
+  public TestDevice cloneDevice() {
     TestDevice c = new TestDevice(id, signer);
     c.range = range.copy();
     c.leaves.addAll(leaves);
+    c.leafHashes.addAll(leafHashes);
     c.nextIndex = nextIndex;
     c.hlcMillis = hlcMillis;
     return c;
   }
 
-  EnrollRequest enrollRequest(String token) {
+  public EnrollRequest enrollRequest(String token) {
     return new EnrollRequest(id, Base64.getEncoder().encodeToString(signer.publicKey()), token);
   }
 
-  long size() {
+  /** Leaves in the log. */
+  public long size() {
     return range.end();
   }
 
-  byte[] root() {
+  /** The root of the whole log. */
+  public byte[] root() {
     return range.root();
   }
 
+  /** The root of the first {@code n} leaves. */
+  public byte[] rootAt(long n) {
+    checkSize(n);
+    return subtreeRoot(0, n);
+  }
+
+  /** The RFC 6962 leaf hash at {@code index}. */
+  public byte[] leafHash(long index) {
+    if (index < 0 || index >= size()) {
+      throw new IllegalArgumentException("index: got " + index + ", want 0.." + (size() - 1));
+    }
+    return leafHashes.get((int) index);
+  }
+
+  /** The inclusion proof of leaf {@code index} in the whole log. */
+  public List<byte[]> inclusionProof(long index) {
+    return Proofs.inclusion(
+        index,
+        size(),
+        node ->
+            subtreeRoot(
+                node.index() << node.level(),
+                Math.min(size(), (node.index() + 1) << node.level())));
+  }
+
   /** A new record with the next index of this device's log (append it with {@link #batch}). */
-  DanmakuRecord record(String room, String user, String text) {
+  public DanmakuRecord record(String room, String user, String text) {
     IdempotencyKey key = IdempotencyKey.generate(id, user, Clock.systemUTC(), RANDOM);
     return new DanmakuRecord(
         key, id, room, user, text, 1_000L, 1, 0xFFFFFF, 25, nextHlc(), nextIndex++);
   }
 
   /** The same message (same key and content) captured again at the next index. */
-  DanmakuRecord again(DanmakuRecord r) {
+  public DanmakuRecord again(DanmakuRecord r) {
     return r.withIndexAndHlc(nextIndex++, nextHlc());
   }
 
   /** A record with {@code r}'s key but other text, at the next index. */
-  DanmakuRecord conflicting(DanmakuRecord r, String text) {
+  public DanmakuRecord conflicting(DanmakuRecord r, String text) {
     return new DanmakuRecord(
         r.key(),
         r.deviceId(),
@@ -93,7 +134,7 @@ final class TestDevice {
   }
 
   /** A record with {@code r}'s key and text but posted to another room, at the next index. */
-  DanmakuRecord inRoom(DanmakuRecord r, String room) {
+  public DanmakuRecord inRoom(DanmakuRecord r, String room) {
     return new DanmakuRecord(
         r.key(),
         r.deviceId(),
@@ -113,7 +154,7 @@ final class TestDevice {
   }
 
   /** Appends the records (in index order) to the log and returns the signed batch. */
-  BatchRequest batch(DanmakuRecord... records) {
+  public BatchRequest batch(DanmakuRecord... records) {
     List<byte[]> bytes = new ArrayList<>();
     for (DanmakuRecord r : records) {
       bytes.add(r.canonicalBytes());
@@ -122,35 +163,60 @@ final class TestDevice {
   }
 
   /** Appends raw leaf bytes (possibly not a valid record) and returns the signed batch. */
-  BatchRequest batchOfBytes(List<byte[]> canonicals) {
+  public BatchRequest batchOfBytes(List<byte[]> canonicals) {
     long oldSize = range.end();
     List<WireRecord> wire = new ArrayList<>();
     for (byte[] b : canonicals) {
       wire.add(new WireRecord(range.end(), Base64.getEncoder().encodeToString(b)));
-      range.append(Rfc6962.leafHash(b));
+      byte[] leaf = Rfc6962.leafHash(b);
+      range.append(leaf);
       leaves.add(b);
+      leafHashes.add(leaf);
     }
     nextIndex = Math.max(nextIndex, range.end());
     return new BatchRequest(oldSize, wire, checkpoint(), new BatchMetadata(10, 2, 1, 1));
   }
 
   /** The signed checkpoint of the whole log so far. */
-  String checkpoint() {
+  public String checkpoint() {
     return Checkpoints.sign(
         new Checkpoint(DeviceLog.origin(id), range.end(), range.root()), signer);
   }
 
+  /** The signed checkpoint of the first {@code n} leaves. */
+  public String checkpointAt(long n) {
+    return Checkpoints.sign(new Checkpoint(DeviceLog.origin(id), n, rootAt(n)), signer);
+  }
+
   /** A batch re-sending leaves [from, to) with a checkpoint for size {@code to}. */
-  BatchRequest resend(long from, long to) {
-    CompactRange r = CompactRange.empty();
-    List<WireRecord> wire = new ArrayList<>();
-    for (int i = 0; i < to; i++) {
-      r.append(Rfc6962.leafHash(leaves.get(i)));
-      if (i >= from) {
-        wire.add(new WireRecord(i, Base64.getEncoder().encodeToString(leaves.get(i))));
-      }
+  public BatchRequest resend(long from, long to) {
+    checkSize(to);
+    if (from < 0 || from > to) {
+      throw new IllegalArgumentException("from: got " + from + ", want 0.." + to);
     }
-    String cp = Checkpoints.sign(new Checkpoint(DeviceLog.origin(id), to, r.root()), signer);
-    return new BatchRequest(from, wire, cp, null);
+    List<WireRecord> wire = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      wire.add(new WireRecord(i, Base64.getEncoder().encodeToString(leaves.get((int) i))));
+    }
+    return new BatchRequest(from, wire, checkpointAt(to), null);
+  }
+
+  private void checkSize(long n) {
+    if (n < 0 || n > size()) {
+      throw new IllegalArgumentException("size: got " + n + ", want 0.." + size());
+    }
+  }
+
+  /** RFC 6962 §2.1 MTH of leaves [begin, end). */
+  private byte[] subtreeRoot(long begin, long end) {
+    long n = end - begin;
+    if (n == 0) {
+      return Rfc6962.emptyRoot();
+    }
+    if (n == 1) {
+      return leafHashes.get((int) begin);
+    }
+    long k = Long.highestOneBit(n - 1);
+    return Rfc6962.nodeHash(subtreeRoot(begin, begin + k), subtreeRoot(begin + k, end));
   }
 }
