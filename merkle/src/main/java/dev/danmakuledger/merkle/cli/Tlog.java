@@ -84,6 +84,10 @@ public final class Tlog {
                                                       audit a mirrored room log (DIR/checkpoint,
                                                       DIR/tile/...): signature, tiles, entries,
                                                       numbering, consistency with NOTE
+        verify-bundle --server-keys FILE --device-vkey DEVICE_VKEY BUNDLE
+                                                      check a message's audit bundle: room
+                                                      checkpoint, entry, both inclusions, record,
+                                                      device signature and server cosignature
       """;
 
   private final PrintStream out;
@@ -135,6 +139,7 @@ public final class Tlog {
         case "checkpoint" -> checkpoint(rest);
         case "verify-checkpoint" -> verifyCheckpoint(rest);
         case "verify-room" -> new VerifyRoom(this::readText, out).run(rest);
+        case "verify-bundle" -> new VerifyBundle(this::readText, out).run(rest);
         case "cosign" -> cosign(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }
