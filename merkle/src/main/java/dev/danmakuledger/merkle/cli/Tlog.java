@@ -88,6 +88,9 @@ public final class Tlog {
                                                       check a message's audit bundle: room
                                                       checkpoint, entry, both inclusions, record,
                                                       device signature and server cosignature
+        fetch-room URL ROOM --out DIR                 mirror URL/v1/rooms/ROOM/log/ (checkpoint,
+                                                      tiles, entry bundles) into DIR; full tiles
+                                                      already there are kept
       """;
 
   private final PrintStream out;
@@ -140,6 +143,7 @@ public final class Tlog {
         case "verify-checkpoint" -> verifyCheckpoint(rest);
         case "verify-room" -> new VerifyRoom(this::readText, out).run(rest);
         case "verify-bundle" -> new VerifyBundle(this::readText, out).run(rest);
+        case "fetch-room" -> new FetchRoom(FetchRoom.defaultClient(), out).run(rest);
         case "cosign" -> cosign(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }
