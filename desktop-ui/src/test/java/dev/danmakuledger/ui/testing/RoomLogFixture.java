@@ -32,6 +32,8 @@ public final class RoomLogFixture {
   private final Map<String, Map<String, byte[]>> files = new ConcurrentHashMap<>();
   private final Map<String, TileWriter> tiles = new ConcurrentHashMap<>();
   private final Map<String, BundleWriter> bundles = new ConcurrentHashMap<>();
+  private final Map<String, Integer> checkpointReads = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> forkOnSecondRead = new ConcurrentHashMap<>();
 
   public RoomLogFixture(Clock clock) {
     this.clock = clock;
@@ -80,6 +82,14 @@ public final class RoomLogFixture {
         seq -> ("v1 " + seq + " T duplicate-caught-by-sql").getBytes(StandardCharsets.US_ASCII));
   }
 
+  /**
+   * Makes {@code room}'s log a split view as seen by one console: the first checkpoint read gets
+   * the log as it is, every later one a different tree 50 entries larger.
+   */
+  public void forkAfterFirstRead(String room) {
+    forkOnSecondRead.put(room, true);
+  }
+
   /** Serves a checkpoint note signed by another key for {@code room}. */
   public void resignWith(String room, NoteSigner other) {
     String note = new String(files.get(room).get("checkpoint"), StandardCharsets.UTF_8);
@@ -115,6 +125,12 @@ public final class RoomLogFixture {
         || !p.get(1).equals("rooms")
         || !p.get(3).equals("log")) {
       return null;
+    }
+    if (p.size() == 5 && p.get(4).equals("checkpoint")) {
+      int reads = checkpointReads.merge(p.get(2), 1, Integer::sum);
+      if (reads == 2 && forkOnSecondRead.containsKey(p.get(2))) {
+        fork(p.get(2), tiles.get(p.get(2)).size() + 50);
+      }
     }
     Map<String, byte[]> f = files.get(p.get(2));
     byte[] body = f == null ? null : f.get(String.join("/", p.subList(4, p.size())));
