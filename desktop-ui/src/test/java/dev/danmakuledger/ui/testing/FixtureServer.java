@@ -29,6 +29,7 @@ public final class FixtureServer {
       server.setDispatcher(api);
       server.start(InetAddress.getLoopbackAddress(), port);
       System.err.println("fixture API on " + server.url("/"));
+      System.err.println("room log verifier key " + api.roomLogs.logKey.verifierKey());
       Thread.currentThread().join();
     }
   }

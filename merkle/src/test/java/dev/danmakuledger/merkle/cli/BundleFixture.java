@@ -208,4 +208,16 @@ final class BundleFixture {
     out.writeBytes(ByteBuffer.allocate(4).putInt(b.length).array());
     out.writeBytes(b);
   }
+
+  /**
+   * Writes {@code keys.json}, {@code device.vkey} and {@code bundle-7.json} (the bundle of seq 7)
+   * into the directory {@code args[0]}, for trying {@code tlog verify-bundle} by hand.
+   */
+  public static void main(String[] args) throws IOException {
+    java.nio.file.Path dir = java.nio.file.Path.of(args[0]);
+    BundleFixture fx = new BundleFixture();
+    java.nio.file.Files.writeString(dir.resolve("keys.json"), fx.serverKeysJson() + "\n");
+    java.nio.file.Files.writeString(dir.resolve("device.vkey"), fx.deviceKey.verifierKey() + "\n");
+    java.nio.file.Files.writeString(dir.resolve("bundle-7.json"), json(fx.bundle(7)) + "\n");
+  }
 }
