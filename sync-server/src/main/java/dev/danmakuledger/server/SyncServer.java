@@ -13,6 +13,7 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
+import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
@@ -58,6 +59,7 @@ public final class SyncServer implements AutoCloseable {
   private final HttpApi http;
   private final int port;
   private final GapSealer sealer;
+  private final StageTimes stages;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -68,6 +70,7 @@ public final class SyncServer implements AutoCloseable {
       HttpApi http,
       int port,
       GapSealer sealer,
+      StageTimes stages,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
@@ -75,6 +78,7 @@ public final class SyncServer implements AutoCloseable {
     this.http = http;
     this.port = port;
     this.sealer = sealer;
+    this.stages = stages;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -180,7 +184,7 @@ public final class SyncServer implements AutoCloseable {
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
-      return new SyncServer(config, dir, http, port, sealer, resources, started);
+      return new SyncServer(config, dir, http, port, sealer, ingest.stages(), resources, started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -245,6 +249,11 @@ public final class SyncServer implements AutoCloseable {
    */
   public int sealGapsNow() {
     return sealer.runOnce();
+  }
+
+  /** Where the time of accepted batches went so far, per pipeline stage (docs/benchmarks.md). */
+  public StageTimes.Snapshot stageTimes() {
+    return stages.snapshot();
   }
 
   /** One line per part started, for the startup message. */
