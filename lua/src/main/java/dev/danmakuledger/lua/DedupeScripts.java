@@ -5,8 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2), and
@@ -106,41 +110,117 @@ public final class DedupeScripts implements AutoCloseable {
    */
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
-    String counter = RedisKeys.counter(room);
-    String entryPrefix = RedisKeys.entryPrefix(room);
-    Objects.requireNonNull(items, "items");
-    if (items.size() > MAX_ITEMS) {
-      throw new IllegalArgumentException(
-          "items: got " + items.size() + ", want at most " + MAX_ITEMS);
-    }
-    long ttlSeconds = wholeSeconds(ttl);
+    Call call = Call.of(room, items, wholeSeconds(ttl));
     if (items.isEmpty()) {
       return List.of();
     }
-    String[] keys = new String[items.size() + 1];
-    String[] args = new String[2 * items.size() + 1];
-    keys[0] = counter;
-    args[0] = Long.toString(ttlSeconds);
-    long[] candidates = new long[items.size()];
-    for (int i = 0; i < items.size(); i++) {
-      AdmitItem item = Objects.requireNonNull(items.get(i), "item");
-      candidates[i] = item.candidateMessageId();
-      keys[i + 1] = entryPrefix + item.idempotencyKey();
-      args[2 * i + 1] = item.contentHash();
-      args[2 * i + 2] = Long.toString(item.candidateMessageId());
+    LuaScript script = registry.select(ScriptRegistry.ADMIT);
+    return AdmitReply.parse(script, caller.call(script, call.keys, call.args), items, room);
+  }
+
+  /**
+   * What {@link #admitRooms} answered: every room either admitted or in need of a seed.
+   *
+   * @param admitted the answers of the rooms admitted, as {@link #admit} gives them
+   * @param needSeed rooms whose counter is missing (nothing of theirs was assigned), in call order
+   */
+  public record RoomAdmissions(Map<String, List<Admission>> admitted, List<String> needSeed) {
+    public RoomAdmissions {
+      admitted = Collections.unmodifiableMap(new LinkedHashMap<>(admitted));
+      needSeed = List.copyOf(needSeed);
     }
-    Arrays.sort(candidates);
-    for (int i = 1; i < candidates.length; i++) {
-      if (candidates[i] == candidates[i - 1]) {
-        throw new IllegalArgumentException(
-            "candidate message ids: got "
-                + candidates[i]
-                + " twice, want unique per call (a DUPLICATE carrying it marks a replay)");
+  }
+
+  /**
+   * Admits several rooms' items, each room in one atomic script run as {@link #admit} does, with
+   * every room's call sent before any answer is awaited: one round trip for the whole batch instead
+   * of one per room (under a cluster, Lettuce routes each call to its room's node, the calls to
+   * different nodes are in flight together). A call that fails is run again alone through {@link
+   * #admit}, with its retries and the full script when Redis lost it; that is safe because
+   * re-running an admit returns what the first run stored as replays.
+   *
+   * @param byRoom items by room, each as {@link #admit} takes them; rooms keep their order
+   * @throws LuaRedisException if Redis failed for a room even after its retries
+   */
+  public RoomAdmissions admitRooms(Map<String, List<AdmitItem>> byRoom, Duration ttl) {
+    long ttlSeconds = wholeSeconds(ttl);
+    Map<String, Call> calls = new LinkedHashMap<>();
+    byRoom.forEach((room, items) -> calls.put(room, Call.of(room, items, ttlSeconds)));
+    LuaScript script = registry.select(ScriptRegistry.ADMIT);
+    Map<String, CompletableFuture<List<Object>>> sent = new LinkedHashMap<>();
+    calls.forEach(
+        (room, call) -> {
+          if (!call.items.isEmpty()) {
+            sent.put(room, caller.send(script, call.keys, call.args));
+          }
+        });
+    Map<String, List<Admission>> admitted = new LinkedHashMap<>();
+    List<String> needSeed = new ArrayList<>();
+    for (Map.Entry<String, Call> e : calls.entrySet()) {
+      String room = e.getKey();
+      Call call = e.getValue();
+      try {
+        if (call.items.isEmpty()) {
+          admitted.put(room, List.of());
+          continue;
+        }
+        List<Object> reply = caller.awaited(sent.get(room));
+        if (reply == null) {
+          reply = caller.call(script, call.keys, call.args);
+        } else {
+          reply = ScriptCaller.checked(script, reply);
+        }
+        admitted.put(room, AdmitReply.parse(script, reply, call.items, room));
+      } catch (NeedSeedException needs) {
+        needSeed.add(room);
       }
     }
-    LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    List<Object> reply = caller.call(script, keys, args);
-    return AdmitReply.parse(script, reply, items, room);
+    return new RoomAdmissions(admitted, needSeed);
+  }
+
+  /** The keys and arguments of one admit call, checked. */
+  private static final class Call {
+    final List<AdmitItem> items;
+    final String[] keys;
+    final String[] args;
+
+    private Call(List<AdmitItem> items, String[] keys, String[] args) {
+      this.items = items;
+      this.keys = keys;
+      this.args = args;
+    }
+
+    static Call of(String room, List<AdmitItem> items, long ttlSeconds) {
+      String counter = RedisKeys.counter(room);
+      String entryPrefix = RedisKeys.entryPrefix(room);
+      Objects.requireNonNull(items, "items");
+      if (items.size() > MAX_ITEMS) {
+        throw new IllegalArgumentException(
+            "items: got " + items.size() + ", want at most " + MAX_ITEMS);
+      }
+      String[] keys = new String[items.size() + 1];
+      String[] args = new String[2 * items.size() + 1];
+      keys[0] = counter;
+      args[0] = Long.toString(ttlSeconds);
+      long[] candidates = new long[items.size()];
+      for (int i = 0; i < items.size(); i++) {
+        AdmitItem item = Objects.requireNonNull(items.get(i), "item");
+        candidates[i] = item.candidateMessageId();
+        keys[i + 1] = entryPrefix + item.idempotencyKey();
+        args[2 * i + 1] = item.contentHash();
+        args[2 * i + 2] = Long.toString(item.candidateMessageId());
+      }
+      Arrays.sort(candidates);
+      for (int i = 1; i < candidates.length; i++) {
+        if (candidates[i] == candidates[i - 1]) {
+          throw new IllegalArgumentException(
+              "candidate message ids: got "
+                  + candidates[i]
+                  + " twice, want unique per call (a DUPLICATE carrying it marks a replay)");
+        }
+      }
+      return new Call(items, keys, args);
+    }
   }
 
   private static long wholeSeconds(Duration ttl) {

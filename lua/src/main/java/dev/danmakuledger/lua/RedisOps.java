@@ -5,15 +5,18 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The few Redis commands the runner needs, over one Lettuce connection to a standalone server or to
@@ -22,18 +25,24 @@ import java.util.Objects;
  */
 final class RedisOps implements AutoCloseable {
   private final RedisScriptingCommands<String, String> scripting;
+  private final RedisScriptingAsyncCommands<String, String> async;
   private final RedisStringCommands<String, String> strings;
   private final AutoCloseable connection;
+  private final Duration timeout;
   private final Runnable shutdown;
 
   private RedisOps(
       RedisScriptingCommands<String, String> scripting,
+      RedisScriptingAsyncCommands<String, String> async,
       RedisStringCommands<String, String> strings,
       AutoCloseable connection,
+      Duration timeout,
       Runnable shutdown) {
     this.scripting = scripting;
+    this.async = async;
     this.strings = strings;
     this.connection = connection;
+    this.timeout = timeout;
     this.shutdown = shutdown;
   }
 
@@ -47,7 +56,13 @@ final class RedisOps implements AutoCloseable {
             .build());
     try {
       StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
-      return new RedisOps(connection.sync(), connection.sync(), connection, client::shutdown);
+      return new RedisOps(
+          connection.sync(),
+          connection.async(),
+          connection.sync(),
+          connection,
+          connection.getTimeout(),
+          client::shutdown);
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;
@@ -72,7 +87,13 @@ final class RedisOps implements AutoCloseable {
             .build());
     try {
       StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);
-      return new RedisOps(connection.sync(), connection.sync(), connection, client::shutdown);
+      return new RedisOps(
+          connection.sync(),
+          connection.async(),
+          connection.sync(),
+          connection,
+          connection.getTimeout(),
+          client::shutdown);
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;
@@ -81,6 +102,21 @@ final class RedisOps implements AutoCloseable {
 
   List<Object> evalsha(String sha1, String[] keys, String[] args) {
     return scripting.evalsha(sha1, ScriptOutputType.MULTI, keys, args);
+  }
+
+  /**
+   * Sends EVALSHA without waiting for the answer: calls sent one after another are in flight
+   * together on the connection (pipelined), each routed by its first key's slot under a cluster.
+   */
+  CompletableFuture<List<Object>> evalshaAsync(String sha1, String[] keys, String[] args) {
+    return async
+        .<List<Object>>evalsha(sha1, ScriptOutputType.MULTI, keys, args)
+        .toCompletableFuture();
+  }
+
+  /** The command timeout of the connection (from the URI, Lettuce's default otherwise). */
+  Duration timeout() {
+    return timeout;
   }
 
   List<Object> eval(String source, String[] keys, String[] args) {

@@ -14,7 +14,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,7 +47,40 @@ final class ScriptCaller {
 
   /** Runs {@code script} and checks that the reply starts with the script's version. */
   List<Object> call(LuaScript script, String[] keys, String[] args) {
-    List<Object> reply = withRetry(() -> evalOnce(script, keys, args));
+    return checked(script, withRetry(() -> evalOnce(script, keys, args)));
+  }
+
+  /**
+   * Sends one EVALSHA of {@code script} without waiting, no retry and no fallback to EVAL: a caller
+   * that gets a failure runs {@link #call} for that call, which retries and sends the script in
+   * full if Redis lost it (re-running a script is safe, see the class comment).
+   */
+  CompletableFuture<List<Object>> send(LuaScript script, String[] keys, String[] args) {
+    return redis.evalshaAsync(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
+  }
+
+  /**
+   * The reply of a call {@link #send} sent, or null when it failed or took longer than the
+   * connection's command timeout (the caller runs it again with {@link #call}).
+   */
+  List<Object> awaited(CompletableFuture<List<Object>> reply) {
+    try {
+      return reply.get(redis.timeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException(
+          RedisUnavailableException.Reason.INTERRUPTED,
+          true,
+          1,
+          "interrupted while waiting for a pipelined admit",
+          e);
+    } catch (ExecutionException | TimeoutException | CancellationException e) {
+      return null;
+    }
+  }
+
+  /** Checks that {@code reply} starts with the version of {@code script}. */
+  static List<Object> checked(LuaScript script, List<Object> reply) {
     if (reply == null || reply.isEmpty() || !(reply.get(0) instanceof Long version)) {
       throw new ScriptException(
           "BADREPLY", "script " + script + ": got reply " + reply + ", want {version, ...}", null);

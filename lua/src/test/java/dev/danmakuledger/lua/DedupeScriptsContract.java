@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -255,6 +257,55 @@ abstract class DedupeScriptsContract {
     raw().scriptFlush();
     assertEquals(2, scripts.admit(room, List.of(item("after")), TTL).get(0).seq());
     assertTrue(scripts.seed(room, 5));
+  }
+
+  @Test
+  void admittingRoomsTogetherAnswersAsAdmittingEachAlone() throws Exception {
+    String a = seededRoom("pipe-a");
+    String b = seededRoom("pipe-b");
+    String unseeded = unique("pipe-unseeded");
+    AdmitItem earlier = item("seen");
+    scripts.admit(b, List.of(item("b0"), earlier), TTL);
+    Map<String, List<AdmitItem>> byRoom = new LinkedHashMap<>();
+    byRoom.put(a, List.of(item("a1"), item("a2")));
+    byRoom.put(unseeded, List.of(item("u1")));
+    byRoom.put(b, List.of(item("seen"), item("b3")));
+    byRoom.put(unique("pipe-empty"), List.of());
+
+    DedupeScripts.RoomAdmissions got = scripts.admitRooms(byRoom, TTL);
+
+    assertEquals(List.of(unseeded), got.needSeed());
+    assertEquals(-1, scripts.currentSeq(unseeded));
+    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u1")));
+    List<AdmitItem> inA = byRoom.get(a);
+    assertEquals(
+        List.of(
+            new Admission(Status.NEW, 1, inA.get(0).candidateMessageId()),
+            new Admission(Status.NEW, 2, inA.get(1).candidateMessageId())),
+        got.admitted().get(a));
+    assertEquals(
+        List.of(
+            new Admission(Status.DUPLICATE, 2, earlier.candidateMessageId()),
+            new Admission(Status.NEW, 3, byRoom.get(b).get(1).candidateMessageId())),
+        got.admitted().get(b));
+    assertEquals(3, got.admitted().size());
+    DedupeScripts.RoomAdmissions again = scripts.admitRooms(Map.of(a, inA), TTL);
+    for (int i = 0; i < inA.size(); i++) {
+      assertTrue(again.admitted().get(a).get(i).isReplayOf(inA.get(i)), "item " + i);
+    }
+  }
+
+  @Test
+  void roomsAdmittedTogetherAfterAScriptFlushAreStillAdmitted() throws Exception {
+    String a = seededRoom("flush-a");
+    String b = seededRoom("flush-b");
+    raw().scriptFlush();
+    DedupeScripts.RoomAdmissions got =
+        scripts.admitRooms(Map.of(a, List.of(item("x")), b, List.of(item("y"), item("z"))), TTL);
+    assertEquals(List.of(), got.needSeed());
+    assertEquals(1, got.admitted().get(a).get(0).seq());
+    assertEquals(2, got.admitted().get(b).get(1).seq());
+    assertEquals(2, scripts.currentSeq(b));
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
+import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
@@ -63,6 +64,7 @@ public final class SyncServer implements AutoCloseable {
   private final int port;
   private final GapSealer sealer;
   private final RoomLogIntegrator integrator;
+  private final StageTimes stages;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -74,6 +76,7 @@ public final class SyncServer implements AutoCloseable {
       int port,
       GapSealer sealer,
       RoomLogIntegrator integrator,
+      StageTimes stages,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
@@ -82,6 +85,7 @@ public final class SyncServer implements AutoCloseable {
     this.port = port;
     this.sealer = sealer;
     this.integrator = integrator;
+    this.stages = stages;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -213,7 +217,8 @@ public final class SyncServer implements AutoCloseable {
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
-      return new SyncServer(config, dir, http, port, sealer, integrator, resources, started);
+      return new SyncServer(
+          config, dir, http, port, sealer, integrator, ingest.stages(), resources, started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -298,6 +303,11 @@ public final class SyncServer implements AutoCloseable {
   /** The cosigner verifier key (C2SP tlog-cosignature, type 0x04): receipts carry its line. */
   public String cosignerVerifierKey() {
     return dataDirectory.cosigner().verifierKey();
+  }
+
+  /** Where the time of accepted batches went so far, per pipeline stage (docs/benchmarks.md). */
+  public StageTimes.Snapshot stageTimes() {
+    return stages.snapshot();
   }
 
   /** One line per part started, for the startup message. */

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       E2eCommand.class,
+      BacklogCommand.class,
       ProofsCommand.class,
       RedisCommand.class,
       EdgeCommand.class,

@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A real edge agent (capture service, Bloom filter, SQLite store, signed Merkle log) opened on a
@@ -120,6 +122,11 @@ public final class AgentDevice implements AutoCloseable {
   public CaptureAck capture(CaptureRequest request)
       throws IdempotencyConflictException, StoreException, InterruptedException {
     return capture.capture(request);
+  }
+
+  /** Queues messages for capture in one group; each future completes with its durable ack. */
+  public List<CompletableFuture<CaptureAck>> submitAll(List<CaptureRequest> requests) {
+    return capture.submitAll(requests);
   }
 
   @Override

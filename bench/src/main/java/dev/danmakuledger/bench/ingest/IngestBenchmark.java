@@ -7,6 +7,7 @@ import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -118,9 +119,19 @@ public final class IngestBenchmark {
     }
   }
 
-  /** The ledger's run and every baseline, and where it ran. */
+  /**
+   * The ledger's run and every baseline, and where it ran.
+   *
+   * @param stages the server's mean milliseconds per batch by pipeline stage during the measured
+   *     run, e.g. {@code "parse 0.8, verify 3.1, ..."}
+   */
   public record Run(
-      String target, Measured ours, List<Measured> baselines, long confirmed, long duplicates) {}
+      String target,
+      Measured ours,
+      List<Measured> baselines,
+      long confirmed,
+      long duplicates,
+      String stages) {}
 
   /** Runs everything and returns the measured paths; progress goes to {@code log}. */
   public static Run run(Options o, PrintStream log) throws Exception {
@@ -173,6 +184,7 @@ public final class IngestBenchmark {
             .build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;
+    String stages;
     long confirmed = 0;
     long duplicates = 0;
     try (SyncServer server = SyncServer.start(config)) {
@@ -204,6 +216,7 @@ public final class IngestBenchmark {
       ExecutorService pool = Executors.newFixedThreadPool(o.devices());
       List<Future<long[]>> running = new ArrayList<>();
       Latencies all = new Latencies();
+      StageTimes.Snapshot before = server.stageTimes();
       long start = System.nanoTime();
       try {
         for (int d = 0; d < o.devices(); d++) {
@@ -268,6 +281,7 @@ public final class IngestBenchmark {
       } finally {
         pool.shutdownNow();
       }
+      stages = breakdown(server.stageTimes().minus(before));
       log.printf(
           Locale.ROOT,
           "e2e: ledger %,d records in %.1f s (%,.0f/s, p99 batch %.1f ms): %s%n",
@@ -276,6 +290,7 @@ public final class IngestBenchmark {
           ours.perSecond(),
           ours.p99Ms(),
           ours.note());
+      log.println("e2e: server ms per batch: " + stages);
     }
     List<Measured> baselines = new ArrayList<>();
     String rawName = db.embedded() ? "h2-raw-insert" : "mariadb-raw-insert";
@@ -303,7 +318,20 @@ public final class IngestBenchmark {
             ? String.format(Locale.ROOT, "%,.0f/s (%s)", nats.perSecond(), nats.note())
             : nats.note());
     baselines.add(nats);
-    return new Run(target, ours, baselines, confirmed, duplicates);
+    return new Run(target, ours, baselines, confirmed, duplicates, stages);
+  }
+
+  /** Mean server milliseconds per batch of every stage, in pipeline order. */
+  static String breakdown(StageTimes.Snapshot s) {
+    StringBuilder out = new StringBuilder();
+    for (StageTimes.Stage stage : StageTimes.Stage.values()) {
+      if (out.length() > 0) {
+        out.append(", ");
+      }
+      out.append(stage.name().toLowerCase(Locale.ROOT))
+          .append(String.format(Locale.ROOT, " %.2f", s.msPerBatch(stage)));
+    }
+    return out.append(" (").append(s.batches()).append(" batches)").toString();
   }
 
   /** Result rows: ours next to each baseline, ratio = ours / baseline (records/s). */
@@ -342,9 +370,10 @@ public final class IngestBenchmark {
               ours.p99Ms(),
               String.format(
                   Locale.ROOT,
-                  "%s; %s; baseline p99 %.2f ms (%s)",
+                  "%s; %s; server ms/batch: %s; baseline p99 %.2f ms (%s)",
                   params,
                   scope,
+                  run.stages(),
                   b.p99Ms(),
                   b.note())));
     }

@@ -94,7 +94,11 @@ final class RawInsertBaseline {
           ps.setString(5, r.deviceId());
           ps.setString(6, r.user());
           ps.setString(7, r.text());
-          ps.setLong(8, r.playbackMs());
+          if (r.playbackMs() == null) {
+            ps.setNull(8, java.sql.Types.BIGINT);
+          } else {
+            ps.setLong(8, r.playbackMs());
+          }
           ps.setInt(9, r.mode());
           ps.setInt(10, r.color());
           ps.setInt(11, r.fontSize());

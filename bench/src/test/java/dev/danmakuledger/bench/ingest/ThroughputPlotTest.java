@@ -23,7 +23,8 @@ class ThroughputPlotTest {
             new Measured("mariadb-raw-insert", 1000, 1000 / raw, 3, ""),
             Measured.notMeasured("nats-jetstream-msgid", "no NATS server")),
         900,
-        100);
+        100,
+        "");
   }
 
   @Test

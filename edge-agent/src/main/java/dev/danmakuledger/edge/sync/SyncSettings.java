@@ -5,20 +5,36 @@ import java.time.Duration;
 /**
  * Tunables of the sync client.
  *
- * @param batchSize most records per batch (the server may ask for fewer with 413)
+ * @param batchSize most records per batch when the device is live (the server may ask for fewer
+ *     with 413)
  * @param linger how long the daemon lets new captures accumulate before sending a partial batch
  * @param maxAttempts attempts per request on transient failures before giving up this round
  * @param backoffBase first retry waits up to this long
  * @param backoffCap no retry waits longer than this (unless the server's Retry-After says so)
+ * @param backlogBatchSize records per batch while at least this many wait (a device catching up
+ *     after being offline): fewer, larger batches cost the server less per record
+ *     (docs/benchmarks.md, backlog); never below {@code batchSize}
  */
 public record SyncSettings(
-    int batchSize, Duration linger, int maxAttempts, Duration backoffBase, Duration backoffCap) {
+    int batchSize,
+    Duration linger,
+    int maxAttempts,
+    Duration backoffBase,
+    Duration backoffCap,
+    int backlogBatchSize) {
   /** Server default limit is 1000 records per batch; 500 keeps bodies well under its 4 MiB. */
   public static final int DEFAULT_BATCH_SIZE = 500;
+
+  /** The server's default limit of records per batch ({@code --max-records}). */
+  public static final int DEFAULT_BACKLOG_BATCH_SIZE = 1000;
 
   public SyncSettings {
     if (batchSize < 1 || batchSize > 100_000) {
       throw new IllegalArgumentException("batch size: got " + batchSize + ", want 1..100000");
+    }
+    if (backlogBatchSize < 1 || backlogBatchSize > 100_000) {
+      throw new IllegalArgumentException(
+          "backlog batch size: got " + backlogBatchSize + ", want 1..100000");
     }
     if (linger == null || linger.isNegative()) {
       throw new IllegalArgumentException("linger: got " + linger + ", want >= 0");
@@ -36,7 +52,27 @@ public record SyncSettings(
     }
   }
 
-  /** 500 records, 1 s linger, 8 attempts, 200 ms doubling up to 30 s. */
+  /** Settings with the default backlog batch size (or {@code batchSize} if that is larger). */
+  public SyncSettings(
+      int batchSize, Duration linger, int maxAttempts, Duration backoffBase, Duration backoffCap) {
+    this(
+        batchSize,
+        linger,
+        maxAttempts,
+        backoffBase,
+        backoffCap,
+        Math.max(batchSize, DEFAULT_BACKLOG_BATCH_SIZE));
+  }
+
+  /**
+   * Records of the next batch when {@code backlog} records wait: the backlog batch size when at
+   * least that many wait, else the live batch size.
+   */
+  public int batchFor(long backlog) {
+    return backlog >= backlogBatchSize ? Math.max(batchSize, backlogBatchSize) : batchSize;
+  }
+
+  /** 500 records (1000 while catching up), 1 s linger, 8 attempts, 200 ms doubling up to 30 s. */
   public static SyncSettings defaults() {
     return new SyncSettings(
         DEFAULT_BATCH_SIZE,
@@ -47,14 +83,20 @@ public record SyncSettings(
   }
 
   public SyncSettings withBatchSize(int size) {
-    return new SyncSettings(size, linger, maxAttempts, backoffBase, backoffCap);
+    return new SyncSettings(
+        size, linger, maxAttempts, backoffBase, backoffCap, Math.max(size, backlogBatchSize));
+  }
+
+  /** These settings with {@code size} records per batch while catching up. */
+  public SyncSettings withBacklogBatchSize(int size) {
+    return new SyncSettings(batchSize, linger, maxAttempts, backoffBase, backoffCap, size);
   }
 
   public SyncSettings withLinger(Duration d) {
-    return new SyncSettings(batchSize, d, maxAttempts, backoffBase, backoffCap);
+    return new SyncSettings(batchSize, d, maxAttempts, backoffBase, backoffCap, backlogBatchSize);
   }
 
   public SyncSettings withMaxAttempts(int n) {
-    return new SyncSettings(batchSize, linger, n, backoffBase, backoffCap);
+    return new SyncSettings(batchSize, linger, n, backoffBase, backoffCap, backlogBatchSize);
   }
 }

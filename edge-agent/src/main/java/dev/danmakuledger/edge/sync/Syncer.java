@@ -147,9 +147,10 @@ public final class Syncer {
     Tally t = new Tally();
     long target = store.logState().size();
     long verified = resume(t);
-    int batchSize = settings.batchSize();
+    int refusedAbove = Integer.MAX_VALUE;
     progress.update(verified, target);
     while (verified < target) {
+      int batchSize = Math.min(refusedAbove, settings.batchFor(target - verified));
       long end = Math.min(target, verified + batchSize);
       List<StoredRecord> records = store.records(verified, (int) (end - verified));
       if (records.size() != end - verified) {
@@ -200,9 +201,9 @@ public final class Syncer {
           if (end - verified == 1) {
             throw stopped(e);
           }
-          batchSize = (int) Math.max(1, (end - verified) / 2);
+          refusedAbove = (int) Math.max(1, (end - verified) / 2);
           LOG.info(
-              "server refused a batch of {} as too large; trying {}", end - verified, batchSize);
+              "server refused a batch of {} as too large; trying {}", end - verified, refusedAbove);
           continue;
         }
         throw stopped(e);

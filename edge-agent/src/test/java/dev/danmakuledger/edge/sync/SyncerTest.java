@@ -246,6 +246,35 @@ class SyncerTest {
   }
 
   @Test
+  void aBacklogGoesInLargeBatchesAndTheLiveTailInSmallOnes() throws Exception {
+    SyncSettings s =
+        SyncSettings.defaults().withBatchSize(4).withBacklogBatchSize(10).withMaxAttempts(4);
+    SyncReport r = syncer(s).sync();
+
+    assertTrue(r.complete(), r.toString());
+    List<Integer> sizes = witness.batches.stream().map(b -> b.records().size()).toList();
+    List<Integer> want = new ArrayList<>();
+    for (long left = RECORDS; left > 0; left -= want.get(want.size() - 1)) {
+      want.add((int) Math.min(left, left >= 10 ? 10 : 4));
+    }
+    assertEquals(want, sizes);
+    assertEquals(10, sizes.get(0));
+    assertTrue(sizes.get(sizes.size() - 1) <= 4, sizes.toString());
+  }
+
+  @Test
+  void backlogBatchesAreHalvedToo() throws Exception {
+    witness.maxRecords = 4;
+    SyncSettings s =
+        SyncSettings.defaults().withBatchSize(3).withBacklogBatchSize(10).withMaxAttempts(4);
+    SyncReport r = syncer(s).sync();
+    assertTrue(r.complete());
+    List<Integer> sizes = witness.batches.stream().map(b -> b.records().size()).toList();
+    assertEquals(List.of(10, 5, 2), sizes.subList(0, 3));
+    assertTrue(sizes.stream().skip(3).allMatch(n -> n <= 2), sizes.toString());
+  }
+
+  @Test
   void tooLargeBatchesAreHalved() throws Exception {
     witness.maxRecords = 4;
     SyncReport r = syncer(10).sync();

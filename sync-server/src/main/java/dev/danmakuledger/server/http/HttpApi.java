@@ -16,6 +16,7 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
+import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.roomlog.AuditBundles;
@@ -266,7 +267,9 @@ public final class HttpApi {
     enter();
     Timer.Sample sample = Timer.start();
     try {
+      long parseStart = System.nanoTime();
       Requests.Batch b = requests.batch(ctx);
+      s.ingest().stages().add(StageTimes.Stage.PARSE, System.nanoTime() - parseStart);
       batchRecords.increment(b.canonicals().size());
       IngestResult r;
       try {

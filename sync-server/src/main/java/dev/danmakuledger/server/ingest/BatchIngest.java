@@ -15,6 +15,7 @@ import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
 import dev.danmakuledger.server.ingest.CheckpointWitness.Extension;
 import dev.danmakuledger.server.ingest.RecordTriage.Triage;
 import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
+import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
 import dev.danmakuledger.server.storage.BatchCommit;
@@ -75,6 +76,7 @@ public final class BatchIngest {
   private final RoomHub rooms;
   private final AdminHub admin;
   private final Clock clock;
+  private final StageTimes stages = new StageTimes();
 
   public BatchIngest(
       LedgerStore store,
@@ -141,9 +143,15 @@ public final class BatchIngest {
     }
   }
 
+  /** Where the time of accepted batches goes, per pipeline stage. */
+  public StageTimes stages() {
+    return stages;
+  }
+
   private IngestResult attempt(
       String deviceId, long oldSize, List<byte[]> canonicals, String note, BatchMetadata metadata)
       throws StaleDeviceException {
+    long t0 = System.nanoTime();
     DeviceRow device = witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
@@ -162,11 +170,19 @@ public final class BatchIngest {
       return new IngestResult(response(device, List.of(), receipt), false);
     }
     Extension ext = witness.extend(device, oldSize, canonicals, cp, receipt);
+    long t1 = System.nanoTime();
+    stages.add(Stage.VERIFY, t1 - t0);
     Triage t = triage.triage(deviceId, oldSize, canonicals);
+    long t2 = System.nanoTime();
+    stages.add(Stage.TRIAGE, t2 - t1);
     Map<String, List<Slot>> slots = admission.admit(t.byRoom());
+    stages.add(Stage.ADMIT, System.nanoTime() - t2);
     DeviceRow updated = updated(device, newSize, ext, note, metadata, t.newestHlcMillis(), now);
     Plan plan = commit(device, updated, t, slots, ext);
+    long t3 = System.nanoTime();
     publish(plan, updated, canonicals.size(), now);
+    stages.add(Stage.PUBLISH, System.nanoTime() - t3);
+    stages.countBatch();
     List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
     for (DeviceRecordRow r : plan.rows()) {
       outcomes.add(r.wire());
@@ -182,10 +198,13 @@ public final class BatchIngest {
   private Plan commit(
       DeviceRow device, DeviceRow updated, Triage t, Map<String, List<Slot>> slots, Extension ext)
       throws StaleDeviceException {
+    long t0 = System.nanoTime();
     Map<String, MessageRow> inSql = new HashMap<>(store.messagesByKeys(remembered(slots)));
     Map<String, Set<Long>> taken = new HashMap<>();
     for (int round = 1; ; round++) {
       Plan plan = BatchAssembly.assemble(device.id(), t.rejected(), slots, inSql, taken);
+      long t1 = System.nanoTime();
+      stages.add(Stage.ASSEMBLE, t1 - t0);
       boolean resolved;
       if (!plan.clashes().isEmpty()) {
         plan.clashes().forEach(admission::renumber);
@@ -201,11 +220,14 @@ public final class BatchIngest {
                   ext.nodes(),
                   plan.messages(),
                   plan.counters()));
+          stages.add(Stage.COMMIT, System.nanoTime() - t1);
           return plan;
         } catch (SlotTakenException e) {
           resolved = resolve(plan, inSql, taken);
         }
       }
+      t0 = System.nanoTime();
+      stages.add(Stage.COMMIT, t0 - t1);
       if (!resolved || round >= MAX_COMMIT_ROUNDS) {
         throw new StaleDeviceException(
             device.id(),

@@ -12,11 +12,11 @@ import java.util.Map;
 
 /**
  * The Redis step of a batch (docs/architecture.md §5, check 2): each room's candidates admitted in
- * one atomic call, giving every record a number — fresh when Redis did not know the key, the one
- * Redis remembers otherwise. Redis only proposes: a remembered key is a duplicate only if SQL holds
- * it (else it is an orphan of a batch that never committed and is stored as new, at the number
- * Redis remembers), and a number SQL shows taken is replaced by a fresh one after the counter is
- * re-seeded above SQL's high-water mark.
+ * one atomic call, the calls of all rooms pipelined, giving every record a number — fresh when
+ * Redis did not know the key, the one Redis remembers otherwise. Redis only proposes: a remembered
+ * key is a duplicate only if SQL holds it (else it is an orphan of a batch that never committed and
+ * is stored as new, at the number Redis remembers), and a number SQL shows taken is replaced by a
+ * fresh one after the counter is re-seeded above SQL's high-water mark.
  */
 final class RoomAdmission {
   /** One candidate's place in its room: what Redis said and the number it holds now. */
@@ -57,20 +57,29 @@ final class RoomAdmission {
     this.messageIds = messageIds;
   }
 
-  /** Admits every room's candidates, one Redis call per room; rooms keep their order. */
+  /**
+   * Admits every room's candidates, one atomic Redis call per room, all rooms' calls in one round
+   * trip; rooms keep their order.
+   */
   Map<String, List<Slot>> admit(Map<String, List<Candidate>> byRoom) {
+    Map<String, List<AdmitItem>> items = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
+      List<AdmitItem> room = new ArrayList<>(e.getValue().size());
+      for (Candidate c : e.getValue()) {
+        room.add(new AdmitItem(c.key(), c.contentHash(), messageIds.next()));
+      }
+      items.put(e.getKey(), room);
+    }
+    Map<String, List<Admission>> admitted = sequencer.admitRooms(items);
     Map<String, List<Slot>> slots = new LinkedHashMap<>();
     for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
       List<Candidate> cands = e.getValue();
-      List<AdmitItem> items = new ArrayList<>(cands.size());
-      for (Candidate c : cands) {
-        items.add(new AdmitItem(c.key(), c.contentHash(), messageIds.next()));
-      }
-      List<Admission> admitted = sequencer.admit(e.getKey(), items);
+      List<AdmitItem> roomItems = items.get(e.getKey());
+      List<Admission> answers = admitted.get(e.getKey());
       List<Slot> room = new ArrayList<>(cands.size());
       for (int j = 0; j < cands.size(); j++) {
-        Admission a = admitted.get(j);
-        AdmitItem item = items.get(j);
+        Admission a = answers.get(j);
+        AdmitItem item = roomItems.get(j);
         boolean fresh = a.status() == Admission.Status.NEW || a.isReplayOf(item);
         room.add(new Slot(cands.get(j), fresh, item.candidateMessageId(), a.seq()));
       }

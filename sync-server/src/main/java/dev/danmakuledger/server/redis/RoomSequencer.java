@@ -6,15 +6,18 @@ import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.NeedSeedException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
  * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2): one
- * Lua admit call per room group of a batch. Redis is a fast path that may be wiped, stale or
- * behind, so the counter is re-seeded from SQL's high-water mark of the room (never lowered) both
- * when Redis lost it and when SQL shows it behind, before fresh numbers are handed out again.
+ * Lua admit call per room group of a batch, a batch's calls pipelined. Redis is a fast path that
+ * may be wiped, stale or behind, so the counter is re-seeded from SQL's high-water mark of the room
+ * (never lowered) both when Redis lost it and when SQL shows it behind, before fresh numbers are
+ * handed out again.
  */
 public final class RoomSequencer {
   private static final int MAX_SEED_ROUNDS = 3;
@@ -50,6 +53,31 @@ public final class RoomSequencer {
    */
   public List<Admission> admit(String room, List<AdmitItem> items) {
     return admit(room, items, ttl);
+  }
+
+  /**
+   * Admits the items of every room of a batch, each room atomically, all rooms' calls in flight
+   * together (one Redis round trip); rooms whose counter Redis lost are seeded from SQL and
+   * admitted again.
+   *
+   * @return the answers by room, in the order of {@code byRoom}
+   * @throws dev.danmakuledger.lua.RedisUnavailableException when Redis cannot be reached
+   */
+  public Map<String, List<Admission>> admitRooms(Map<String, List<AdmitItem>> byRoom) {
+    DedupeScripts.RoomAdmissions first = scripts.admitRooms(byRoom, ttl);
+    if (first.needSeed().isEmpty()) {
+      return first.admitted();
+    }
+    Map<String, List<Admission>> out = new LinkedHashMap<>();
+    for (String room : byRoom.keySet()) {
+      List<Admission> admitted = first.admitted().get(room);
+      if (admitted == null) {
+        scripts.seed(room, sqlHighWater.applyAsLong(room));
+        admitted = admit(room, byRoom.get(room), ttl);
+      }
+      out.put(room, admitted);
+    }
+    return out;
   }
 
   private List<Admission> admit(String room, List<AdmitItem> items, Duration entryTtl) {

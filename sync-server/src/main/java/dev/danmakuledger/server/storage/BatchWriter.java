@@ -6,8 +6,11 @@ import java.time.Clock;
 /**
  * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
  * the records' outcomes and the receipt commit together, optimistically locked on the device row):
- * device row, records, proof nodes, room slots and counters. One multi-row statement per table, no
- * reads: UNIQUE constraints detect every collision, which the caller resolves.
+ * device row, records, proof nodes, counters, then room cursors and room slots. One statement per
+ * table, and one read (the reserved cursors): UNIQUE constraints detect every collision, which the
+ * caller resolves. The room cursor rows are shared by every writer of a room, so they are locked
+ * last, and the room slots go in with their cursors instead of being updated afterwards: the locks
+ * other devices queue on are held for the shortest part of the transaction.
  */
 public final class BatchWriter {
   private final Jdbc jdbc;
@@ -44,11 +47,11 @@ public final class BatchWriter {
             if (!DeviceLogStore.write(c, batch, now)) {
               throw new StaleRow();
             }
-            if (!batch.messages().isEmpty()) {
-              MessageStore.insert(c, batch.messages(), now);
-              ConfirmedCursors.assign(c, batch.messages());
-            }
             CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
+            if (!batch.messages().isEmpty()) {
+              Long[] cursors = ConfirmedCursors.reserve(c, batch.messages());
+              MessageStore.insert(c, batch.messages(), cursors, now);
+            }
             return null;
           });
     } catch (StaleRow e) {

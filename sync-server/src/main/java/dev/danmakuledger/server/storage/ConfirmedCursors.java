@@ -4,7 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,51 +26,100 @@ final class ConfirmedCursors {
    * rooms in name order (no lock-order deadlocks), rows in the given order within a room.
    */
   static void assign(Connection c, List<MessageRow> rows) throws SQLException {
-    Map<String, List<MessageRow>> byRoom = new TreeMap<>();
-    for (MessageRow m : rows) {
-      if (m.status() == MessageStatus.CONFIRMED) {
-        byRoom.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(m);
-      }
-    }
-    for (Map.Entry<String, List<MessageRow>> e : byRoom.entrySet()) {
-      String room = e.getKey();
-      List<MessageRow> confirmed = e.getValue();
-      long last = take(c, room, confirmed.size());
-      long cursor = last - confirmed.size();
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE messages SET confirmed_cursor = ? WHERE room = ? AND seq = ?")) {
-        for (MessageRow m : confirmed) {
-          ps.setLong(1, ++cursor);
-          ps.setString(2, room);
-          ps.setLong(3, m.seq());
+    Long[] cursors = reserve(c, rows);
+    try (PreparedStatement ps =
+        c.prepareStatement("UPDATE messages SET confirmed_cursor = ? WHERE room = ? AND seq = ?")) {
+      boolean any = false;
+      for (int i = 0; i < rows.size(); i++) {
+        if (cursors[i] != null) {
+          ps.setLong(1, cursors[i]);
+          ps.setString(2, rows.get(i).room());
+          ps.setLong(3, rows.get(i).seq());
           ps.addBatch();
+          any = true;
         }
+      }
+      if (any) {
         ps.executeBatch();
       }
     }
   }
 
-  /** Reserves {@code n} cursors of {@code room}, locking its row; returns the last one. */
-  private static long take(Connection c, String room, int n) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO room_cursors (room, confirmed_cursor) VALUES (?, ?)"
-                + " ON DUPLICATE KEY UPDATE confirmed_cursor = confirmed_cursor + ?")) {
-      ps.setString(1, room);
-      ps.setLong(2, n);
-      ps.setLong(3, n);
-      ps.executeUpdate();
-    }
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT confirmed_cursor FROM room_cursors WHERE room = ?")) {
-      ps.setString(1, room);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new IllegalStateException("room_cursors: got no row for " + room + ", want one");
-        }
-        return rs.getLong(1);
+  /**
+   * Reserves the cursors of the CONFIRMED rows among {@code rows} (written later in this
+   * transaction, or already): one upsert of every room's row, rooms in name order (no lock-order
+   * deadlocks), and one read of their new values; cursors follow the given order within a room.
+   *
+   * @return the cursor of each row by position, null for rows that are not CONFIRMED
+   */
+  static Long[] reserve(Connection c, List<MessageRow> rows) throws SQLException {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (MessageRow m : rows) {
+      if (m.status() == MessageStatus.CONFIRMED) {
+        counts.merge(m.room(), 1, Integer::sum);
       }
     }
+    Long[] cursors = new Long[rows.size()];
+    if (counts.isEmpty()) {
+      return cursors;
+    }
+    Map<String, Long> next = take(c, counts);
+    for (int i = 0; i < rows.size(); i++) {
+      MessageRow m = rows.get(i);
+      if (m.status() == MessageStatus.CONFIRMED) {
+        long cursor = next.get(m.room());
+        cursors[i] = cursor;
+        next.put(m.room(), cursor + 1);
+      }
+    }
+    return cursors;
+  }
+
+  /**
+   * Reserves {@code counts} cursors of each room, locking the rooms' rows until the transaction
+   * ends.
+   *
+   * @return the first reserved cursor of each room
+   */
+  private static Map<String, Long> take(Connection c, Map<String, Integer> counts)
+      throws SQLException {
+    String rowMarks = String.join(",", Collections.nCopies(counts.size(), "(?, ?)"));
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO room_cursors (room, confirmed_cursor) VALUES "
+                + rowMarks
+                + " ON DUPLICATE KEY UPDATE"
+                + " confirmed_cursor = confirmed_cursor + VALUES(confirmed_cursor)")) {
+      int i = 1;
+      for (Map.Entry<String, Integer> e : counts.entrySet()) {
+        ps.setString(i++, e.getKey());
+        ps.setLong(i++, e.getValue());
+      }
+      ps.executeUpdate();
+    }
+    String marks = String.join(",", Collections.nCopies(counts.size(), "?"));
+    Map<String, Long> first = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT room, confirmed_cursor FROM room_cursors WHERE room IN (" + marks + ")")) {
+      int i = 1;
+      for (String room : counts.keySet()) {
+        ps.setString(i++, room);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String room = rs.getString(1);
+          Integer n = counts.get(room);
+          if (n != null) {
+            first.put(room, rs.getLong(2) - n + 1);
+          }
+        }
+      }
+    }
+    if (first.size() != counts.size()) {
+      throw new IllegalStateException(
+          "room_cursors: got " + first.size() + " rows, want " + counts.size());
+    }
+    return first;
   }
 }

@@ -1,0 +1,226 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.bench.report.BenchResult;
+import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.StoredRecord;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.ingest.StageTimes;
+import dev.danmakuledger.server.redis.EmbeddedRedis;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/bench backlog} (docs/benchmarks.md): one device that captured N messages while offline
+ * drains them into the sync server with the real {@code Syncer} (the {@code sync --once} path) in a
+ * child JVM of its own ({@link BacklogAgent}), the server in this JVM on the given Redis and
+ * database. Baseline, in the same run and database: the same rows as batched multi-row INSERTs over
+ * one connection. Reports both processes' peak heap and the agent's {@code -Xmx}.
+ */
+public final class BacklogBenchmark {
+  /** Name of the baseline row. */
+  public static final String BASELINE_MARIADB = "mariadb-raw-insert-1conn";
+
+  private static final int BASELINE_BATCH = 1000;
+
+  private BacklogBenchmark() {}
+
+  /**
+   * What to run.
+   *
+   * @param records messages the device captured, 1..10,000,000
+   * @param rooms rooms they spread over, 1..10,000
+   * @param agentXmx the agent JVM's {@code -Xmx}, e.g. {@code 512m}
+   * @param redisUri a Redis, or null for embedded
+   * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
+   */
+  public record Options(int records, int rooms, String agentXmx, String redisUri, String jdbcUrl) {
+    public Options {
+      if (records < 1 || records > 10_000_000) {
+        throw new IllegalArgumentException("records: got " + records + ", want 1..10000000");
+      }
+      if (rooms < 1 || rooms > 10_000) {
+        throw new IllegalArgumentException("rooms: got " + rooms + ", want 1..10000");
+      }
+      if (agentXmx == null || !agentXmx.matches("[1-9][0-9]*[mMgG]")) {
+        throw new IllegalArgumentException("agent -Xmx: got " + agentXmx + ", want e.g. 512m");
+      }
+      if (jdbcUrl != null) {
+        FreshDatabase.requireServerUrl(jdbcUrl);
+      }
+    }
+  }
+
+  /** Runs the drain and the baseline; progress goes to {@code log}. */
+  public static List<BenchResult> run(Options o, PrintStream log) throws Exception {
+    String runId = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    Path tmp = Files.createTempDirectory("danmaku-bench-backlog-");
+    EmbeddedRedis embedded = null;
+    try {
+      String redisUri = o.redisUri();
+      if (redisUri == null) {
+        embedded = EmbeddedRedis.start();
+        redisUri = embedded.uri();
+      }
+      try (FreshDatabase db = FreshDatabase.create(o.jdbcUrl(), tmp.resolve("server"))) {
+        String target = db.describe() + ", Redis " + (embedded == null ? redisUri : "embedded");
+        log.println("backlog: target " + target);
+        return runOn(o, db, redisUri, runId, tmp, target, log);
+      } finally {
+        if (embedded == null) {
+          RedisKeys.deleteMatching(redisUri, "{r:k" + runId + "-*");
+        }
+      }
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+      Dirs.deleteTree(tmp);
+    }
+  }
+
+  private static List<BenchResult> runOn(
+      Options o,
+      FreshDatabase db,
+      String redisUri,
+      String runId,
+      Path tmp,
+      String target,
+      PrintStream log)
+      throws Exception {
+    List<String> rooms = new ArrayList<>();
+    for (int r = 0; r < o.rooms(); r++) {
+      rooms.add("k" + runId + "-r" + r);
+    }
+    Path agentDir = tmp.resolve("agent");
+    ServerConfig config =
+        ServerConfig.builder(tmp.resolve("server"))
+            .redisUri(redisUri)
+            .jdbc(db.embedded() ? null : db.url(), null, null)
+            .reviewRule(null)
+            .build();
+    String[] result;
+    String stages;
+    long serverPeak;
+    try (SyncServer server = SyncServer.start(config)) {
+      System.gc();
+      BacklogAgent.resetHeapPeaks();
+      StageTimes.Snapshot before = server.stageTimes();
+      result = agent(o, agentDir, "backlog-" + runId, server, rooms, tmp.resolve("agent.log"));
+      serverPeak = BacklogAgent.heapPeak();
+      stages = IngestBenchmark.breakdown(server.stageTimes().minus(before));
+    }
+    long records = Long.parseLong(result[1]);
+    double seconds = Double.parseDouble(result[2]);
+    long batches = Long.parseLong(result[3]);
+    long agentPeak = Long.parseLong(result[4]);
+    double ours = records / seconds;
+    log.printf(
+        Locale.ROOT,
+        "backlog: drained %,d records in %.1f s (%,.0f/s) in %d batches; server ms per batch: %s%n",
+        records,
+        seconds,
+        ours,
+        batches,
+        stages);
+    List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
+    String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
+    Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows));
+    log.printf(Locale.ROOT, "backlog: %s %,.0f/s (%s)%n", name, raw.perSecond(), raw.note());
+    String note =
+        String.format(
+            Locale.ROOT,
+            "1 device, %d records over %d rooms, %d batches (agent's backlog batch size), %s;"
+                + " agent peak heap %.0f MiB (-Xmx%s), server peak heap %.0f MiB (-Xmx%.0fm);"
+                + " server ms/batch: %s; baseline %s in batches of %d",
+            records,
+            o.rooms(),
+            batches,
+            target,
+            agentPeak / 1048576.0,
+            o.agentXmx(),
+            serverPeak / 1048576.0,
+            Runtime.getRuntime().maxMemory() / 1048576.0,
+            stages,
+            raw.note(),
+            BASELINE_BATCH);
+    return List.of(
+        BenchResult.compared("backlog", "records/s", ours, name, raw.perSecond(), null, note));
+  }
+
+  private static String[] agent(
+      Options o, Path dir, String deviceId, SyncServer server, List<String> rooms, Path logFile)
+      throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-Xmx" + o.agentXmx(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            BacklogAgent.class.getName(),
+            dir.toString(),
+            deviceId,
+            server.baseUri().toString(),
+            server.enrollToken(),
+            Integer.toString(o.records()),
+            String.join(",", rooms));
+    Process p =
+        new ProcessBuilder(command)
+            .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+            .start();
+    String line = null;
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String l = out.readLine(); l != null; l = out.readLine()) {
+        if (l.startsWith(BacklogAgent.RESULT + " ")) {
+          line = l;
+        }
+      }
+    } finally {
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+    if (p.exitValue() != 0 || line == null) {
+      String tail = Files.exists(logFile) ? Files.readString(logFile) : "";
+      if (tail.length() > 2000) {
+        tail = tail.substring(tail.length() - 2000);
+      }
+      throw new IOException("backlog agent exited " + p.exitValue() + " without a result: " + tail);
+    }
+    String[] parts = line.split(" ");
+    if (parts.length != 5) {
+      throw new IOException("backlog agent: got '" + line + "', want 5 fields");
+    }
+    return parts;
+  }
+
+  /** The device's records as rows, in log order, in batches of {@code batch}. */
+  private static List<List<DanmakuRecord>> rows(Path agentDir, int batch) throws IOException {
+    List<List<DanmakuRecord>> out = new ArrayList<>();
+    try (EdgeStore store = EdgeStore.openReadOnly(EdgeStore.fileIn(agentDir))) {
+      long size = store.logState().size();
+      for (long from = 0; from < size; from += batch) {
+        List<DanmakuRecord> rows = new ArrayList<>(batch);
+        for (StoredRecord r : store.records(from, (int) Math.min(batch, size - from))) {
+          rows.add(CanonicalRecord.decode(r.canonical()));
+        }
+        out.add(rows);
+      }
+    }
+    return out;
+  }
+}

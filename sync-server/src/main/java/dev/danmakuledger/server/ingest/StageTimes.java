@@ -1,0 +1,89 @@
+package dev.danmakuledger.server.ingest;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Where the time of accepted batches goes, stage by stage of the pipeline (docs/architecture.md
+ * §4–§5; docs/benchmarks.md shows the breakdown {@code bin/bench e2e} prints). Cumulative wall time
+ * per stage and the number of batches that went through the pipeline; cheap enough (two {@link
+ * LongAdder} adds per stage) to stay on in production. Thread-safe.
+ */
+public final class StageTimes {
+  /** The stages of one batch, in pipeline order. */
+  public enum Stage {
+    /** Request body read, JSON and record bytes decoded (HTTP boundary). */
+    PARSE,
+    /** Device row read, checkpoint signature, leaf hashes and root, cosignature. */
+    VERIFY,
+    /** Record decoding, moderation, per-room grouping. */
+    TRIAGE,
+    /** The Redis admit of every room (numbers and dedupe proposals). */
+    ADMIT,
+    /** SQL lookups of keys Redis remembered, and the plan of rows to write. */
+    ASSEMBLE,
+    /** The batch transaction, and collision read-backs and renumbering when it fails. */
+    COMMIT,
+    /** Room and admin broadcast of what committed. */
+    PUBLISH
+  }
+
+  private final Map<Stage, LongAdder> nanos = new EnumMap<>(Stage.class);
+  private final LongAdder batches = new LongAdder();
+
+  public StageTimes() {
+    for (Stage s : Stage.values()) {
+      nanos.put(s, new LongAdder());
+    }
+  }
+
+  /** Adds {@code elapsedNanos} to {@code stage}. */
+  public void add(Stage stage, long elapsedNanos) {
+    if (elapsedNanos < 0) {
+      throw new IllegalArgumentException("elapsed: got " + elapsedNanos + " ns, want >= 0");
+    }
+    nanos.get(stage).add(elapsedNanos);
+  }
+
+  /** Counts one batch that went through every stage up to its commit. */
+  void countBatch() {
+    batches.increment();
+  }
+
+  /** A copy of the totals so far. */
+  public Snapshot snapshot() {
+    Map<Stage, Long> out = new EnumMap<>(Stage.class);
+    nanos.forEach((s, n) -> out.put(s, n.sum()));
+    return new Snapshot(batches.sum(), out);
+  }
+
+  /**
+   * Totals at one moment.
+   *
+   * @param batches batches counted
+   * @param nanos cumulative nanoseconds per stage
+   */
+  public record Snapshot(long batches, Map<Stage, Long> nanos) {
+    public Snapshot {
+      if (batches < 0) {
+        throw new IllegalArgumentException("batches: got " + batches + ", want >= 0");
+      }
+      nanos = Map.copyOf(nanos);
+    }
+
+    /** What happened between {@code earlier} and this snapshot. */
+    public Snapshot minus(Snapshot earlier) {
+      Map<Stage, Long> out = new EnumMap<>(Stage.class);
+      for (Stage s : Stage.values()) {
+        out.put(s, nanos.getOrDefault(s, 0L) - earlier.nanos.getOrDefault(s, 0L));
+      }
+      return new Snapshot(batches - earlier.batches, out);
+    }
+
+    /** Mean milliseconds per batch spent in {@code stage}, 0 when no batch was counted. */
+    public double msPerBatch(Stage stage) {
+      return batches == 0 ? 0 : nanos.getOrDefault(stage, 0L) / 1e6 / batches;
+    }
+  }
+}
