@@ -4,13 +4,21 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -182,5 +190,75 @@ class ArchitectureTest {
                               .startsWith(classesDir)),
           module + " has sources but no classes were imported from " + classesDir);
     }
+  }
+
+  /**
+   * Package-private by default: a public top-level type is an entry point ({@code main}), an
+   * exception, used from outside its own package (by main or test code of any module), or part of
+   * the public signature of another public type. Anything else would be public by accident.
+   */
+  @Test
+  void everyPublicTypeIsUsedOutsideItsPackage() {
+    JavaClasses withTests =
+        new ClassFileImporter()
+            .importPaths(
+                MODULES.stream()
+                    .flatMap(
+                        m ->
+                            Stream.of("target/classes", "target/test-classes")
+                                .map(d -> root().resolve(m).resolve(d)))
+                    .filter(Files::isDirectory)
+                    .toArray(Path[]::new));
+    Set<String> exposed = new HashSet<>();
+    for (JavaClass c : withTests) {
+      if (!c.getModifiers().contains(JavaModifier.PUBLIC)) {
+        continue;
+      }
+      c.getRawSuperclass().ifPresent(s -> exposed.add(s.getName()));
+      c.getRawInterfaces().forEach(i -> exposed.add(i.getName()));
+      for (JavaMember m : c.getMembers()) {
+        if (!m.getModifiers().contains(JavaModifier.PUBLIC)) {
+          continue;
+        }
+        if (m instanceof JavaCodeUnit u) {
+          u.getParameterTypes()
+              .forEach(t -> t.getAllInvolvedRawTypes().forEach(r -> exposed.add(r.getName())));
+          u.getReturnType().getAllInvolvedRawTypes().forEach(r -> exposed.add(r.getName()));
+          u.getThrowsClause().getTypes().forEach(r -> exposed.add(r.getName()));
+        } else if (m instanceof JavaField f) {
+          f.getType().getAllInvolvedRawTypes().forEach(r -> exposed.add(r.getName()));
+        }
+      }
+    }
+    List<String> accidental = new ArrayList<>();
+    for (JavaClass c : all) {
+      if (!c.isTopLevelClass()
+          || !c.getModifiers().contains(JavaModifier.PUBLIC)
+          || c.getPackageName().contains("jmh_generated")
+          || c.getSimpleName().endsWith("Exception")
+          || exposed.contains(c.getName())
+          || c.getMethods().stream()
+              .anyMatch(
+                  m ->
+                      m.getName().equals("main")
+                          && m.getModifiers().contains(JavaModifier.STATIC))) {
+        continue;
+      }
+      JavaClass used = withTests.get(c.getName());
+      boolean outside =
+          used.getDirectDependenciesToSelf().stream()
+              .anyMatch(d -> !d.getOriginClass().getPackageName().equals(c.getPackageName()));
+      if (!outside) {
+        accidental.add(c.getName());
+      }
+    }
+    assertTrue(
+        accidental.isEmpty(),
+        "public, but nothing outside their package uses them (make them package-private): "
+            + accidental);
+  }
+
+  private static Path root() {
+    return Path.of("").toAbsolutePath().getParent();
   }
 }

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link HttpStatusTally}. In front of Redis it has one target, which a failover moves ({@link
  * #setTargets}). Decisions come from a seeded {@link Random}, so a run can be repeated.
  */
-public final class FaultProxy implements AutoCloseable {
+final class FaultProxy implements AutoCloseable {
   /** What happened to a connection. */
   public enum Fault {
     PASS,

@@ -26,7 +26,7 @@ import javafx.scene.layout.VBox;
  * The console's main window content: the connection banner (stale or refused state), a status bar
  * with the server and live-event state, and one tab per view.
  */
-public final class ConsoleWindow extends BorderPane {
+final class ConsoleWindow extends BorderPane {
   private final TabPane tabs = new TabPane();
   private final Map<ViewName, Tab> byName = new EnumMap<>(ViewName.class);
 

@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * and fetched once; partial tiles and the checkpoint are fetched at every audit. Blocking: call off
  * the FX thread, one audit at a time per auditor.
  */
-public final class RoomLogAuditor {
+final class RoomLogAuditor {
   /** Origin prefix of room logs (docs/room-log.md). */
   public static final String ORIGIN_PREFIX = "danmaku-ledger/room/";
 

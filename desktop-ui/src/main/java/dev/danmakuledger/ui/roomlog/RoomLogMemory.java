@@ -7,7 +7,7 @@ import java.util.Map;
  * checkpoint per room and every split view detected, so a restart neither forgets an alert nor
  * accepts a checkpoint that contradicts one verified before.
  */
-public record RoomLogMemory(Map<String, RoomTrust> trusted, Map<String, SplitView> splits) {
+record RoomLogMemory(Map<String, RoomTrust> trusted, Map<String, SplitView> splits) {
   public RoomLogMemory {
     trusted = trusted == null ? Map.of() : Map.copyOf(trusted);
     splits = splits == null ? Map.of() : Map.copyOf(splits);

@@ -9,7 +9,7 @@ package dev.danmakuledger.ui.roomlog;
  * @param note the signed checkpoint note as served
  * @param firstSeen ISO-8601 time the console first verified this size and root
  */
-public record RoomTrust(long size, String rootHex, String note, String firstSeen) {
+record RoomTrust(long size, String rootHex, String note, String firstSeen) {
   public RoomTrust {
     if (size < 0
         || rootHex == null

@@ -13,7 +13,7 @@ package dev.danmakuledger.ui.roomlog;
  * @param detectedAt ISO-8601 time of detection
  * @param why what did not hold
  */
-public record SplitView(
+record SplitView(
     String room,
     RoomTrust trusted,
     long seenSize,

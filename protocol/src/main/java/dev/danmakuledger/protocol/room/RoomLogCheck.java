@@ -9,7 +9,7 @@ import dev.danmakuledger.merkle.tiles.TileException;
  * stricter than the numbering check of {@code tlog verify-room}, which cannot use this parser
  * because the merkle module depends on nothing in the project. Counts what it saw; not thread-safe.
  */
-public final class RoomLogCheck implements EntryCheck {
+final class RoomLogCheck implements EntryCheck {
   private long messages;
   private long tombstones;
 
