@@ -1,5 +1,6 @@
 package dev.danmakuledger.server;
 
+import dev.danmakuledger.server.events.StreamLimits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,8 @@ import java.util.regex.Pattern;
  *     device per window; more are answered 429 and not recorded
  * @param maxFailuresPerAddress failed authentications (bad signature, unknown device) one client
  *     address may make per window; after that its batches are answered 429 until the window ends
+ * @param streamLimits room-stream limits: per-subscriber buffer, SQL poll interval, Redis Stream
+ *     length (docs/sync-server.md, "Room streams")
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -56,6 +59,7 @@ public record ServerConfig(
     Duration attemptWindow,
     int maxBadSignaturesPerDevice,
     int maxFailuresPerAddress,
+    StreamLimits streamLimits,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -93,6 +97,7 @@ public record ServerConfig(
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(streamLimits, "streamLimits");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
     Objects.requireNonNull(gapSealAfter, "gapSealAfter");
@@ -180,6 +185,7 @@ public record ServerConfig(
     b.attemptWindow = attemptWindow;
     b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
     b.maxFailuresPerAddress = maxFailuresPerAddress;
+    b.streamLimits = streamLimits;
     b.clock = clock;
     return b;
   }
@@ -204,6 +210,7 @@ public record ServerConfig(
     private Duration attemptWindow = DEFAULT_ATTEMPT_WINDOW;
     private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
     private int maxFailuresPerAddress = DEFAULT_MAX_FAILURES_PER_ADDRESS;
+    private StreamLimits streamLimits = StreamLimits.DEFAULTS;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -287,6 +294,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder streamLimits(StreamLimits streamLimits) {
+      this.streamLimits = streamLimits;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -312,6 +324,7 @@ public record ServerConfig(
           attemptWindow,
           maxBadSignaturesPerDevice,
           maxFailuresPerAddress,
+          streamLimits,
           clock);
     }
   }
