@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchResponse;
-import dev.danmakuledger.protocol.wire.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.server.events.StreamLimits;
 import dev.danmakuledger.server.storage.MariaDbDatabase;
@@ -16,10 +16,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (docs/operations.md, "Several instances"): room streams on either instance deliver every message
  * synced through either, once and in cursor order (docs/sync-server.md, "Room streams").
  */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
 final class MultiInstanceStreamIT {
   private static final AtomicInteger ROOMS = new AtomicInteger();
   private static final int BUFFER = 200;
@@ -94,10 +97,14 @@ final class MultiInstanceStreamIT {
    * Syncs {@code n} messages of {@code d} to {@code room} through {@code api}, {@code per} a batch.
    */
   static void post(Api api, TestDevice d, String room, int n, int per) {
+    post(api, d, room, n, per, 80);
+  }
+
+  static void post(Api api, TestDevice d, String room, int n, int per, int padding) {
     for (int sent = 0; sent < n; sent += per) {
       List<DanmakuRecord> records = new ArrayList<>();
       for (int i = 0; i < Math.min(per, n - sent); i++) {
-        records.add(d.record(room, "viewer", "hello " + (sent + i) + " " + "x".repeat(80)));
+        records.add(d.record(room, "viewer", "hello " + (sent + i) + " " + "x".repeat(padding)));
       }
       Api.Reply r =
           api.post(
@@ -161,7 +168,7 @@ final class MultiInstanceStreamIT {
     SseEvents onB = SseEvents.open(HTTP, b.baseUri(), room, null);
     try (StalledSubscriber stalled = new StalledSubscriber(b.baseUri(), room)) {
       int total = 4_000;
-      post(apiA, d, room, total, 20);
+      post(apiA, d, room, total, 20, 280);
       assertCursors(1, total, onA.take(total));
       assertCursors(1, total, onB.take(total));
 

@@ -1,12 +1,9 @@
 package dev.danmakuledger.server;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,29 +83,6 @@ final class SseEvents implements AutoCloseable {
         break;
       }
       out.add(e);
-    }
-    return out;
-  }
-
-  /** Reads a raw SSE response (e.g. from a socket) into events. */
-  static List<Event> parse(java.io.InputStream in) throws java.io.IOException {
-    List<Event> out = new ArrayList<>();
-    BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    String name = "message";
-    String id = null;
-    String data = null;
-    for (String l = r.readLine(); l != null; l = r.readLine()) {
-      if (l.startsWith("event:")) {
-        name = l.substring(6).strip();
-      } else if (l.startsWith("id:")) {
-        id = l.substring(3).strip();
-      } else if (l.startsWith("data:")) {
-        data = l.substring(5).strip();
-      } else if (l.isEmpty() && data != null) {
-        out.add(new Event(name, id, data));
-        name = "message";
-        data = null;
-      }
     }
     return out;
   }

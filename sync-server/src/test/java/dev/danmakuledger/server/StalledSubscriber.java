@@ -1,6 +1,5 @@
 package dev.danmakuledger.server;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,8 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A room-stream subscriber on a raw socket with a tiny receive buffer that reads nothing until told
@@ -27,50 +26,59 @@ final class StalledSubscriber implements AutoCloseable {
     out.write(
         ("GET /v1/rooms/"
                 + room
-                + "/stream HTTP/1.1\r\nHost: "
+                + "/stream HTTP/1.0\r\nHost: "
                 + base.getHost()
                 + "\r\nAccept: text/event-stream\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     out.flush();
   }
 
-  /** Reads the whole response until the server closes it, and returns its events. */
+  /**
+   * Reads the response (HTTP/1.0: no chunking, the server closes at its end) until the stream ends
+   * or a {@code resume} event arrived, and returns its events.
+   */
   List<SseEvents.Event> readToEnd() throws IOException {
-    socket.setSoTimeout(60_000);
+    socket.setSoTimeout(30_000);
     InputStream in = socket.getInputStream();
-    boolean chunked = false;
-    for (String h = line(in); !h.isEmpty(); h = line(in)) {
-      if (h.toLowerCase(Locale.ROOT).startsWith("transfer-encoding:") && h.contains("chunked")) {
-        chunked = true;
+    for (String h = line(in); h != null && !h.isEmpty(); h = line(in)) {
+      // headers
+    }
+    List<SseEvents.Event> out = new ArrayList<>();
+    String name = "message";
+    String id = null;
+    String data = null;
+    for (String l = line(in); l != null; l = line(in)) {
+      if (l.startsWith("event:")) {
+        name = l.substring(6).strip();
+      } else if (l.startsWith("id:")) {
+        id = l.substring(3).strip();
+      } else if (l.startsWith("data:")) {
+        data = l.substring(5).strip();
+      } else if (l.isEmpty() && data != null) {
+        out.add(new SseEvents.Event(name, id, data));
+        if ("resume".equals(name)) {
+          break;
+        }
+        name = "message";
+        data = null;
       }
     }
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    if (chunked) {
-      for (int size = chunkSize(line(in)); size > 0; size = chunkSize(line(in))) {
-        body.write(in.readNBytes(size));
-        line(in);
-      }
-    } else {
-      in.transferTo(body);
-    }
-    return SseEvents.parse(new ByteArrayInputStream(body.toByteArray()));
+    return out;
   }
 
-  /** A chunk-size line; 0 (the end) when the connection ended without the last chunk. */
-  private static int chunkSize(String line) {
-    String hex = line.strip();
-    int semi = hex.indexOf(';');
-    return hex.isEmpty() ? 0 : Integer.parseInt(semi < 0 ? hex : hex.substring(0, semi), 16);
-  }
-
+  /** One line without its end, or null at the end of the stream. */
   private static String line(InputStream in) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
-    for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
+    int c = in.read();
+    if (c == -1) {
+      return null;
+    }
+    for (; c != -1 && c != '\n'; c = in.read()) {
       if (c != '\r') {
         b.write(c);
       }
     }
-    return b.toString(StandardCharsets.US_ASCII);
+    return b.toString(StandardCharsets.UTF_8);
   }
 
   @Override
