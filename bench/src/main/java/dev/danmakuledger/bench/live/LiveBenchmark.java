@@ -111,13 +111,12 @@ public final class LiveBenchmark {
                 pubsub.percentileMs(99));
         List<BenchResult> rows = new ArrayList<>();
         rows.add(
-            new BenchResult(
-                "live ack->SSE on other instance (p50)",
-                "ms",
+            BenchResult.compared(
+                "live",
+                "p50 ms",
                 sse.percentileMs(50),
-                "Redis PUBLISH->subscriber p50",
+                "redis-publish-subscribe",
                 pubsub.percentileMs(50),
-                null,
                 sse.percentileMs(99),
                 note));
         return rows;
