@@ -1,5 +1,6 @@
 package dev.danmakuledger.server;
 
+import dev.danmakuledger.server.events.StreamLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -120,6 +121,25 @@ public final class Main implements Callable<Integer> {
               + " (default local)")
   String serverName;
 
+  @Option(
+      names = "--stream-buffer",
+      description =
+          "messages queued per room-stream subscriber before it is cut off with its resume point"
+              + " (default 2000)")
+  Integer streamBuffer;
+
+  @Option(
+      names = "--stream-poll-ms",
+      description =
+          "longest wait between SQL reads of a subscribed room, whatever Redis does (default"
+              + " 1000)")
+  Long streamPollMs;
+
+  @Option(
+      names = "--stream-length",
+      description = "approximate MAXLEN of each room's Redis Stream (default 10000)")
+  Long streamLength;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -202,6 +222,14 @@ public final class Main implements Callable<Integer> {
     }
     if (serverName != null) {
       b.serverName(serverName);
+    }
+    if (streamBuffer != null || streamPollMs != null || streamLength != null) {
+      StreamLimits d = StreamLimits.DEFAULTS;
+      b.streamLimits(
+          new StreamLimits(
+              streamBuffer != null ? streamBuffer : d.buffer(),
+              streamPollMs != null ? Duration.ofMillis(streamPollMs) : d.poll(),
+              streamLength != null ? streamLength : d.streamLength()));
     }
     return b.build();
   }

@@ -1,5 +1,6 @@
 package dev.danmakuledger.server;
 
+import dev.danmakuledger.server.events.StreamLimits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +42,8 @@ import java.util.regex.Pattern;
  * @param serverName the name in the server's key names, {@code danmaku-ledger/server-log/<name>}
  *     and {@code danmaku-ledger/server/<name>}, {@code [A-Za-z0-9._-]{1,64}}; used only when the
  *     keys are created
+ * @param streamLimits room-stream limits: per-subscriber buffer, SQL poll interval, Redis Stream
+ *     length (docs/sync-server.md, "Room streams")
  * @param clock time source for message ids, receipts and timestamps
  */
 public record ServerConfig(
@@ -65,6 +68,7 @@ public record ServerConfig(
     boolean roomLog,
     Duration roomCheckpointInterval,
     String serverName,
+    StreamLimits streamLimits,
     Clock clock) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
@@ -108,6 +112,7 @@ public record ServerConfig(
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(streamLimits, "streamLimits");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
     Objects.requireNonNull(gapSealAfter, "gapSealAfter");
@@ -207,6 +212,7 @@ public record ServerConfig(
     b.roomLog = roomLog;
     b.roomCheckpointInterval = roomCheckpointInterval;
     b.serverName = serverName;
+    b.streamLimits = streamLimits;
     b.clock = clock;
     return b;
   }
@@ -234,6 +240,7 @@ public record ServerConfig(
     private boolean roomLog = true;
     private Duration roomCheckpointInterval = DEFAULT_ROOM_CHECKPOINT_INTERVAL;
     private String serverName = DEFAULT_SERVER_NAME;
+    private StreamLimits streamLimits = StreamLimits.DEFAULTS;
     private Clock clock = Clock.systemUTC();
 
     private Builder(Path dataDir) {
@@ -332,6 +339,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder streamLimits(StreamLimits streamLimits) {
+      this.streamLimits = streamLimits;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -360,6 +372,7 @@ public record ServerConfig(
           roomLog,
           roomCheckpointInterval,
           serverName,
+          streamLimits,
           clock);
     }
   }

@@ -6,6 +6,7 @@ import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.protocol.json.Json;
 import dev.danmakuledger.server.config.DataDirectory;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.RedisRoomBus;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
@@ -14,10 +15,12 @@ import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageTimes;
+import dev.danmakuledger.server.instances.InstanceRegistry;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.MessageIds;
+import dev.danmakuledger.server.redis.RedisLinks;
 import dev.danmakuledger.server.redis.RoomSequencer;
 import dev.danmakuledger.server.roomlog.AuditBundles;
 import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
@@ -54,6 +57,9 @@ public final class SyncServer implements AutoCloseable {
 
   /** How long {@link #close()} waits for batches in flight. */
   public static final Duration DRAIN_GRACE = Duration.ofSeconds(20);
+
+  /** Interval of this instance's heartbeat in the instance registry. */
+  public static final Duration INSTANCE_HEARTBEAT = Duration.ofSeconds(5);
 
   /** Lease time of the message-id node id. */
   static final Duration NODE_LEASE = Duration.ofSeconds(60);
@@ -117,19 +123,26 @@ public final class SyncServer implements AutoCloseable {
           (config.embeddedDatabase() ? "embedded H2 database " : "SQL database ") + db.describe());
 
       DedupeScripts scripts;
+      RedisLinks links;
       if (config.embeddedRedis()) {
         EmbeddedRedis redis = EmbeddedRedis.start(config.dataDir(), dir.redisPassword());
         resources.push(redis);
         started.add("embedded Redis " + redis.describe());
         scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults());
+        resources.push(scripts);
+        links = RedisLinks.standalone(redis.uri());
       } else if (config.redisUri() != null) {
         scripts = DedupeScripts.standalone(config.redisUri(), RetryPolicy.defaults());
         started.add("Redis " + config.redisUri());
+        resources.push(scripts);
+        links = RedisLinks.standalone(config.redisUri());
       } else {
         scripts = DedupeScripts.cluster(config.redisClusterSeeds(), RetryPolicy.defaults());
         started.add("Redis Cluster " + config.redisClusterSeeds());
+        resources.push(scripts);
+        links = RedisLinks.cluster(config.redisClusterSeeds());
       }
-      resources.push(scripts);
+      resources.push(links);
 
       LedgerStore store = new LedgerStore(db, config.clock());
       MessageIds ids =
@@ -157,7 +170,12 @@ public final class SyncServer implements AutoCloseable {
       }
       ConfirmedFeed feed = new ConfirmedFeed(db);
       SignatureAttempts attempts = new SignatureAttempts(db);
-      RoomHub rooms = new RoomHub(feed);
+      RoomHub rooms =
+          new RoomHub(
+              feed,
+              new RedisRoomBus(links, config.streamLimits().streamLength()),
+              config.streamLimits());
+      resources.push(rooms);
       AdminHub admin = new AdminHub();
       BatchIngest ingest =
           new BatchIngest(
@@ -214,6 +232,22 @@ public final class SyncServer implements AutoCloseable {
               json);
       int port = http.start(config.bind(), config.port());
       started.add("HTTP on http://" + hostForUri(config.bind()) + ":" + port);
+      InstanceRegistry registry =
+          new InstanceRegistry(
+              links::shared,
+              new InstanceRegistry.Self(
+                  "i-" + UUID.randomUUID().toString().substring(0, 8),
+                  "http://" + hostForUri(config.bind()) + ":" + port,
+                  version(),
+                  config.clock().instant()),
+              INSTANCE_HEARTBEAT,
+              config.clock(),
+              () -> batchCount(metrics),
+              rooms::subscribers);
+      registry.start();
+      resources.push(registry);
+      http.instances(registry::list);
+      started.add("instance " + registry.id() + " in the Redis instance registry");
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
@@ -223,6 +257,16 @@ public final class SyncServer implements AutoCloseable {
       closeAll(resources, e);
       throw e;
     }
+  }
+
+  private static String version() {
+    String v = SyncServer.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  private static long batchCount(PrometheusMeterRegistry metrics) {
+    io.micrometer.core.instrument.Timer t = metrics.find("danmaku.batch").timer();
+    return t == null ? 0 : t.count();
   }
 
   private static String hostForUri(String bind) {

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       MerkleCommand.class,
       ChaosCommand.class,
       TamperCommand.class,
+      LiveCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -21,7 +21,7 @@ class BenchMainTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper"})
+  @ValueSource(strings = {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper", "live"})
   void everySubcommandHasHelp(String sub) {
     Result r = run(sub, "--help");
     assertEquals(0, r.code(), r.err());
@@ -34,7 +34,7 @@ class BenchMainTest {
     Result r = run("--help");
     assertEquals(0, r.code());
     for (String sub :
-        new String[] {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper"}) {
+        new String[] {"e2e", "proofs", "redis", "edge", "merkle", "chaos", "tamper", "live"}) {
       assertTrue(r.out().contains("  " + sub + " "), sub + " missing from:\n" + r.out());
     }
     assertTrue(r.out().contains("1   a check failed"), r.out());
@@ -45,6 +45,8 @@ class BenchMainTest {
       delimiter = '|',
       value = {
         "e2e --batch-size 0|batch size: got 0, want 1..1000",
+        "live --rate 0|rate: got 0, want 1..100000",
+        "live --linger 5s|linger: got PT5S, want 1ms..1s",
         "e2e --batch-size 500,5000|batch size: got 5000, want 1..1000",
         "e2e --devices 0|devices: got 0, want 1..64",
         "e2e --duplicates 1.5|duplicate share: got 1.5, want 0..0.9",

@@ -3,112 +3,195 @@ package dev.danmakuledger.server.events;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.MessageRow;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * In-process fan-out of newly CONFIRMED messages per room (docs/architecture.md §2: "broadcast
- * CONFIRMED messages per room, never twice"). Publishers call {@link #publish} after the commit
- * that confirmed messages (a batch or an approval); the hub then reads the room's confirmations
- * after the last cursor it delivered from SQL and hands each to every subscriber once, in cursor
- * order. Delivering what SQL holds, not what the publisher passed, means nothing uncommitted is
- * broadcast and every delivery carries its confirmation cursor (the stream's event id).
+ * Fan-out of newly CONFIRMED messages per room to this instance's subscribers (docs/architecture.md
+ * §2, §7: "broadcast CONFIRMED messages per room, never twice"). SQL is the authority: every
+ * message a subscriber gets is read from SQL by confirmation cursor ({@link ConfirmedFeed}), after
+ * the commit that confirmed it. What triggers a read is a local publish (no {@link RoomBus}) or an
+ * announcement on the bus from any instance, and at the latest the SQL poll of {@link
+ * StreamLimits#poll()}, so a lost announcement, a wiped stream or a Redis outage delays messages
+ * but never loses one. Each subscriber has a bounded outbox ({@link Subscriber}); a slow one is cut
+ * off with its resume point and never slows the publisher or other subscribers.
  */
-public final class RoomHub {
+public final class RoomHub implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RoomHub.class);
-  private static final int PAGE = 500;
 
   private final ConfirmedFeed feed;
-  private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+  private final RoomBus bus;
+  private final StreamLimits limits;
+  private final Function<MessageRow, String> render;
+  private final Map<String, RoomChannel> channels = new HashMap<>();
+  private final ExecutorService writers;
+  private boolean closed;
 
+  /** A hub of one instance: publishes wake its own subscribers only. */
   public RoomHub(ConfirmedFeed feed) {
-    this.feed = feed;
+    this(feed, null, StreamLimits.DEFAULTS, WireRender.INSTANCE);
+  }
+
+  /** A hub on {@code bus} whose subscribers get messages in their wire form. */
+  public RoomHub(ConfirmedFeed feed, RoomBus bus, StreamLimits limits) {
+    this(feed, bus, limits, WireRender.INSTANCE);
   }
 
   /**
-   * Registers a listener for a room's confirmations after now; close the returned handle to stop.
-   *
-   * @throws dev.danmakuledger.server.storage.StorageUnavailableException when the room's cursor
-   *     cannot be read
+   * A hub that announces its commits on {@code bus} (null: this instance only) and follows the
+   * announcements of the rooms it has subscribers for; {@code render} gives a message's SSE data.
    */
-  public AutoCloseable subscribe(String room, Consumer<Confirmed> listener) {
-    Channel ch = channels.computeIfAbsent(room, Channel::new);
-    ch.lock.lock();
-    try {
-      if (ch.listeners.isEmpty()) {
-        ch.last = feed.head(room);
-      }
-      ch.listeners.add(listener);
-    } finally {
-      ch.lock.unlock();
-    }
-    return () -> ch.listeners.remove(listener);
+  public RoomHub(
+      ConfirmedFeed feed, RoomBus bus, StreamLimits limits, Function<MessageRow, String> render) {
+    this.feed = Objects.requireNonNull(feed, "feed");
+    this.bus = bus;
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.render = Objects.requireNonNull(render, "render");
+    AtomicInteger n = new AtomicInteger();
+    this.writers =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "room-writer-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
-   * Tells subscribers of {@code room} that messages became CONFIRMED in a committed transaction;
-   * {@code confirmed} only says whether any did. Never throws: a failed read is retried at the next
-   * publish, and subscribers that reconnect catch up from SQL.
+   * Subscribes {@code sink} to {@code room} from after {@code afterCursor} (and, for the catch-up,
+   * only seqs above {@code afterSeq}); close the returned handle to stop. The catch-up from SQL
+   * runs on a writer thread; then the subscriber gets live messages.
+   */
+  public AutoCloseable subscribe(String room, long afterCursor, long afterSeq, Sink sink) {
+    RoomChannel ch = join(room);
+    CatchUp catchUp =
+        new CatchUp(feed, render, ch, sink, afterCursor, afterSeq, this::newSubscriber);
+    try {
+      writers.execute(catchUp);
+    } catch (RuntimeException e) {
+      leave(ch, null);
+      throw e;
+    }
+    return () -> leave(ch, catchUp.subscriber());
+  }
+
+  private Subscriber newSubscriber(Sink sink, long lastSent) {
+    return new Subscriber(sink, limits.buffer(), writers, lastSent);
+  }
+
+  /**
+   * Tells subscribers of {@code room}, on every instance, that messages became CONFIRMED in a
+   * committed transaction. Never throws: a failed announcement falls back to a local SQL read, and
+   * other instances catch up at their next poll.
    */
   public void publish(String room, List<MessageRow> confirmed) {
-    Channel ch = channels.get(room);
-    if (confirmed.isEmpty() || ch == null || ch.listeners.isEmpty()) {
+    if (confirmed.isEmpty()) {
       return;
     }
-    ch.dirty.set(true);
-    while (ch.dirty.get() && ch.lock.tryLock()) {
+    boolean announced = false;
+    if (bus != null) {
       try {
-        ch.dirty.set(false);
-        ch.drain();
+        List<Long> seqs = new ArrayList<>(confirmed.size());
+        for (MessageRow m : confirmed) {
+          seqs.add(m.seq());
+        }
+        announced =
+            feed.cursorRange(room, seqs)
+                .map(
+                    r -> {
+                      bus.announce(room, new RoomBus.Announcement(r[0], r[1]));
+                      return true;
+                    })
+                .orElse(false);
       } catch (RuntimeException e) {
-        log.warn("room {}: cannot read new confirmations: {}", room, e.getMessage());
-      } finally {
-        ch.lock.unlock();
+        log.warn("room {}: cannot announce new confirmations: {}", room, e.toString());
+      }
+    }
+    RoomChannel ch;
+    synchronized (this) {
+      ch = channels.get(room);
+    }
+    if (!announced && ch != null) {
+      ch.wake();
+    }
+  }
+
+  /** Number of live subscribers of a room on this instance. */
+  public synchronized int subscribers(String room) {
+    RoomChannel ch = channels.get(room);
+    return ch == null ? 0 : ch.members();
+  }
+
+  /** Number of subscribers of all rooms on this instance. */
+  public synchronized int subscribers() {
+    int n = 0;
+    for (RoomChannel ch : channels.values()) {
+      n += ch.members();
+    }
+    return n;
+  }
+
+  private synchronized RoomChannel join(String room) {
+    if (closed) {
+      throw new IllegalStateException("room hub: got a subscription after close, want none");
+    }
+    RoomChannel ch = channels.get(room);
+    if (ch == null) {
+      ch = new RoomChannel(room, feed, render, feed.head(room));
+      channels.put(room, ch);
+      if (bus != null) {
+        ch.follow(bus, limits.poll(), this::retire);
+      }
+    }
+    ch.addMember();
+    return ch;
+  }
+
+  private void leave(RoomChannel ch, Subscriber sub) {
+    if (sub != null) {
+      ch.remove(sub);
+    }
+    synchronized (this) {
+      if (ch.removeMember() == 0 && bus == null) {
+        channels.remove(ch.room(), ch);
       }
     }
   }
 
-  /** Number of live subscribers of a room. */
-  public int subscribers(String room) {
-    Channel ch = channels.get(room);
-    return ch == null ? 0 : ch.listeners.size();
+  /** Called by a follower with no members left: true if the channel is retired. */
+  private synchronized boolean retire(RoomChannel ch) {
+    if (ch.members() > 0 && !closed) {
+      return false;
+    }
+    channels.remove(ch.room(), ch);
+    return true;
   }
 
-  /** The subscribers of one room and the last cursor delivered to them. */
-  private final class Channel {
-    final String room;
-    final List<Consumer<Confirmed>> listeners = new CopyOnWriteArrayList<>();
-    final ReentrantLock lock = new ReentrantLock();
-    final AtomicBoolean dirty = new AtomicBoolean();
-    long last;
-
-    Channel(String room) {
-      this.room = room;
+  /** Stops following rooms and the writer threads; open sinks are closed by their owners. */
+  @Override
+  public void close() {
+    List<RoomChannel> all;
+    synchronized (this) {
+      closed = true;
+      all = new ArrayList<>(channels.values());
     }
-
-    /** Delivers every confirmation after {@link #last}; holds {@link #lock}. */
-    void drain() {
-      List<Confirmed> page;
-      do {
-        page = feed.after(room, last, 0, PAGE);
-        for (Confirmed c : page) {
-          for (Consumer<Confirmed> l : listeners) {
-            try {
-              l.accept(c);
-            } catch (RuntimeException e) {
-              log.debug("room listener failed: {}", e.toString());
-            }
-          }
-          last = c.cursor();
-        }
-      } while (page.size() == PAGE);
+    for (RoomChannel ch : all) {
+      ch.stop();
     }
+    writers.shutdownNow();
+  }
+
+  /** Confirmed rows as SSE data: the wire JSON. */
+  static LiveMessage live(Confirmed c, Function<MessageRow, String> render) {
+    return new LiveMessage(c.cursor(), render.apply(c.message()));
   }
 }

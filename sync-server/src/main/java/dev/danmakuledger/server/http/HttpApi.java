@@ -7,6 +7,7 @@ import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.server.error.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
@@ -34,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +83,7 @@ public final class HttpApi {
   private final Timer batchTimer;
   private final Counter batchRecords;
   private final SseClients streams = new SseClients(HEARTBEAT);
+  private volatile Supplier<InstanceList> instances;
 
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -107,6 +110,11 @@ public final class HttpApi {
               cfg.router.ignoreTrailingSlashes = true;
             });
     routes();
+  }
+
+  /** Serves {@code GET /admin/instances} from {@code list} (the instance registry). */
+  public void instances(Supplier<InstanceList> list) {
+    this.instances = list;
   }
 
   /** Starts listening; returns the bound port. */
@@ -258,6 +266,7 @@ public final class HttpApi {
     app.get(
         "/admin/alerts", ctx -> send(ctx, 200, s.admin().alerts(Requests.limit(ctx, 100, 1000))));
     app.sse("/admin/events", this::adminEvents);
+    app.get("/admin/instances", this::listInstances);
   }
 
   private void batch(Context ctx) {
@@ -369,7 +378,7 @@ public final class HttpApi {
           lastId != null && !lastId.isBlank()
               ? RoomStream.Resume.afterCursor(Requests.nonNegative("Last-Event-ID", lastId))
               : RoomStream.Resume.afterSeq(Requests.queryLong(ctx, "after", 0));
-      RoomStream.open(client, streams, json, s.rooms(), s.feed(), room, resume);
+      RoomStream.open(client, streams, s.rooms(), s.feed(), room, resume);
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
@@ -378,21 +387,44 @@ public final class HttpApi {
 
   private void adminEvents(SseClient client) {
     client.keepAlive();
+    streams.track(client);
     streams.add(
         client,
         s.adminEvents()
             .subscribe(
                 (AdminEvent e) -> {
                   String data = toJson(e);
-                  synchronized (client) {
-                    if (!client.terminated()) {
-                      client.sendEvent(e.type(), data);
-                    }
-                  }
+                  streams.write(
+                      client,
+                      c -> {
+                        if (!c.terminated()) {
+                          c.sendEvent(e.type(), data);
+                        }
+                      });
                 }));
-    synchronized (client) {
-      client.sendComment("connected");
+    streams.write(client, c -> c.sendComment("connected"));
+  }
+
+  private void listInstances(Context ctx) {
+    Supplier<InstanceList> list = instances;
+    InstanceList reply;
+    try {
+      if (list == null) {
+        throw new IllegalStateException("instance registry: got none, want one");
+      }
+      reply = list.get();
+    } catch (RuntimeException e) {
+      log.warn("instance registry unreadable: {}", e.toString());
+      writeProblem(
+          ctx,
+          Problem.of(
+                  ErrorCode.REDIS_UNAVAILABLE,
+                  "the instance registry in Redis cannot be read; retry later")
+              .withInstance(ctx.path()),
+          Problems.RETRY_AFTER_SECONDS);
+      return;
     }
+    send(ctx, 200, reply);
   }
 
   private void ready(Context ctx) {

@@ -1,42 +1,33 @@
 package dev.danmakuledger.server.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.server.events.CutReason;
+import dev.danmakuledger.server.events.LiveMessage;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.query.LedgerQueries;
+import dev.danmakuledger.server.events.Sink;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
-import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.sse.SseClient;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One SSE subscriber of a room's CONFIRMED messages (docs/sync-server.md, "Room streams"). The
  * event id is the message's confirmation cursor: the order in which messages of the room became
- * CONFIRMED, at insert or at approval. The stream subscribes to live confirmations first, then
- * catches up from SQL after the resume point — {@code Last-Event-ID} (a cursor), else {@code after}
- * (a seq: messages with a greater seq) — holding live deliveries back until the catch-up is done,
- * so every confirmation is sent once and in cursor order, and a reconnect with the last id seen
- * misses nothing, approvals included.
+ * CONFIRMED, at insert or at approval, on any instance. The resume point is {@code Last-Event-ID}
+ * (a cursor), else {@code after} (a seq: messages with a greater seq); the {@link RoomHub} catches
+ * up from SQL and then sends live messages, each once and in cursor order. A subscriber that falls
+ * too far behind gets a final {@code resume} event whose id is the last cursor it was sent, and is
+ * disconnected; a reconnect with that id misses nothing.
  */
-final class RoomStream {
+final class RoomStream implements Sink {
   private static final Logger log = LoggerFactory.getLogger(RoomStream.class);
-  private static final int PAGE = 500;
 
   private final SseClient client;
-  private final ObjectMapper json;
-  private final List<Confirmed> heldBack = new ArrayList<>();
-  private boolean catchingUp = true;
-  private long lastSent;
+  private final SseClients streams;
 
-  private RoomStream(SseClient client, ObjectMapper json, long lastSent) {
+  private RoomStream(SseClient client, SseClients streams) {
     this.client = client;
-    this.json = json;
-    this.lastSent = lastSent;
+    this.streams = streams;
   }
 
   /** Where a stream resumes: after a confirmation cursor, or after a seq. */
@@ -53,7 +44,6 @@ final class RoomStream {
   static void open(
       SseClient client,
       SseClients streams,
-      ObjectMapper json,
       RoomHub hub,
       ConfirmedFeed feed,
       String room,
@@ -64,70 +54,56 @@ final class RoomStream {
           resume.afterCursor() != null
               ? resume.afterCursor()
               : feed.cursorBeforeSeq(room, resume.afterSeq());
-      RoomStream stream = new RoomStream(client, json, start);
-      streams.add(client, hub.subscribe(room, stream::live));
-      long cursor = start;
-      while (!client.terminated()) {
-        List<Confirmed> page = feed.after(room, cursor, resume.afterSeq(), PAGE);
-        for (Confirmed c : page) {
-          stream.caughtUp(c);
-          cursor = c.cursor();
-        }
-        if (page.size() < PAGE) {
-          break;
-        }
-      }
-      stream.endCatchUp();
+      RoomStream stream = new RoomStream(client, streams);
+      streams.track(client);
+      streams.add(client, hub.subscribe(room, start, resume.afterSeq(), stream));
     } catch (StorageUnavailableException e) {
       log.warn(
-          "room stream {}: catch-up failed, closing so the client reconnects: {}",
+          "room stream {}: cannot read the resume point, closing so the client reconnects: {}",
           room,
           e.getMessage());
-      synchronized (client) {
-        client.close();
-      }
+      client.close();
     }
   }
 
-  private synchronized void caughtUp(Confirmed c) {
-    send(c);
-  }
-
-  /** A live confirmation: held back during the catch-up, sent after it. */
-  private synchronized void live(Confirmed c) {
-    if (catchingUp) {
-      heldBack.add(c);
-    } else {
-      send(c);
+  @Override
+  public void send(LiveMessage m) {
+    boolean written =
+        streams.write(
+            client,
+            c -> {
+              if (c.terminated()) {
+                throw new IllegalStateException("stream closed, want an open stream");
+              }
+              c.sendEvent("message", m.data(), Long.toString(m.cursor()));
+            });
+    if (!written) {
+      throw new IllegalStateException("stream closed, want an open stream");
     }
   }
 
-  /** Ends the catch-up: sends what arrived live meanwhile, in cursor order. */
-  private synchronized void endCatchUp() {
-    heldBack.sort(Comparator.comparingLong(Confirmed::cursor));
-    for (Confirmed c : heldBack) {
-      send(c);
-    }
-    heldBack.clear();
-    catchingUp = false;
+  @Override
+  public void cutOff(long lastCursor, CutReason reason) {
+    String data =
+        "{\"reason\":\""
+            + reason.wire()
+            + "\",\"lastEventId\":\""
+            + lastCursor
+            + "\",\"retry\":\"reconnect with Last-Event-ID: "
+            + lastCursor
+            + "\"}";
+    streams.write(
+        client,
+        c -> {
+          if (!c.terminated()) {
+            c.sendEvent("resume", data, Long.toString(lastCursor));
+            c.close();
+          }
+        });
   }
 
-  /** Sends one confirmation unless this connection already got it or a later one. */
-  private void send(Confirmed c) {
-    if (c.cursor() <= lastSent) {
-      return;
-    }
-    String data;
-    try {
-      data = json.writeValueAsString(LedgerQueries.wire(c.message()));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise message " + c.message().seq(), e);
-    }
-    synchronized (client) {
-      if (!client.terminated()) {
-        client.sendEvent("message", data, Long.toString(c.cursor()));
-      }
-    }
-    lastSent = c.cursor();
+  @Override
+  public boolean closed() {
+    return client.terminated();
   }
 }

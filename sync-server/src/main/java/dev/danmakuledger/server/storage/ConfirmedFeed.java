@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -91,5 +92,42 @@ public final class ConfirmedFeed {
               }
             });
     return first == null ? head(room) : first - 1;
+  }
+
+  /**
+   * The lowest and highest confirmation cursor among the given seqs of {@code room} (read after the
+   * commit that assigned them, to announce them to other instances), empty when none has one.
+   */
+  public Optional<long[]> cursorRange(String room, List<Long> seqs) {
+    if (seqs.isEmpty() || seqs.size() > 10_000) {
+      throw new IllegalArgumentException("seqs: got " + seqs.size() + ", want 1..10000");
+    }
+    StringBuilder in = new StringBuilder("?");
+    for (int i = 1; i < seqs.size(); i++) {
+      in.append(",?");
+    }
+    return Jdbc.read(
+        ds,
+        "cursors of new confirmations in " + room,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT MIN(confirmed_cursor), MAX(confirmed_cursor) FROM messages"
+                      + " WHERE room = ? AND seq IN ("
+                      + in
+                      + ") AND confirmed_cursor IS NOT NULL")) {
+            ps.setString(1, room);
+            for (int i = 0; i < seqs.size(); i++) {
+              ps.setLong(i + 2, seqs.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+              Long lo = rs.next() ? Jdbc.getLong(rs, 1) : null;
+              Long hi = lo == null ? null : Jdbc.getLong(rs, 2);
+              return lo == null || hi == null
+                  ? Optional.<long[]>empty()
+                  : Optional.of(new long[] {lo, hi});
+            }
+          }
+        });
   }
 }

@@ -65,7 +65,42 @@ class AdminJsonTest {
         new ReviewDecision(ReviewDecision.APPROVE, 3, null),
         new ReviewDecision(ReviewDecision.REJECT, 3, "spam"),
         alert,
-        new AlertList(List.of(alert)));
+        new AlertList(List.of(alert)),
+        new InstanceList(
+            List.of(
+                new InstanceList.Instance(
+                    "a1b2",
+                    "http://10.0.0.5:8080",
+                    "0.1.0",
+                    "2026-11-30T05:00:00Z",
+                    "2026-11-30T05:00:05Z",
+                    InstanceList.Status.UP,
+                    12.5,
+                    3))));
+  }
+
+  @Test
+  void instanceRejectsNegativeAndUnknownValues() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new InstanceList.Instance(
+                "a", "http://h", "v", "t", "t", InstanceList.Status.UP, Double.NaN, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new InstanceList.Instance("a", "http://h", "v", "t", "t", null, 0, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new InstanceList.Instance(
+                "a", "http://h", "v", "t", "t", InstanceList.Status.UP, 0, -1));
+    assertThrows(
+        JacksonException.class,
+        () ->
+            JSON.readValue(
+                "{\"id\":\"a\",\"address\":\"h\",\"version\":\"v\",\"startedAt\":\"t\","
+                    + "\"heartbeatAt\":\"t\",\"status\":\"SIDEWAYS\"}",
+                InstanceList.Instance.class));
   }
 
   @ParameterizedTest

@@ -1,0 +1,53 @@
+package dev.danmakuledger.bench.cli;
+
+import dev.danmakuledger.bench.live.LiveBenchmark;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code bin/bench live}: see {@link LiveBenchmark}. */
+@Command(
+    name = "live",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Two sync-server instances in this JVM on one Redis and one H2 server-mode database: a"
+          + " device posts to instance A, a viewer on instance B; latency from local ack to SSE"
+          + " receipt next to a Redis PUBLISH->subscriber round trip in the same run."
+    })
+final class LiveCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+  @Mixin Output output;
+
+  @Option(names = "--rate", defaultValue = "1000", description = "messages/s (default 1000)")
+  int rate;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "20s",
+      converter = DurationConverter.class,
+      description = "how long the device posts (default 20s)")
+  Duration duration;
+
+  @Option(
+      names = "--linger",
+      defaultValue = "20ms",
+      converter = DurationConverter.class,
+      description = "the device flushes a batch this often (default 20ms)")
+  Duration linger;
+
+  @Override
+  public Integer call() throws Exception {
+    LiveBenchmark.Options o;
+    try {
+      o = new LiveBenchmark.Options(rate, duration, linger);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    output.emit(System.out, LiveBenchmark.run(o, System.out));
+    return ExitCodes.OK;
+  }
+}
