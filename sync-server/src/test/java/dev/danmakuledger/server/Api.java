@@ -2,7 +2,7 @@ package dev.danmakuledger.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -16,7 +16,6 @@ import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
-import dev.danmakuledger.server.error.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchIngest;

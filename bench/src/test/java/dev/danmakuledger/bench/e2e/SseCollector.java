@@ -2,7 +2,7 @@ package dev.danmakuledger.bench.e2e;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.danmakuledger.ui.app;
 
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.history.HistoryException;
 import dev.danmakuledger.ui.history.HistoryStore;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.ui.history.HistoryStore;
 import dev.danmakuledger.ui.live.ConnectionViewModel.State;
 import dev.danmakuledger.ui.testing.Harness;

@@ -2,7 +2,7 @@ package dev.danmakuledger.ui.overview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.ui.history.OverviewSample;
 import dev.danmakuledger.ui.testing.Harness;

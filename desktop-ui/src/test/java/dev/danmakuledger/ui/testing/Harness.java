@@ -1,6 +1,6 @@
 package dev.danmakuledger.ui.testing;
 
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.testkit.MutableClock;
 import dev.danmakuledger.ui.client.AdminClient;
 import dev.danmakuledger.ui.client.Endpoint;

@@ -11,7 +11,7 @@ import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

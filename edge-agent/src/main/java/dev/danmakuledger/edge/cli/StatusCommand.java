@@ -4,7 +4,7 @@ import dev.danmakuledger.edge.capture.AgentStatus;
 import dev.danmakuledger.edge.capture.DedupeStats;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.store.EdgeStore;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.protocol.error.Problem;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.testing.MutableClock;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

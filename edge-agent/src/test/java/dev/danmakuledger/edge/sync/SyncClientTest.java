@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.danmakuledger.protocol.json.Json;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
+import dev.danmakuledger.protocol.wire.Json;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

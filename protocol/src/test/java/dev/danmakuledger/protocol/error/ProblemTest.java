@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

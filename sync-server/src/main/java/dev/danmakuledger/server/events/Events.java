@@ -3,7 +3,7 @@ package dev.danmakuledger.server.events;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.server.storage.AlertRow;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package dev.danmakuledger.server.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.storage.MessageRow;
 import java.util.function.Function;

@@ -1,7 +1,7 @@
 package dev.danmakuledger.server.http;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -9,7 +9,7 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchIngest;

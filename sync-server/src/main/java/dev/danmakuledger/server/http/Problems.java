@@ -4,7 +4,7 @@ import dev.danmakuledger.lua.LuaRedisException;
 import dev.danmakuledger.lua.RedisUnavailableException;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;

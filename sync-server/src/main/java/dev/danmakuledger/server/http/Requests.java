@@ -9,7 +9,7 @@ import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;

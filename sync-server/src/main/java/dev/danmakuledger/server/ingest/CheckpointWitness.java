@@ -12,7 +12,7 @@ import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.query.DeviceTrees;

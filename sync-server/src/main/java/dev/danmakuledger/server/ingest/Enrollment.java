@@ -7,7 +7,7 @@ import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.storage.DeviceExistsException;

@@ -1,7 +1,7 @@
 package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;

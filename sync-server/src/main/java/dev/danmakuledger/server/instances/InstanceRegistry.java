@@ -3,7 +3,7 @@ package dev.danmakuledger.server.instances;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.lua.LiveKeys;
-import dev.danmakuledger.protocol.json.Json;
+import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.InstanceList.Instance;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;

@@ -1,6 +1,6 @@
 package dev.danmakuledger.server.redis;
 
-import dev.danmakuledger.server.config.DataDirectory;
+import dev.danmakuledger.server.DataDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

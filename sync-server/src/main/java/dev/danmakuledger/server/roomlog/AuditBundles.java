@@ -5,7 +5,7 @@ import dev.danmakuledger.merkle.tiles.TileId;
 import dev.danmakuledger.merkle.tiles.TileReader;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.room.RoomLog;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.query.DeviceTrees;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;

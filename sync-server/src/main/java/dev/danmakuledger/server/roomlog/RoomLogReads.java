@@ -3,7 +3,7 @@ package dev.danmakuledger.server.roomlog;
 import dev.danmakuledger.merkle.tiles.TileId;
 import dev.danmakuledger.merkle.tiles.TilePath;
 import dev.danmakuledger.protocol.error.ErrorCode;
-import dev.danmakuledger.server.error.LedgerException;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.storage.RoomLogRow;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.RoomTile;

@@ -1,4 +1,4 @@
-package dev.danmakuledger.protocol.json;
+package dev.danmakuledger.protocol.wire;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;

@@ -1,4 +1,4 @@
-package dev.danmakuledger.server.config;
+package dev.danmakuledger.server;
 
 import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;

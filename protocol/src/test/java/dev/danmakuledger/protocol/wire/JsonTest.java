@@ -1,4 +1,4 @@
-package dev.danmakuledger.protocol.json;
+package dev.danmakuledger.protocol.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.protocol.wire.BatchMetadata;
-import dev.danmakuledger.protocol.wire.BatchRequest;
-import dev.danmakuledger.protocol.wire.Outcome;
-import dev.danmakuledger.protocol.wire.RecordOutcome;
-import dev.danmakuledger.protocol.wire.WireRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.danmakuledger.server.error;
+package dev.danmakuledger.server;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;

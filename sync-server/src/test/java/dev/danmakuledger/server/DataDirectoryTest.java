@@ -1,4 +1,4 @@
-package dev.danmakuledger.server.config;
+package dev.danmakuledger.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
