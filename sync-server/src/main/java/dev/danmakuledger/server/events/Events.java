@@ -21,34 +21,46 @@ public final class Events {
   private Events() {}
 
   public static AdminEvent of(
-      String type,
-      String severity,
+      EventType type,
+      Severity severity,
       String deviceId,
       String room,
       String message,
       long atMillis,
       Map<String, Object> data) {
     return new AdminEvent(
-        type, severity, deviceId, room, message, Instant.ofEpochMilli(atMillis).toString(), data);
+        type.name(),
+        severity.name(),
+        deviceId,
+        room,
+        message,
+        Instant.ofEpochMilli(atMillis).toString(),
+        data);
   }
 
   /**
-   * A new ALERT row of {@code kind} (FORK, BAD_SIGNATURE, BAD_PROOF, ...) for a device; the kind
-   * and {@code data} are stored as its data JSON, where the console reads {@code data.kind}.
+   * A new ALERT row of {@code kind} for a device; the kind and {@code data} are stored as its data
+   * JSON, where the console reads {@code data.kind}.
    */
   public static AlertRow alert(
-      String kind,
-      String severity,
+      AlertKind kind,
+      Severity severity,
       String deviceId,
       String message,
       Map<String, Object> data,
       long atMillis) {
-    if (kind == null || kind.isBlank() || data.containsKey("kind")) {
+    if (kind == null || severity == null || data.containsKey("kind")) {
       throw new IllegalArgumentException(
-          "kind: got " + kind + " and data " + data + ", want a kind and data without one");
+          "kind: got "
+              + kind
+              + ", severity "
+              + severity
+              + " and data "
+              + data
+              + ", want a kind, a severity and data without a kind");
     }
     Map<String, Object> d = new LinkedHashMap<>();
-    d.put("kind", kind);
+    d.put("kind", kind.name());
     d.putAll(data);
     String json;
     try {
@@ -56,7 +68,8 @@ public final class Events {
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("data: got " + d + ", want JSON-serializable values", e);
     }
-    return new AlertRow(0, "ALERT", severity, deviceId, null, message, json, atMillis);
+    return new AlertRow(
+        0, EventType.ALERT.name(), severity.name(), deviceId, null, message, json, atMillis);
   }
 
   /**
@@ -74,6 +87,13 @@ public final class Events {
       }
     }
     d.put("id", a.id());
-    return of(a.type(), a.severity(), a.deviceId(), a.room(), a.message(), a.at(), d);
+    return new AdminEvent(
+        a.type(),
+        a.severity(),
+        a.deviceId(),
+        a.room(),
+        a.message(),
+        Instant.ofEpochMilli(a.at()).toString(),
+        d);
   }
 }

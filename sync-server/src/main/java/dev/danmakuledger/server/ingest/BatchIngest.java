@@ -9,8 +9,10 @@ import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
 import dev.danmakuledger.server.ingest.CheckpointWitness.Extension;
 import dev.danmakuledger.server.ingest.RecordTriage.Triage;
@@ -338,8 +340,8 @@ public final class BatchIngest {
     data.put("rootHex", HEX.formatHex(updated.rootHash()));
     admin.publish(
         Events.of(
-            "DEVICE",
-            "INFO",
+            EventType.DEVICE,
+            Severity.INFO,
             updated.id(),
             null,
             "verified " + updated.id() + " up to " + updated.verifiedSize(),

@@ -14,7 +14,9 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.query.DeviceTrees;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.Counter;
@@ -220,8 +222,8 @@ final class CheckpointWitness {
     AlertRow alert =
         store.insertAlert(
             Events.alert(
-                "BAD_PROOF",
-                "WARN",
+                AlertKind.BAD_PROOF,
+                Severity.WARN,
                 device.id(),
                 "records ["
                     + oldSize
@@ -256,7 +258,8 @@ final class CheckpointWitness {
             device.id(),
             "FORK: " + why,
             Map.of(Counter.FORKS.key(), 1L),
-            Events.alert("FORK", "CRITICAL", device.id(), message, Map.of(), clock.millis()));
+            Events.alert(
+                AlertKind.FORK, Severity.CRITICAL, device.id(), message, Map.of(), clock.millis()));
     admin.publish(Events.of(alert));
     return new LedgerException(ErrorCode.FORK_DETECTED, message);
   }

@@ -9,7 +9,9 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.DeviceExistsException;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.LedgerStore;
@@ -77,8 +79,8 @@ public final class Enrollment {
       if (stored == fresh) {
         admin.publish(
             Events.of(
-                "DEVICE",
-                "INFO",
+                EventType.DEVICE,
+                Severity.INFO,
                 deviceId,
                 null,
                 "enrolled " + deviceId,

@@ -3,8 +3,10 @@ package dev.danmakuledger.server.ingest;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
@@ -75,8 +77,8 @@ public final class Review {
     }
     admin.publish(
         Events.of(
-            "MESSAGE",
-            "INFO",
+            EventType.MESSAGE,
+            Severity.INFO,
             row.deviceId(),
             row.room(),
             "message " + messageId + " " + to,

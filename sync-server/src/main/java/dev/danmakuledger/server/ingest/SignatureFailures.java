@@ -3,7 +3,9 @@ package dev.danmakuledger.server.ingest;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.SignatureAttempts;
 import java.time.Clock;
 import java.time.Duration;
@@ -114,8 +116,8 @@ public final class SignatureFailures {
     data.put("lastAddress", address);
     data.put("lastAt", Instant.ofEpochMilli(now).toString());
     return Events.alert(
-        SignatureAttempts.KIND,
-        "WARN",
+        AlertKind.BAD_SIGNATURE,
+        Severity.WARN,
         deviceId,
         count
             + " checkpoint(s) for device "

@@ -18,9 +18,6 @@ import javax.sql.DataSource;
  * one alert per window; later attempts of the window update that alert's count in place.
  */
 public final class SignatureAttempts {
-  /** Alert kind of bad-signature alerts ({@code data.kind}). */
-  public static final String KIND = "BAD_SIGNATURE";
-
   private final DataSource ds;
 
   public SignatureAttempts(Database db) {

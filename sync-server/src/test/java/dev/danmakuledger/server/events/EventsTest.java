@@ -13,7 +13,13 @@ final class EventsTest {
   @Test
   void anAlertStoresItsKindAndDataAndTheEventReadsThemBack() {
     AlertRow row =
-        Events.alert("BAD_SIGNATURE", "WARN", "kiosk-1", "bad", Map.of("reason", "UNKNOWN_KEY"), 7);
+        Events.alert(
+            AlertKind.BAD_SIGNATURE,
+            Severity.WARN,
+            "kiosk-1",
+            "bad",
+            Map.of("reason", "UNKNOWN_KEY"),
+            7);
     assertEquals("ALERT", row.type());
     assertEquals("{\"kind\":\"BAD_SIGNATURE\",\"reason\":\"UNKNOWN_KEY\"}", row.dataJson());
     AlertRow stored =
@@ -29,9 +35,11 @@ final class EventsTest {
   void anAlertNeedsAKindThatItsDataCannotOverride() {
     assertThrows(
         IllegalArgumentException.class,
-        () -> Events.alert("FORK", "CRITICAL", "d", "m", Map.of("kind", "OTHER"), 1));
+        () ->
+            Events.alert(AlertKind.FORK, Severity.CRITICAL, "d", "m", Map.of("kind", "OTHER"), 1));
     assertThrows(
-        IllegalArgumentException.class, () -> Events.alert(" ", "CRITICAL", "d", "m", Map.of(), 1));
+        IllegalArgumentException.class,
+        () -> Events.alert(null, Severity.CRITICAL, "d", "m", Map.of(), 1));
   }
 
   @Test

@@ -1,0 +1,13 @@
+package dev.danmakuledger.server.events;
+
+/** What an alert is about; the {@code data.kind} of an {@code ALERT} event, stored by name. */
+public enum AlertKind {
+  /** A device's log diverged from what the server verified: the device is quarantined. */
+  FORK,
+  /** A batch's records do not give the root of its signed checkpoint. */
+  BAD_PROOF,
+  /** Checkpoints that did not verify under the enrolled key (unauthenticated, counted). */
+  BAD_SIGNATURE,
+  /** A device keeps syncing while its oldest unsynced record grows older than the threshold. */
+  STUCK
+}
