@@ -123,16 +123,33 @@ public final class EdgeAgent implements AutoCloseable {
       Clock clock,
       Supplier<BatchMetadata> metadata) {
     SecureRandom random = new SecureRandom();
-    return new Syncer(
+    return syncer(
         store,
         identity,
         client,
         receipts,
         settings,
         new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
-        Sleeper.real(),
         clock,
         metadata);
+  }
+
+  /**
+   * As {@link #syncer(EdgeStore, DeviceIdentity, SyncClient, ReceiptVerifier, SyncSettings, Clock,
+   * Supplier)} with the caller's {@code backoff}, e.g. one whose jitter is seeded so that a run can
+   * be repeated.
+   */
+  public static Syncer syncer(
+      EdgeStore store,
+      DeviceIdentity identity,
+      SyncClient client,
+      ReceiptVerifier receipts,
+      SyncSettings settings,
+      Backoff backoff,
+      Clock clock,
+      Supplier<BatchMetadata> metadata) {
+    return new Syncer(
+        store, identity, client, receipts, settings, backoff, Sleeper.real(), clock, metadata);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.chaos;
 
 import dev.danmakuledger.bench.ingest.AgentDevice;
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.sync.Backoff;
@@ -68,14 +69,13 @@ public final class ChaosAgent {
     ServerLink link = enroll(client, device, token, dir);
     Backoff backoff = new Backoff(SYNC.backoffBase(), SYNC.backoffCap(), random::nextDouble);
     Syncer syncer =
-        new Syncer(
+        EdgeAgent.syncer(
             device.store(),
             device.identity(),
             client,
-            link.serverVerifier(),
+            link.receiptVerifier(),
             SYNC,
             backoff,
-            Sleeper.real(),
             clock,
             () -> Syncer.metadataOf(device.stats()));
     SyncDaemon.start(syncer, device::logSize, SYNC, backoff, Sleeper.real());

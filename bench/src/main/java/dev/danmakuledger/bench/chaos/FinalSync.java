@@ -1,11 +1,11 @@
 package dev.danmakuledger.bench.chaos;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.sync.Backoff;
 import dev.danmakuledger.edge.sync.ServerLink;
-import dev.danmakuledger.edge.sync.Sleeper;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncReport;
 import dev.danmakuledger.edge.sync.SyncStoppedException;
@@ -39,15 +39,14 @@ final class FinalSync {
     ServerLink link =
         ServerLink.load(dir).orElseThrow(() -> new IOException(dir + " was never enrolled"));
     Syncer syncer =
-        new Syncer(
+        EdgeAgent.syncer(
             store,
             identity,
             new SyncClient(ChaosAgent.http(), serverUrl, Clock.systemUTC()),
-            link.serverVerifier(),
+            link.receiptVerifier(),
             ChaosAgent.SYNC,
             new Backoff(
                 ChaosAgent.SYNC.backoffBase(), ChaosAgent.SYNC.backoffCap(), random::nextDouble),
-            Sleeper.real(),
             Clock.systemUTC(),
             () -> null);
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();

@@ -1,12 +1,11 @@
 package dev.danmakuledger.bench.ingest;
 
+import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.capture.CaptureService;
-import dev.danmakuledger.edge.sync.Backoff;
 import dev.danmakuledger.edge.sync.Enrollment;
 import dev.danmakuledger.edge.sync.ServerLink;
-import dev.danmakuledger.edge.sync.Sleeper;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncReport;
 import dev.danmakuledger.edge.sync.SyncSettings;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import okhttp3.OkHttpClient;
 
@@ -59,14 +57,12 @@ public final class BacklogAgent {
       ServerLink link = Enrollment.enroll(client, device.identity(), args[3], dir);
       SyncSettings settings = SyncSettings.defaults();
       Syncer syncer =
-          new Syncer(
+          EdgeAgent.syncer(
               device.store(),
               device.identity(),
               client,
-              link.serverVerifier(),
+              link.receiptVerifier(),
               settings,
-              new Backoff(settings.backoffBase(), settings.backoffCap(), new Random()::nextDouble),
-              Sleeper.real(),
               clock,
               () -> Syncer.metadataOf(device.stats()));
       System.gc();

@@ -8,8 +8,8 @@ import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.Backoff;
 import dev.danmakuledger.edge.sync.Enrollment;
+import dev.danmakuledger.edge.sync.ReceiptVerifier;
 import dev.danmakuledger.edge.sync.ServerLink;
-import dev.danmakuledger.edge.sync.Sleeper;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.edge.sync.Syncer;
@@ -83,14 +83,13 @@ public final class EdgeNode implements AutoCloseable {
   public Syncer syncer(
       OkHttpClient http, String serverUrl, NoteVerifier serverKey, SyncSettings s, Clock clock) {
     Random random = new Random(deviceId().hashCode());
-    return new Syncer(
+    return EdgeAgent.syncer(
         store(),
         identity(),
         new SyncClient(http, serverUrl, clock),
-        serverKey,
+        ReceiptVerifier.legacyOnly(serverKey),
         s,
         new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
-        Sleeper.real(),
         clock,
         () -> Syncer.metadataOf(capture().stats()));
   }
