@@ -1,5 +1,6 @@
 package dev.danmakuledger.server;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +37,8 @@ import java.util.regex.Pattern;
  * @param maxFailuresPerAddress failed authentications (bad signature, unknown device) one client
  *     address may make per window; after that its batches are answered 429 until the window ends
  * @param clock time source for message ids, receipts and timestamps
+ * @param otlpEndpoint OTLP/HTTP collector the pipeline spans are exported to, or null to record no
+ *     spans at all (docs/operations.md, "Tracing")
  */
 public record ServerConfig(
     Path dataDir,
@@ -56,7 +59,8 @@ public record ServerConfig(
     Duration attemptWindow,
     int maxBadSignaturesPerDevice,
     int maxFailuresPerAddress,
-    Clock clock) {
+    Clock clock,
+    URI otlpEndpoint) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
@@ -121,6 +125,13 @@ public record ServerConfig(
     if (gapSealAfter.isNegative() || gapSealAfter.isZero()) {
       throw new IllegalArgumentException("gapSealAfter: got " + gapSealAfter + ", want > 0");
     }
+    if (otlpEndpoint != null
+        && (otlpEndpoint.getHost() == null
+            || !("http".equals(otlpEndpoint.getScheme())
+                || "https".equals(otlpEndpoint.getScheme())))) {
+      throw new IllegalArgumentException(
+          "otlpEndpoint: got " + otlpEndpoint + ", want an http(s) URI such as http://host:4318");
+    }
     Objects.requireNonNull(attemptWindow, "attemptWindow");
     if (attemptWindow.toSeconds() < 1) {
       throw new IllegalArgumentException("attemptWindow: got " + attemptWindow + ", want >= 1s");
@@ -181,6 +192,7 @@ public record ServerConfig(
     b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
     b.maxFailuresPerAddress = maxFailuresPerAddress;
     b.clock = clock;
+    b.otlpEndpoint = otlpEndpoint;
     return b;
   }
 
@@ -205,6 +217,7 @@ public record ServerConfig(
     private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
     private int maxFailuresPerAddress = DEFAULT_MAX_FAILURES_PER_ADDRESS;
     private Clock clock = Clock.systemUTC();
+    private URI otlpEndpoint;
 
     private Builder(Path dataDir) {
       this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -292,6 +305,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder otlpEndpoint(URI otlpEndpoint) {
+      this.otlpEndpoint = otlpEndpoint;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           dataDir,
@@ -312,7 +330,8 @@ public record ServerConfig(
           attemptWindow,
           maxBadSignaturesPerDevice,
           maxFailuresPerAddress,
-          clock);
+          clock,
+          otlpEndpoint);
     }
   }
 }

@@ -13,6 +13,9 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
+import dev.danmakuledger.server.ingest.StageObserver;
+import dev.danmakuledger.server.metrics.LedgerMetrics;
+import dev.danmakuledger.server.metrics.LedgerSnapshot;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
@@ -23,6 +26,7 @@ import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.ReviewStore;
 import dev.danmakuledger.server.storage.SignatureAttempts;
+import dev.danmakuledger.server.tracing.Tracing;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -143,10 +147,18 @@ public final class SyncServer implements AutoCloseable {
               rooms,
               admin,
               config.clock());
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      new JvmMemoryMetrics().bindTo(metrics);
-      new JvmThreadMetrics().bindTo(metrics);
-      resources.push(metrics::close);
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      new JvmMemoryMetrics().bindTo(registry);
+      new JvmThreadMetrics().bindTo(registry);
+      resources.push(registry::close);
+      LedgerMetrics metrics = new LedgerMetrics(registry, () -> LedgerSnapshot.read(store));
+      Tracing tracing =
+          config.otlpEndpoint() == null ? Tracing.off() : Tracing.otlp(config.otlpEndpoint());
+      resources.push(tracing);
+      if (tracing.recording()) {
+        started.add("tracing: spans exported over OTLP to " + config.otlpEndpoint());
+      }
+      ingest.observedBy(StageObserver.all(metrics, tracing));
 
       ObjectMapper json = Json.mapper();
       HttpApi http =
@@ -169,6 +181,7 @@ public final class SyncServer implements AutoCloseable {
                   rooms,
                   admin,
                   metrics,
+                  tracing,
                   sequencer::isReachable,
                   db::isReachable,
                   dir.adminToken(),

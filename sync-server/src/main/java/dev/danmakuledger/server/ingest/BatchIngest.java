@@ -74,6 +74,7 @@ public final class BatchIngest {
   private final RoomHub rooms;
   private final AdminHub admin;
   private final Clock clock;
+  private volatile StageObserver observer = StageObserver.NONE;
 
   public BatchIngest(
       LedgerStore store,
@@ -97,6 +98,29 @@ public final class BatchIngest {
         new RoomAdmission(
             Objects.requireNonNull(sequencer, "sequencer"),
             Objects.requireNonNull(messageIds, "messageIds"));
+  }
+
+  /** Reports every stage of every batch to {@code observer} (metrics and tracing). */
+  public BatchIngest observedBy(StageObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
+    return this;
+  }
+
+  /** One pipeline step that may lose the race for the device row. */
+  private interface Step<T> {
+    T run() throws StaleDeviceException;
+  }
+
+  private <T> T stage(PipelineStage stage, Step<T> step) throws StaleDeviceException {
+    StageObserver.Scope scope = observer.start(stage);
+    try {
+      return step.run();
+    } catch (RuntimeException | StaleDeviceException e) {
+      scope.failed(e);
+      throw e;
+    } finally {
+      scope.end();
+    }
   }
 
   /**
@@ -155,12 +179,18 @@ public final class BatchIngest {
       witness.checkSameRoot(device, cp);
       return new IngestResult(response(device, List.of(), receipt), false);
     }
-    Extension ext = witness.extend(device, oldSize, canonicals, cp, receipt);
-    Triage t = triage.triage(deviceId, oldSize, canonicals);
-    Map<String, List<Slot>> slots = admission.admit(t.byRoom());
-    DeviceRow updated = updated(device, newSize, ext, note, metadata, t.newestHlcMillis(), now);
-    Plan plan = commit(device, updated, t, slots, ext);
-    publish(plan, updated, canonicals.size(), now);
+    Extension ext =
+        stage(PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
+    Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
+    Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
+    DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
+    Plan plan = stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext));
+    stage(
+        PipelineStage.PUBLISH,
+        () -> {
+          publish(plan, updated, canonicals.size(), now);
+          return null;
+        });
     List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
     for (DeviceRecordRow r : plan.rows()) {
       outcomes.add(r.wire());
@@ -264,7 +294,6 @@ public final class BatchIngest {
       Extension ext,
       String note,
       BatchMetadata metadata,
-      long newestHlcMillis,
       long now) {
     EdgeCounters edge =
         metadata == null
@@ -292,11 +321,23 @@ public final class BatchIngest {
         now,
         now,
         now,
-        newestHlcMillis < 0 ? device.clockSkewMs() : Long.valueOf(newestHlcMillis - now),
+        skew(metadata, now),
         device.signatureFailures(),
         edge,
         device.version() + 1,
         device.createdAt());
+  }
+
+  /**
+   * The device's clock minus the server's at receipt, from the clock the agent sent; unknown (null)
+   * when it sent none. Record HLC times are not a clock reading: a device back from days offline
+   * sends old records, and one whose clock started at 0 sends HLC times near 1970.
+   */
+  static Long skew(BatchMetadata metadata, long now) {
+    if (metadata == null || metadata.deviceClockMillis() == null) {
+      return null;
+    }
+    return metadata.deviceClockMillis() - now;
   }
 
   /** Broadcasts what committed; nothing uncommitted is ever published. */
