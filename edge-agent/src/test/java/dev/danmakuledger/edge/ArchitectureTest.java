@@ -106,6 +106,7 @@ class ArchitectureTest {
     dev.danmakuledger.edge.cli.EdgeAgentMain.class,
     dev.danmakuledger.edge.config.AgentConfig.class,
     dev.danmakuledger.edge.config.NotInitializedException.class,
+    dev.danmakuledger.edge.importer.BilibiliEntry.class,
     dev.danmakuledger.edge.importer.BilibiliImporter.class,
     dev.danmakuledger.edge.importer.ImportProgress.class,
     dev.danmakuledger.edge.importer.ImportSummary.class,

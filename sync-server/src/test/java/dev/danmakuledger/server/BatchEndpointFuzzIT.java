@@ -26,10 +26,10 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Fuzzes {@code POST /v1/devices/{id}/batches} (issue 5: "Fuzz the batch endpoint and assert no
- * 5xx"): random bytes, JSON of the wrong shape and types, well-typed batches with random values,
- * validly signed checkpoints over random sizes and roots, and validly signed batches of random leaf
- * bytes. Every answer must be below 500, and every refusal a problem+json.
+ * Fuzzes {@code POST /v1/devices/{id}/batches} so that no input gets a 5xx: random bytes, JSON of
+ * the wrong shape and types, well-typed batches with random values, validly signed checkpoints over
+ * random sizes and roots, and validly signed batches of random leaf bytes. Every answer must be
+ * below 500, and every refusal a problem+json.
  */
 final class BatchEndpointFuzzIT {
   static Path dir;

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stopping and restarting a server on embedded defaults (ARCHITECTURE §6): close() drains batches
- * in flight (each sender gets its answer or a 503, never a half-stored batch), and a restart on the
- * same data directory keeps tokens, keys and verified state while the fresh embedded Redis is
- * re-seeded from SQL and forgotten keys are caught by the SQL guard.
+ * Stopping and restarting a server on embedded defaults (docs/architecture.md §6): close() drains
+ * batches in flight (each sender gets its answer or a 503, never a half-stored batch), and a
+ * restart on the same data directory keeps tokens, keys and verified state while the fresh embedded
+ * Redis is re-seeded from SQL and forgotten keys are caught by the SQL guard.
  */
 final class RestartIT {
   @TempDir Path dir;

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The database going away (issue 5: "SQL down: 503; nothing half-written"): the server talks to an
- * H2 TCP server that the test stops; batches and readiness answer 503 with Retry-After, and the
- * server keeps serving what does not need SQL.
+ * The database going away (docs/operations.md, Outages: SQL down is a 503, nothing half-written):
+ * the server talks to an H2 TCP server that the test stops; batches and readiness answer 503 with
+ * Retry-After, and the server keeps serving what does not need SQL.
  */
 final class SqlOutageIT {
   @TempDir Path dir;
