@@ -55,6 +55,7 @@ public final class AlertsView extends BorderPane {
     TableColumn<AdminEvent, String> trace =
         column("Trace", a -> String.valueOf(a.data().getOrDefault("traceId", "—")));
     trace.setId("alert-trace");
+    trace.setMinWidth(270); // 32 hex digits
     table
         .getColumns()
         .addAll(
