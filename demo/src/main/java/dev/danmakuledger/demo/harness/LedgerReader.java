@@ -20,8 +20,10 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * Reads what the sync server holds through its public and admin HTTP API, so checks compare agent
- * state with server rows as any client would see them, never with in-process counters.
+ * Reads what the sync server holds through its HTTP API as an operator (the admin token), so checks
+ * compare agent state with every server row, held and rejected messages in full, never with
+ * in-process counters. Anonymous readers see held and rejected slots without their content
+ * (docs/security.md).
  */
 public final class LedgerReader {
   private final OkHttpClient http;
@@ -38,7 +40,7 @@ public final class LedgerReader {
 
   /** {@code GET /v1/messages/{key}}; empty on 404. */
   public Optional<RoomMessage> message(String idempotencyKey) throws IOException {
-    return get(url("v1", "messages", idempotencyKey), RoomMessage.class, false);
+    return get(url("v1", "messages", idempotencyKey), RoomMessage.class, true);
   }
 
   /** Every slot of a room in seq order, tombstones included. */
@@ -53,7 +55,7 @@ public final class LedgerReader {
               .addQueryParameter("limit", "1000")
               .build();
       RoomPage page =
-          get(u, RoomPage.class, false)
+          get(u, RoomPage.class, true)
               .orElseThrow(() -> new IOException("room " + room + " not found"));
       if (page.messages().isEmpty()) {
         return out;
