@@ -10,6 +10,8 @@ import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.testkit.TestDevice;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -226,5 +229,33 @@ final class BadInputIT {
     assertEquals(code, r.code(), name + ": " + r);
     assertTrue(r.json().path("detail").asText().length() > 10, name + ": " + r);
     assertEquals("https://danmaku-ledger.dev/problems/" + code, r.json().path("type").asText());
+  }
+
+  /**
+   * A client that dies mid-upload: the body ends before its Content-Length. The server answers 400
+   * (to whoever still listens on the half-closed connection), never a 5xx, and keeps nothing.
+   */
+  @Test
+  void aBodyCutShortIsABadRequestNotAServerError() throws Exception {
+    byte[] body = json(new BatchRequest(1, List.of(), victim.checkpoint(), null));
+    String head =
+        "POST "
+            + path(victim)
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: "
+            + body.length
+            + "\r\n\r\n";
+    try (Socket s = new Socket(server.baseUri().getHost(), server.baseUri().getPort())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      out.write(body, 0, body.length / 2);
+      out.flush();
+      s.shutdownOutput();
+      String reply = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(reply.startsWith("HTTP/1.1 400 "), reply);
+      assertTrue(reply.contains("\"code\":\"malformed-json\""), reply);
+      assertTrue(reply.contains("resend the whole request"), reply);
+    }
   }
 }

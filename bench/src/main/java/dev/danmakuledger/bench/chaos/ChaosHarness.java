@@ -6,22 +6,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * {@code bin/bench chaos} (docs/benchmarks.md): exactly-once under faults. Several edge agents
- * (child processes) capture and sync continuously through a {@link FaultProxy} to a sync server (a
- * child process) backed by a Redis the harness owns and by MariaDB (a fresh database on the given
- * server) or the server's embedded H2. For a bounded time the harness injects, at random moments,
- * the faults of {@link FaultKind} (in shuffled rounds, so a short run still meets each kind; the
- * proxy drops connections and loses responses at random throughout; the first round always
- * completes, even past the duration); then it stops the faults and the agents, syncs every agent's
- * store to the end, and checks what was acknowledged against what was stored.
+ * (child processes) capture and sync continuously through a {@link FaultProxy} that balances them
+ * over the sync servers (child processes: two when they share a MariaDB, one on the embedded H2),
+ * backed by a Redis primary and replica the harness owns ({@link RedisNodes}) and by MariaDB (a
+ * fresh database on the given server, or one the harness owns) or the server's embedded H2. For a
+ * bounded time the harness injects, at random moments, the faults of {@link FaultKind} (in shuffled
+ * rounds, so a short run still meets each kind; the proxy drops connections and loses responses at
+ * random throughout; the first round always completes, even past the duration); then it stops the
+ * faults and the agents, syncs every agent's store to the end, waits out the gap sealer and checks
+ * what was acknowledged against what was stored ({@link ChaosVerdict}).
  */
 public final class ChaosHarness {
 
@@ -39,6 +43,10 @@ public final class ChaosHarness {
    *     nor {@code jdbcUrl} the server uses its embedded H2
    * @param dropRate proxy connection-drop probability
    * @param loseRate proxy lost-response probability
+   * @param without faults left out of the run, by {@link #faultNames() name}; a fault the set-up
+   *     cannot inject must be left out explicitly, so that no run passes without saying so
+   * @param gapSealAfter the servers' {@code --gap-seal-after}: the age after which a numbering hole
+   *     must be a tombstone, 1 s..10 min
    */
   public record Options(
       Duration duration,
@@ -49,7 +57,9 @@ public final class ChaosHarness {
       String jdbcUrl,
       boolean ownMariaDb,
       double dropRate,
-      double loseRate) {
+      double loseRate,
+      Set<String> without,
+      Duration gapSealAfter) {
     public Options {
       if (ownMariaDb && jdbcUrl != null) {
         throw new IllegalArgumentException(
@@ -74,10 +84,66 @@ public final class ChaosHarness {
         throw new IllegalArgumentException(
             "proxy rates: got drop " + dropRate + ", lose " + loseRate + ", want >= 0, sum <= 0.5");
       }
+      if (gapSealAfter == null
+          || gapSealAfter.compareTo(Duration.ofSeconds(1)) < 0
+          || gapSealAfter.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException(
+            "gap-seal-after: got " + gapSealAfter + ", want 1s..10m");
+      }
+      without = Set.copyOf(without == null ? Set.of() : without);
+      for (String name : without) {
+        kind(name);
+      }
+      boolean mariadb = ownMariaDb || jdbcUrl != null;
+      for (FaultKind k : FaultKind.values()) {
+        String why = k.whyNot(mariadb, ownMariaDb);
+        if (why != null && !without.contains(name(k))) {
+          throw new IllegalArgumentException(
+              "fault "
+                  + name(k)
+                  + " ("
+                  + k.label
+                  + "): cannot be injected with this set-up, it "
+                  + why
+                  + "; got neither, want that or --without "
+                  + name(k));
+        }
+      }
+    }
+
+    /** True when the servers share a MariaDB (so two of them run). */
+    boolean mariadb() {
+      return ownMariaDb || jdbcUrl != null;
     }
   }
 
-  /** The outcome: faults injected, faults skipped (with why), the checks and their verdicts. */
+  /** The names {@code --without} takes, one per fault. */
+  public static List<String> faultNames() {
+    List<String> out = new ArrayList<>();
+    for (FaultKind k : FaultKind.values()) {
+      out.add(name(k));
+    }
+    return out;
+  }
+
+  static String name(FaultKind k) {
+    return k.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  static FaultKind kind(String name) {
+    for (FaultKind k : FaultKind.values()) {
+      if (name(k).equals(name)) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException(
+        "fault: got " + name + ", want one of " + String.join(", ", faultNames()));
+  }
+
+  /**
+   * The outcome: faults injected (by label), faults left out (with why), the checks and their
+   * verdicts, and the totals.
+   */
   public record Summary(
       Map<String, Long> faults,
       Map<String, String> skipped,
@@ -130,7 +196,7 @@ public final class ChaosHarness {
 
   private Summary runWith(FreshDatabase db) throws Exception {
     processes.startRedis();
-    processes.startServer(db);
+    processes.startServers(db, options.mariadb() ? 2 : 1, options.gapSealAfter());
     processes.startProxy(options.dropRate(), options.loseRate(), options.seed());
     for (int r = 0; r < options.rooms(); r++) {
       rooms.add("chaos-" + runId + "-r" + r);
@@ -139,32 +205,80 @@ public final class ChaosHarness {
       processes.startAgent(
           "chaos-" + runId + "-a" + a, rooms, options.ratePerAgent(), options.seed() + a);
     }
-    boolean ownsMariaDb = processes.mariadb() != null;
-    if (!ownsMariaDb) {
-      skipped.put(
-          FaultKind.MARIADB_RESTART.label,
-          db.embedded()
-              ? "no MariaDB: the server's embedded H2 lives in the server process, killed with it"
-              : "the MariaDB at --jdbc is not the harness's own, so it is never restarted"
-                  + " (use --own-mariadb)");
+    RepeatingDevice repeating =
+        new RepeatingDevice(
+            "chaos-" + runId + "-raw",
+            rooms,
+            processes.proxyUrl(),
+            processes.enrollToken(),
+            options.seed());
+    repeating.start();
+    Set<FaultKind> scheduled = EnumSet.noneOf(FaultKind.class);
+    for (FaultKind k : FaultKind.values()) {
+      if (options.without().contains(name(k))) {
+        String why = k.whyNot(options.mariadb(), options.ownMariaDb());
+        skipped.put(k.label, "--without " + name(k) + (why == null ? "" : ": it " + why));
+      } else if (!k.random()) {
+        scheduled.add(k);
+      }
     }
     log.printf(
         Locale.ROOT,
-        "chaos: %d agents at %.0f captures/s, %d rooms, server on %s%s, Redis :%d (owned), %s;"
-            + " injecting faults for %s%n",
+        "chaos: %d agents at %.0f captures/s and a device without edge dedupe, %d rooms, %d sync server(s) on %s%s, Redis primary"
+            + " :%d + replica :%d (owned), proxy :%d; gap sealer after %ds; injecting faults for"
+            + " %s%n",
         options.agents(),
         options.ratePerAgent(),
         options.rooms(),
+        processes.servers().size(),
         db.describe(),
-        ownsMariaDb ? " (harness-owned mariadbd)" : "",
-        processes.redisPort(),
-        "proxy :" + processes.proxy().port(),
+        options.ownMariaDb() ? " (harness-owned mariadbd)" : "",
+        processes.redis().primaryPort(),
+        processes.redis().replicaPort(),
+        processes.proxy().port(),
+        options.gapSealAfter().toSeconds(),
         options.duration());
-    FaultInjector faults = new FaultInjector(processes, random, log);
+    FaultInjector faults =
+        new FaultInjector(
+            processes,
+            random,
+            log,
+            scheduled,
+            rooms,
+            "chaos-" + runId + "-c",
+            db.embedded() ? null : db.url());
     faults.run(options.duration());
     log.println("chaos: faults stopped; stopping agents and syncing every store to the end");
     ChaosVerdict.Verdict verdict =
-        new ChaosVerdict(processes, rooms, random, options.seed()).judge();
-    return new Summary(faults.byName(), skipped, verdict.checks(), verdict.totals());
+        new ChaosVerdict(processes, rooms, random, options.seed(), options.gapSealAfter())
+            .judge(repeating);
+    List<Check> checks = new ArrayList<>(verdict.checks());
+    checks.add(coverage(faults.injected()));
+    Map<String, Long> totals = new LinkedHashMap<>(verdict.totals());
+    totals.putAll(faults.measures());
+    Map<String, Long> byLabel = new LinkedHashMap<>();
+    faults.injected().forEach((k, v) -> byLabel.put(k.label, v));
+    return new Summary(byLabel, skipped, checks, totals);
+  }
+
+  /** Every fault not left out was injected at least once: none passes silently. */
+  private Check coverage(Map<FaultKind, Long> injected) {
+    List<String> never = new ArrayList<>();
+    for (Map.Entry<FaultKind, Long> e : injected.entrySet()) {
+      FaultKind k = e.getKey();
+      boolean off =
+          options.without().contains(name(k))
+              || (k == FaultKind.PROXY_DROPPED_CONNECTION && options.dropRate() == 0)
+              || (k == FaultKind.PROXY_LOST_RESPONSE && options.loseRate() == 0);
+      if (!off && e.getValue() == 0) {
+        never.add(name(k));
+      }
+    }
+    return new Check(
+        "every fault not left out was injected at least once",
+        never.isEmpty(),
+        never.isEmpty()
+            ? (injected.size() - skipped.size()) + " kinds injected"
+            : "never injected: " + String.join(", ", never));
   }
 }

@@ -11,30 +11,44 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The processes of a chaos run, which the harness owns and may kill: a redis-server, optionally a
- * mariadbd, the sync server and the edge agents (child JVMs), and the {@link FaultProxy} between
- * the agents and the server. Each restarts as the same program on the same port and data.
+ * The processes of a chaos run, which the harness owns and may kill: two redis-servers (primary and
+ * replica, {@link RedisNodes}) behind a TCP proxy, optionally a mariadbd, one sync server (two when
+ * they share a MariaDB) as child JVMs, the edge agents (child JVMs, cloned devices included) and
+ * the {@link FaultProxy} that balances the agents over the servers. Each restarts as the same
+ * program on the same port and data.
  */
 final class ChaosProcesses implements AutoCloseable {
+  /** A device whose data directory was copied: the original and the clone both run. */
+  record ClonePair(String deviceId, Path original, Path copy) {}
+
+  private static final List<String> SHARED_SERVER_FILES =
+      List.of("enroll.token", "admin.token", "server.key");
+
   private final Path root;
   private final String classpath;
   private final PrintStream log;
   private final List<Child> agents = new ArrayList<>();
   private final List<String> deviceIds = new ArrayList<>();
   private final List<Path> agentDirs = new ArrayList<>();
-  private Child redis;
+  private final List<Child> cloneChildren = new ArrayList<>();
+  private final List<ClonePair> clones = new ArrayList<>();
+  private final List<Child> servers = new ArrayList<>();
+  private final List<LedgerClient> clients = new ArrayList<>();
+  private final List<Integer> serverPorts = new ArrayList<>();
+  private RedisNodes redis;
+  private FaultProxy redisProxy;
   private OwnedMariaDb mariadb;
-  private Child server;
-  private int serverPort;
-  private int redisPort;
   private FaultProxy proxy;
-  private LedgerClient direct;
   private String enrollToken;
+  private String agentRooms;
+  private double agentRate;
 
   /**
    * @param classpath the class path of the child JVMs: one holding the bench module and its
@@ -53,84 +67,161 @@ final class ChaosProcesses implements AutoCloseable {
     return mariadb.url();
   }
 
+  /** Starts the Redis primary and its replica, and the proxy the servers reach Redis through. */
   void startRedis() throws IOException, InterruptedException {
-    redisPort = freePort();
-    Path binary = RedisBinary.find();
-    redis =
-        new Child(
-            "redis",
-            List.of(
-                binary.toString(),
-                "--port",
-                Integer.toString(redisPort),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no"),
-            root.resolve("redis.log"));
+    redis = new RedisNodes(root, freePort(), freePort());
     redis.start();
-    waitForRedis();
+    redisProxy = new FaultProxy(redisAddress(redis.primaryPort()), 0, 0, 0);
   }
 
-  void startServer(FreshDatabase db) throws Exception {
-    serverPort = freePort();
-    Path data = root.resolve("server");
-    List<String> cmd = new ArrayList<>(javaCommand("512m"));
-    cmd.addAll(
-        List.of(
-            "dev.danmakuledger.server.Main",
-            "--data-dir",
-            data.toString(),
-            "--port",
-            Integer.toString(serverPort),
-            "--redis",
-            "redis://127.0.0.1:" + redisPort,
-            "--no-review"));
-    if (!db.embedded()) {
-      cmd.addAll(List.of("--jdbc", db.url()));
+  /**
+   * Starts {@code count} sync servers on the same Redis (through its proxy) and database; the
+   * second gets the first one's tokens and signing key, as instances of one deployment share them.
+   *
+   * @param gapSealAfter the servers' {@code --gap-seal-after}
+   */
+  void startServers(FreshDatabase db, int count, Duration gapSealAfter) throws Exception {
+    for (int i = 0; i < count; i++) {
+      int port = freePort();
+      Path data = root.resolve(i == 0 ? "server" : "server-" + (char) ('a' + i));
+      Files.createDirectories(data);
+      if (i > 0) {
+        for (String f : SHARED_SERVER_FILES) {
+          Files.copy(
+              root.resolve("server").resolve(f),
+              data.resolve(f),
+              StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      List<String> cmd = new ArrayList<>(javaCommand("384m"));
+      cmd.addAll(
+          List.of(
+              "dev.danmakuledger.server.Main",
+              "--data-dir",
+              data.toString(),
+              "--port",
+              Integer.toString(port),
+              "--redis",
+              "redis://127.0.0.1:" + redisProxy.port(),
+              "--gap-seal-after",
+              Long.toString(gapSealAfter.toSeconds()),
+              "--no-review"));
+      if (!db.embedded()) {
+        cmd.addAll(List.of("--jdbc", db.url()));
+      }
+      String name = "sync-server-" + (char) ('a' + i);
+      servers.add(new Child(name, cmd, root.resolve(name + ".log")));
+      serverPorts.add(port);
+      clients.add(new LedgerClient(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(10)));
+      servers.get(i).start();
+      waitReady(i, Duration.ofSeconds(90));
+      if (i == 0) {
+        enrollToken =
+            Files.readString(data.resolve("enroll.token"), StandardCharsets.UTF_8).strip();
+      }
     }
-    server = new Child("sync-server", cmd, root.resolve("server.log"));
-    server.start();
-    direct = new LedgerClient(URI.create("http://127.0.0.1:" + serverPort), Duration.ofSeconds(10));
-    waitReady(Duration.ofSeconds(90));
-    enrollToken = Files.readString(data.resolve("enroll.token"), StandardCharsets.UTF_8).strip();
   }
 
   void startProxy(double dropRate, double loseRate, long seed) throws IOException {
-    proxy =
-        new FaultProxy(new InetSocketAddress("127.0.0.1", serverPort), dropRate, loseRate, seed);
+    List<InetSocketAddress> targets = new ArrayList<>();
+    for (int port : serverPorts) {
+      targets.add(new InetSocketAddress("127.0.0.1", port));
+    }
+    proxy = new FaultProxy(targets, dropRate, loseRate, seed);
   }
 
   /** Starts agent process {@code deviceId}, capturing into {@code rooms} through the proxy. */
   void startAgent(String deviceId, List<String> rooms, double rate, long seed) throws IOException {
+    agentRooms = String.join(",", rooms);
+    agentRate = rate;
     Path dir = root.resolve("agents").resolve(deviceId);
     Files.createDirectories(dir);
+    agents.add(agentChild(deviceId, dir, deviceId, seed));
+    agents.get(agents.size() - 1).start();
+    deviceIds.add(deviceId);
+    agentDirs.add(dir);
+  }
+
+  /**
+   * Starts a device of its own that is about to be cloned, capturing and syncing like the others;
+   * {@link #cloneDevice} copies it.
+   */
+  Child startCloneSource(String deviceId, long seed) throws IOException {
+    Path dir = cloneSourceDir(deviceId);
+    Files.createDirectories(dir);
+    Child c = agentChild(deviceId, dir, deviceId + "-original", seed);
+    cloneChildren.add(c);
+    c.start();
+    return c;
+  }
+
+  /** The data directory of the device {@link #startCloneSource} started. */
+  Path cloneSourceDir(String deviceId) {
+    return root.resolve("clones").resolve(deviceId).resolve("original");
+  }
+
+  /**
+   * Copies the stopped {@code source}'s data directory (store, keys, enrolment) to a second one and
+   * starts both: two processes now append to one device log, each its own records.
+   */
+  ClonePair cloneDevice(String deviceId, Child source, long seed) throws IOException {
+    Path original = root.resolve("clones").resolve(deviceId).resolve("original");
+    Path clone = root.resolve("clones").resolve(deviceId).resolve("clone");
+    copyTree(original, clone);
+    Child twin = agentChild(deviceId, clone, deviceId + "-clone", seed);
+    cloneChildren.add(twin);
+    source.start();
+    twin.start();
+    ClonePair pair = new ClonePair(deviceId, original, clone);
+    clones.add(pair);
+    return pair;
+  }
+
+  private Child agentChild(String deviceId, Path dir, String name, long seed) {
     List<String> cmd = new ArrayList<>(javaCommand("160m"));
     cmd.addAll(
         List.of(
             ChaosAgent.class.getName(),
             dir.toString(),
             deviceId,
-            "http://127.0.0.1:" + proxy.port(),
+            proxyUrl(),
             enrollToken,
-            String.join(",", rooms),
-            Double.toString(rate),
+            agentRooms,
+            Double.toString(agentRate),
             Long.toString(seed)));
-    Child c = new Child(deviceId, cmd, root.resolve(deviceId + ".log"));
-    c.start();
-    agents.add(c);
-    deviceIds.add(deviceId);
-    agentDirs.add(dir);
+    return new Child(name, cmd, root.resolve(name + ".log"));
   }
 
-  Child server() {
-    return server;
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
   }
 
-  Child redis() {
+  /** The enrolment token the servers share. */
+  String enrollToken() {
+    return enrollToken;
+  }
+
+  List<Child> servers() {
+    return servers;
+  }
+
+  RedisNodes redis() {
     return redis;
+  }
+
+  /** Points the servers' Redis proxy at {@code port} and cuts what it has open. */
+  void repointRedis(int port) {
+    redisProxy.setTargets(redisAddress(port));
+    redisProxy.cutAll();
   }
 
   /** The harness-owned MariaDB, or null when the server uses H2 or a database it does not own. */
@@ -140,6 +231,15 @@ final class ChaosProcesses implements AutoCloseable {
 
   List<Child> agents() {
     return agents;
+  }
+
+  /** Every process of a cloned device, originals and clones. */
+  List<Child> cloneChildren() {
+    return cloneChildren;
+  }
+
+  List<ClonePair> clones() {
+    return clones;
   }
 
   List<String> deviceIds() {
@@ -154,45 +254,44 @@ final class ChaosProcesses implements AutoCloseable {
     return proxy;
   }
 
-  int redisPort() {
-    return redisPort;
+  /** The URL agents use: the fault proxy in front of the servers. */
+  String proxyUrl() {
+    return "http://127.0.0.1:" + proxy.port();
   }
 
-  /** The server's URL, bypassing the proxy. */
-  String serverUrl() {
-    return "http://127.0.0.1:" + serverPort;
-  }
-
-  /** A client of the server that bypasses the proxy. */
+  /** A client of the first server that bypasses the proxy. */
   LedgerClient direct() {
-    return direct;
-  }
-
-  void waitForRedis() throws IOException, InterruptedException {
-    waitForPort(redisPort, Duration.ofSeconds(20), "redis-server");
+    return clients.get(0);
   }
 
   void waitForMariaDb() throws IOException, InterruptedException {
     waitForPort(mariadb.port(), Duration.ofSeconds(60), "mariadbd");
   }
 
-  /** Waits until the server answers {@code /readyz}; fails if its process exits meanwhile. */
-  void waitReady(Duration timeout) throws InterruptedException, IOException {
+  /** Waits until server {@code i} answers {@code /readyz}; fails if its process exits meanwhile. */
+  void waitReady(int i, Duration timeout) throws InterruptedException, IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       try {
-        if (direct.ready()) {
+        if (clients.get(i).ready()) {
           return;
         }
       } catch (IOException e) {
         // not listening yet
       }
-      if (!server.alive()) {
-        throw new IOException("sync-server exited during start; see " + root.resolve("server.log"));
+      if (!servers.get(i).alive()) {
+        throw new IOException(
+            servers.get(i).name()
+                + " exited during start; see "
+                + root.resolve(servers.get(i).name() + ".log"));
       }
       Thread.sleep(200);
     }
-    throw new IOException("sync-server not ready after " + timeout);
+    throw new IOException(servers.get(i).name() + " not ready after " + timeout);
+  }
+
+  private static List<InetSocketAddress> redisAddress(int port) {
+    return List.of(new InetSocketAddress("127.0.0.1", port));
   }
 
   private static void waitForPort(int port, Duration timeout, String what)
@@ -225,17 +324,23 @@ final class ChaosProcesses implements AutoCloseable {
   @Override
   public void close() {
     for (Child c : agents) {
-      quietly(() -> c.kill());
+      quietly(c::kill);
     }
-    if (server != null) {
-      quietly(() -> server.signal(false));
-      quietly(() -> server.stop(20));
+    for (Child c : cloneChildren) {
+      quietly(c::kill);
+    }
+    for (Child s : servers) {
+      quietly(() -> s.signal(false));
+      quietly(() -> s.stop(20));
     }
     if (proxy != null) {
-      quietly(() -> proxy.close());
+      quietly(proxy::close);
+    }
+    if (redisProxy != null) {
+      quietly(redisProxy::close);
     }
     if (redis != null) {
-      quietly(() -> redis.kill());
+      quietly(redis::stop);
     }
     if (mariadb != null) {
       quietly(() -> mariadb.process().stop(30));

@@ -5,13 +5,6 @@ import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.Durability;
 import dev.danmakuledger.edge.store.EdgeStore;
-import dev.danmakuledger.edge.sync.Backoff;
-import dev.danmakuledger.edge.sync.ServerLink;
-import dev.danmakuledger.edge.sync.Sleeper;
-import dev.danmakuledger.edge.sync.SyncClient;
-import dev.danmakuledger.edge.sync.SyncReport;
-import dev.danmakuledger.edge.sync.SyncStoppedException;
-import dev.danmakuledger.edge.sync.Syncer;
 import dev.danmakuledger.edge.verify.LogVerifier;
 import dev.danmakuledger.edge.verify.VerifyReport;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
@@ -19,15 +12,12 @@ import dev.danmakuledger.merkle.proof.InclusionProof;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
-import dev.danmakuledger.protocol.wire.RoomPage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -35,14 +25,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
-import okhttp3.OkHttpClient;
 
 /**
- * The verdict of a chaos run, once the faults stopped: every agent is stopped and its store synced
- * to the end directly to the server; then what the agents acknowledged and hold is checked against
- * what the server stores (docs/benchmarks.md, chaos): no acknowledged capture lost, nothing stored
- * twice, every room numbered 1..max, every device root and inclusion proof verified.
+ * The verdict of a chaos run, once the faults stopped (docs/benchmarks.md, chaos): every agent is
+ * stopped and its store synced to the end; the harness waits until every numbering hole is older
+ * than the gap sealer's age; then what the agents acknowledged and hold is checked against what the
+ * servers store: no acknowledged capture lost, nothing stored twice, every room numbered 1..max
+ * with every hole a tombstone, every device root and inclusion proof verified, every DUPLICATE or
+ * CONFLICT outcome resolving to a stored message, every cloned device seen as a fork, and no 5xx
+ * but the documented outage answer.
  */
 final class ChaosVerdict {
   private static final HexFormat HEX = HexFormat.of();
@@ -54,220 +45,300 @@ final class ChaosVerdict {
     }
   }
 
+  /** What one agent's store holds after its final sync. */
+  private record AgentState(
+      String id,
+      Set<String> keys,
+      long size,
+      String root,
+      Set<String> acked,
+      List<String> resolvedElsewhere,
+      long rejected) {}
+
   private final ChaosProcesses processes;
   private final List<String> rooms;
   private final Random random;
   private final long seed;
+  private final Duration gapSealAfter;
 
   /**
    * @param random the run's random source (the final syncs' backoff jitter draws from it)
    * @param seed the run's seed, for the choice of inclusion proofs
+   * @param gapSealAfter the servers' gap-sealer age
    */
-  ChaosVerdict(ChaosProcesses processes, List<String> rooms, Random random, long seed) {
+  ChaosVerdict(
+      ChaosProcesses processes,
+      List<String> rooms,
+      Random random,
+      long seed,
+      Duration gapSealAfter) {
     this.processes = processes;
     this.rooms = List.copyOf(rooms);
     this.random = random;
     this.seed = seed;
+    this.gapSealAfter = gapSealAfter;
   }
 
-  /** Stops the agents, syncs every store to the end and checks the run. */
-  Verdict judge() throws Exception {
+  /** Stops the agents and the repeating device, syncs every store to the end, checks the run. */
+  Verdict judge(RepeatingDevice repeating) throws Exception {
+    repeating.finish();
+    List<String> exited = new ArrayList<>();
     for (Child a : processes.agents()) {
+      if (!a.alive()) {
+        exited.add(a.name() + " exited on its own (see its log)");
+      }
       a.kill();
     }
-    Child server = processes.server();
-    server.signal(false);
-    if (!server.alive()) {
-      server.start();
+    for (Child a : processes.cloneChildren()) {
+      a.kill();
     }
-    processes.waitReady(Duration.ofSeconds(90));
-    List<String> deviceIds = processes.deviceIds();
-    List<Path> agentDirs = processes.agentDirs();
-    Map<String, Long> totals = new LinkedHashMap<>();
-    List<ChaosHarness.Check> checks = new ArrayList<>();
-    Map<String, Set<String>> captured = new LinkedHashMap<>();
-    Map<String, String> roots = new HashMap<>();
-    Map<String, Long> sizes = new HashMap<>();
-    long ackedTotal = 0;
-    List<String> lostAcks = new ArrayList<>();
+    for (int i = 0; i < processes.servers().size(); i++) {
+      Child server = processes.servers().get(i);
+      server.signal(false);
+      if (!server.alive()) {
+        server.start();
+      }
+      processes.waitReady(i, Duration.ofSeconds(90));
+    }
+    FinalSync sync = new FinalSync(processes.proxyUrl(), random);
+    List<AgentState> agents = new ArrayList<>();
     List<String> unsynced = new ArrayList<>();
     List<String> badLogs = new ArrayList<>();
-    for (int a = 0; a < agentDirs.size(); a++) {
-      String id = deviceIds.get(a);
-      Path dir = agentDirs.get(a);
+    for (int a = 0; a < processes.agentDirs().size(); a++) {
+      String id = processes.deviceIds().get(a);
+      Path dir = processes.agentDirs().get(a);
       try (EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
-        String refusal = finalSync(dir, store);
+        String refusal = sync.sync(dir, store);
         if (refusal != null) {
           unsynced.add(id + ": " + refusal);
         }
-        Set<String> keys = new HashSet<>(store.keysFrom(0));
-        captured.put(id, keys);
-        sizes.put(id, store.recordCount());
         DeviceIdentity identity = DeviceIdentity.load(dir, AgentConfig.load(dir).deviceId());
         VerifyReport report =
             new LogVerifier(id, NoteVerifier.parse(identity.signer().verifierKey())).verify(store);
         if (!report.ok()) {
           badLogs.add(id + ": " + report.problem());
         }
-        roots.put(id, report.rootHex());
-        Set<String> acked = readAcked(dir.resolve(ChaosAgent.ACKED_LOG));
-        ackedTotal += acked.size();
-        for (String k : acked) {
-          if (!keys.contains(k)) {
-            lostAcks.add(id + " " + k);
-          }
-        }
+        agents.add(state(id, dir, store, report.rootHex()));
       }
     }
-    long capturedTotal = captured.values().stream().mapToLong(Set::size).sum();
-    totals.put("acked keys (agents' acked.log)", ackedTotal);
-    totals.put("captured records (agents' stores)", capturedTotal);
-    checks.add(
-        new ChaosHarness.Check(
-            "every acknowledged capture is in its agent's store",
-            lostAcks.isEmpty(),
-            lostAcks.isEmpty() ? ackedTotal + " acked keys found" : "missing: " + first(lostAcks)));
-    checks.add(
-        new ChaosHarness.Check(
-            "every agent synced to the end",
-            unsynced.isEmpty(),
-            unsynced.isEmpty() ? "all " + agentDirs.size() + " logs synced" : first(unsynced)));
-    checks.add(
-        new ChaosHarness.Check(
-            "every agent log passes verify",
-            badLogs.isEmpty(),
-            badLogs.isEmpty() ? "signatures and roots recomputed" : first(badLogs)));
+    CloneVerdict.syncAll(processes.clones(), sync);
+    // a hole is sealed once older than T, by a sealer running every max(1 s, T/3): wait that out
+    long sealerPeriod = Math.max(1_000, Math.min(30_000, gapSealAfter.toMillis() / 3));
+    Thread.sleep(gapSealAfter.toMillis() + sealerPeriod + 3_000);
+    RoomLedger ledger = RoomLedger.read(processes.direct(), rooms);
 
-    Map<String, List<RoomMessage>> byRoom = readRooms();
-    Map<String, Integer> keyCount = new HashMap<>();
-    Map<String, Set<String>> storedByDevice = new HashMap<>();
-    List<String> numbering = new ArrayList<>();
-    long storedTotal = 0;
-    long tombstones = 0;
-    for (Map.Entry<String, List<RoomMessage>> e : byRoom.entrySet()) {
-      TreeSet<Long> seqs = new TreeSet<>();
-      for (RoomMessage m : e.getValue()) {
-        if (!seqs.add(m.seq())) {
-          numbering.add(e.getKey() + " seq " + m.seq() + " twice");
-        }
-        if ("TOMBSTONE".equals(m.status())) {
-          tombstones++;
-          continue;
-        }
-        storedTotal++;
-        keyCount.merge(m.idempotencyKey(), 1, Integer::sum);
-        storedByDevice.computeIfAbsent(m.deviceId(), d -> new HashSet<>()).add(m.idempotencyKey());
-      }
-      if (!seqs.isEmpty() && (seqs.first() != 1 || seqs.last() != seqs.size())) {
-        numbering.add(
-            e.getKey()
-                + ": "
-                + seqs.size()
-                + " numbers between "
-                + seqs.first()
-                + " and "
-                + seqs.last());
-      }
-    }
-    long duplicates = keyCount.values().stream().filter(n -> n > 1).count();
-    totals.put("stored messages (server rooms)", storedTotal);
-    totals.put("tombstones (numbers burned, accounted for)", tombstones);
-    totals.put("duplicates stored", duplicates);
+    List<ChaosHarness.Check> checks = new ArrayList<>();
+    Map<String, Long> totals = new LinkedHashMap<>();
+    long acked = agents.stream().mapToLong(s -> s.acked().size()).sum();
+    long captured = agents.stream().mapToLong(s -> s.keys().size()).sum();
+    long storedOfAgents = 0;
+    List<String> lostAcks = new ArrayList<>();
     List<String> mismatch = new ArrayList<>();
-    for (String id : deviceIds) {
-      Set<String> want = captured.get(id);
-      Set<String> got = storedByDevice.getOrDefault(id, Set.of());
-      if (!want.equals(got)) {
-        Set<String> missing = new HashSet<>(want);
+    for (AgentState s : agents) {
+      for (String k : s.acked()) {
+        if (!s.keys().contains(k)) {
+          lostAcks.add(s.id() + " " + k);
+        }
+      }
+      Set<String> got = ledger.keysOf(s.id());
+      storedOfAgents += got.size();
+      if (!s.keys().equals(got)) {
+        Set<String> missing = new HashSet<>(s.keys());
         missing.removeAll(got);
         Set<String> extra = new HashSet<>(got);
-        extra.removeAll(want);
+        extra.removeAll(s.keys());
         mismatch.add(
-            id + ": " + missing.size() + " captured but not stored, " + extra.size() + " extra");
+            s.id()
+                + ": "
+                + missing.size()
+                + " captured but not stored, "
+                + extra.size()
+                + " extra");
       }
     }
+    totals.put("acked keys (agents' acked.log)", acked);
+    totals.put("captured records (agents' stores)", captured);
+    totals.put("stored messages (server rooms, cloned devices included)", ledger.stored);
+    totals.put("tombstones (numbers burned, accounted for)", ledger.tombstones);
+    totals.put("duplicates stored", ledger.duplicateKeys);
+    totals.put("holes in room numbering (after the gap sealer)", ledger.holeCount);
+    checks.add(
+        check(
+            "every acknowledged capture is in its agent's store",
+            lostAcks,
+            acked + " acked keys found"));
+    checks.add(
+        check("every agent synced to the end", unsynced, "all " + agents.size() + " logs synced"));
+    checks.add(check("every agent log passes verify", badLogs, "signatures and roots recomputed"));
+    for (AgentState s : agents) {
+      if (s.keys().isEmpty()) {
+        exited.add(s.id() + " captured nothing");
+      }
+    }
+    checks.add(
+        check(
+            "every agent ran to the end and captured",
+            exited,
+            agents.size() + " agents alive until stopped, each with captures"));
     checks.add(
         new ChaosHarness.Check(
             "captured-and-acknowledged on agents == stored on the server",
-            mismatch.isEmpty() && capturedTotal == storedTotal,
+            mismatch.isEmpty() && captured == storedOfAgents,
             mismatch.isEmpty()
-                ? capturedTotal + " captured, " + storedTotal + " stored"
+                ? captured + " captured, " + storedOfAgents + " stored"
                 : first(mismatch)));
     checks.add(
         new ChaosHarness.Check(
-            "duplicates stored == 0", duplicates == 0, duplicates + " keys stored more than once"));
+            "duplicates stored == 0",
+            ledger.duplicateKeys == 0,
+            ledger.duplicateKeys + " keys stored more than once"));
     checks.add(
-        new ChaosHarness.Check(
-            "per-room numbering complete (1..max, each number once)",
-            numbering.isEmpty(),
-            numbering.isEmpty() ? byRoom.size() + " rooms" : first(numbering)));
-    checks.add(rootsCheck(roots, sizes));
+        check(
+            "per-room numbering: each number once",
+            ledger.numberedTwice,
+            ledger.roomCount + " rooms"));
+    checks.add(
+        check(
+            "every hole older than "
+                + gapSealAfter.toSeconds()
+                + " s is a tombstone (1..max complete)",
+            ledger.holes,
+            ledger.roomCount + " rooms, " + ledger.tombstones + " tombstones, 0 holes"));
+    checks.add(rootsCheck(agents));
+    checks.add(repeatingCheck(repeating, ledger));
+    totals.put("times the server had lost batches it had acknowledged", repeating.rewinds());
+    checks.add(resolvedCheck(agents, repeating, totals));
+    checks.add(CloneVerdict.judge(processes.clones(), processes.direct(), ledger));
+    checks.add(serverErrorsCheck(totals));
     return new Verdict(checks, totals);
   }
 
-  /**
-   * Syncs a stopped agent's store to the end with the agent's own sync client, directly to the
-   * server; returns null when complete, else why not.
-   */
-  private String finalSync(Path dir, EdgeStore store) throws Exception {
-    DeviceIdentity identity = DeviceIdentity.load(dir, AgentConfig.load(dir).deviceId());
-    ServerLink link =
-        ServerLink.load(dir).orElseThrow(() -> new IOException(dir + " was never enrolled"));
-    OkHttpClient http = ChaosAgent.http();
-    Syncer syncer =
-        new Syncer(
-            store,
-            identity,
-            new SyncClient(http, processes.serverUrl(), Clock.systemUTC()),
-            link.serverVerifier(),
-            ChaosAgent.SYNC,
-            new Backoff(
-                ChaosAgent.SYNC.backoffBase(), ChaosAgent.SYNC.backoffCap(), random::nextDouble),
-            Sleeper.real(),
-            Clock.systemUTC(),
-            () -> null);
-    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    String last = "no sync attempted";
-    while (System.nanoTime() < deadline) {
-      try {
-        SyncReport r = syncer.sync();
-        if (r.complete()) {
-          return null;
-        }
-        last = "incomplete: " + r;
-      } catch (SyncStoppedException e) {
-        if (!e.retryLater()) {
-          return e.reason() + ": " + e.getMessage();
-        }
-        last = e.getMessage();
-      } catch (IOException e) {
-        last = e.toString();
-      }
-      Thread.sleep(500);
-    }
-    return last;
+  private static AgentState state(String id, Path dir, EdgeStore store, String root)
+      throws IOException {
+    List<String> resolve = new ArrayList<>();
+    long[] rejected = {0};
+    store.forEachRecord(
+        r -> {
+          if ("DUPLICATE".equals(r.outcome()) || "CONFLICT".equals(r.outcome())) {
+            resolve.add(r.idempotencyKey());
+          } else if ("REJECTED".equals(r.outcome())) {
+            rejected[0]++;
+          }
+          return true;
+        });
+    return new AgentState(
+        id,
+        new HashSet<>(store.keysFrom(0)),
+        store.recordCount(),
+        root,
+        readAcked(dir.resolve(ChaosAgent.ACKED_LOG)),
+        resolve,
+        rejected[0]);
   }
 
-  private ChaosHarness.Check rootsCheck(Map<String, String> roots, Map<String, Long> sizes)
-      throws Exception {
+  /** The device without edge dedupe: each key stored once, its whole log verified. */
+  private ChaosHarness.Check repeatingCheck(RepeatingDevice device, RoomLedger ledger)
+      throws IOException, InterruptedException {
+    List<String> bad = new ArrayList<>();
+    Set<String> want = device.firstSent();
+    Set<String> got = ledger.keysOf(device.deviceId());
+    if (!want.equals(got)) {
+      Set<String> missing = new HashSet<>(want);
+      missing.removeAll(got);
+      Set<String> extra = new HashSet<>(got);
+      extra.removeAll(want);
+      bad.add(missing.size() + " sent but not stored, " + extra.size() + " stored but not sent");
+    }
+    LedgerClient.Reply<LogState> log = processes.direct().log(device.deviceId());
+    if (!log.ok() || log.body().verifiedSize() != device.size()) {
+      bad.add(
+          "server verified "
+              + (log.ok() ? log.body().verifiedSize() : log.code())
+              + " of its "
+              + device.size()
+              + " records");
+    }
+    return check(
+        "device without edge dedupe: each of its keys stored once, its log verified",
+        bad,
+        want.size() + " keys in " + device.size() + " records, each stored once");
+  }
+
+  /** Every DUPLICATE/CONFLICT outcome names a key the server returns a stored message for. */
+  private ChaosHarness.Check resolvedCheck(
+      List<AgentState> agents, RepeatingDevice repeating, Map<String, Long> totals)
+      throws IOException, InterruptedException {
+    List<String> bad = new ArrayList<>();
+    long n = 0;
+    Map<String, List<String>> byDevice = new LinkedHashMap<>();
+    for (AgentState s : agents) {
+      byDevice.put(s.id(), s.resolvedElsewhere());
+    }
+    byDevice.put(repeating.deviceId(), repeating.resolveKeys());
+    for (Map.Entry<String, List<String>> e : byDevice.entrySet()) {
+      for (String key : e.getValue()) {
+        n++;
+        LedgerClient.Reply<RoomMessage> m = processes.direct().message(key);
+        if (!m.ok()) {
+          bad.add(
+              e.getKey() + " " + key + ": GET /v1/messages/{key} " + m.status() + " " + m.code());
+        } else if ("TOMBSTONE".equals(m.body().status())
+            || !key.equals(m.body().idempotencyKey())) {
+          bad.add(
+              e.getKey() + " " + key + ": resolves to " + m.body().status() + " " + m.body().seq());
+        }
+      }
+    }
+    totals.put("DUPLICATE/CONFLICT outcomes (agents + device without dedupe)", n);
+    totals.put(
+        "REJECTED outcomes (agents' stores)", agents.stream().mapToLong(s -> s.rejected()).sum());
+    return check(
+        "every DUPLICATE/CONFLICT outcome resolves to a stored message",
+        bad,
+        n + " outcomes, each found by GET /v1/messages/{key}");
+  }
+
+  /** No 5xx through the proxy but the documented outage answer (503, Retry-After). */
+  private ChaosHarness.Check serverErrorsCheck(Map<String, Long> totals) {
+    HttpStatusTally tally = processes.proxy().statuses();
+    long all = 0;
+    long outage = 0;
+    List<String> other = new ArrayList<>();
+    for (Map.Entry<String, Long> e : tally.serverErrors().entrySet()) {
+      all += e.getValue();
+      if (HttpStatusTally.isOutageAnswer(e.getKey())) {
+        outage += e.getValue();
+      } else {
+        other.add(e.getValue() + " x " + e.getKey());
+      }
+    }
+    totals.put("HTTP responses (proxy)", tally.responses());
+    totals.put("5xx responses (proxy)", all);
+    totals.put("  of which 503 outage answers with Retry-After", outage);
+    return check(
+        "no 5xx but 503 redis-unavailable/sql-unavailable with Retry-After",
+        other,
+        all + " 5xx of " + tally.responses() + " responses, all outage answers");
+  }
+
+  private ChaosHarness.Check rootsCheck(List<AgentState> agents) throws Exception {
     List<String> bad = new ArrayList<>();
     Random pick = new Random(seed);
     int proofs = 0;
     LedgerClient direct = processes.direct();
-    List<String> deviceIds = processes.deviceIds();
-    for (String id : deviceIds) {
-      LedgerClient.Reply<LogState> log = direct.log(id);
+    for (AgentState a : agents) {
+      LedgerClient.Reply<LogState> log = direct.log(a.id());
       if (!log.ok()) {
-        bad.add(id + ": /log " + log.code());
+        bad.add(a.id() + ": /log " + log.code());
         continue;
       }
       LogState s = log.body();
-      long size = sizes.get(id);
+      long size = a.size();
       if (s.verifiedSize() != size
-          || (size > 0 && !String.valueOf(roots.get(id)).equals(s.rootHex()))
+          || (size > 0 && !String.valueOf(a.root()).equals(s.rootHex()))
           || "QUARANTINED".equals(s.status())) {
         bad.add(
-            id
+            a.id()
                 + ": server "
                 + s.verifiedSize()
                 + " "
@@ -277,14 +348,14 @@ final class ChaosVerdict {
                 + ", agent "
                 + size
                 + " "
-                + roots.get(id));
+                + a.root());
         continue;
       }
       for (int i = 0; i < 5 && size > 0; i++) {
         long index = (long) (pick.nextDouble() * size);
-        LedgerClient.Reply<InclusionProofResponse> p = direct.inclusion(id, index);
+        LedgerClient.Reply<InclusionProofResponse> p = direct.inclusion(a.id(), index);
         if (!p.ok()) {
-          bad.add(id + ": proof " + index + " " + p.code());
+          bad.add(a.id() + ": proof " + index + " " + p.code());
           break;
         }
         InclusionProof.verify(
@@ -292,37 +363,14 @@ final class ChaosVerdict {
             p.body().size(),
             HEX.parseHex(p.body().leafHashHex()),
             p.body().proofHex().stream().map(HEX::parseHex).toList(),
-            HEX.parseHex(roots.get(id)));
+            HEX.parseHex(a.root()));
         proofs++;
       }
     }
-    return new ChaosHarness.Check(
+    return check(
         "every device root verified (server root == agent root, inclusion proofs)",
-        bad.isEmpty(),
-        bad.isEmpty()
-            ? deviceIds.size() + " devices, " + proofs + " inclusion proofs verified"
-            : first(bad));
-  }
-
-  private Map<String, List<RoomMessage>> readRooms() throws IOException, InterruptedException {
-    Map<String, List<RoomMessage>> out = new LinkedHashMap<>();
-    for (String room : rooms) {
-      List<RoomMessage> all = new ArrayList<>();
-      long after = 0;
-      while (true) {
-        LedgerClient.Reply<RoomPage> page = processes.direct().room(room, after, 1000);
-        if (!page.ok()) {
-          throw new IOException("room " + room + ": " + page.code());
-        }
-        if (page.body().messages().isEmpty()) {
-          break;
-        }
-        all.addAll(page.body().messages());
-        after = page.body().messages().get(page.body().messages().size() - 1).seq();
-      }
-      out.put(room, all);
-    }
-    return out;
+        bad,
+        agents.size() + " devices, " + proofs + " inclusion proofs verified");
   }
 
   private static Set<String> readAcked(Path file) throws IOException {
@@ -341,6 +389,11 @@ final class ChaosVerdict {
       }
     }
     return out;
+  }
+
+  private static ChaosHarness.Check check(String name, List<String> problems, String okDetail) {
+    return new ChaosHarness.Check(
+        name, problems.isEmpty(), problems.isEmpty() ? okDetail : first(problems));
   }
 
   private static String first(List<String> problems) {

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -17,22 +18,28 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A TCP proxy between agents and the sync server that injects network faults (the chaos run): per
- * accepted connection it decides, with the configured probabilities, to pass it through, to drop it
- * (forward part of the first request, then close both sides: the server never sees a whole request)
- * or to lose the response (forward the request, swallow the server's reply and close the client
- * side: the server did the work, the agent never hears of it). A per-chunk delay slows all traffic.
- * Decisions come from a seeded {@link Random}, so a run can be repeated.
+ * A TCP proxy that injects network faults (the chaos run, docs/benchmarks.md). In front of the sync
+ * servers it is their load balancer: each accepted connection goes to one of the targets, chosen at
+ * random, and it decides, with the configured probabilities, to pass it through, to drop it
+ * (forward part of the first request, close the client side and end the request stream: the server
+ * never sees a whole request, and what it answers to that is read and counted), to lose the
+ * response (forward the request, swallow the server's reply and close the client side: the server
+ * did the work, the agent never hears of it) or to hedge it (send the request to two targets at
+ * once, as a hedging load balancer does; the client gets one reply, the other is read and dropped).
+ * A per-chunk delay slows all traffic. Every HTTP response, hedged twin included, is counted by an
+ * {@link HttpStatusTally}. In front of Redis it has one target, which a failover moves ({@link
+ * #setTargets}). Decisions come from a seeded {@link Random}, so a run can be repeated.
  */
 public final class FaultProxy implements AutoCloseable {
   /** What happened to a connection. */
   public enum Fault {
     PASS,
     DROP_CONNECTION,
-    LOSE_RESPONSE
+    LOSE_RESPONSE,
+    HEDGE
   }
 
-  private final InetSocketAddress target;
+  private volatile List<InetSocketAddress> targets;
   private final ServerSocket listener;
   private final ExecutorService threads = Executors.newCachedThreadPool(FaultProxy::daemon);
   private final Random random;
@@ -40,6 +47,8 @@ public final class FaultProxy implements AutoCloseable {
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private volatile double dropRate;
   private volatile double loseRate;
+  private volatile double hedgeRate;
+  private final HttpStatusTally tally = new HttpStatusTally();
   private volatile long delayMillis;
   private volatile boolean closed;
 
@@ -52,7 +61,19 @@ public final class FaultProxy implements AutoCloseable {
    */
   public FaultProxy(InetSocketAddress target, double dropRate, double loseRate, long seed)
       throws IOException {
-    this.target = target;
+    this(List.of(target), dropRate, loseRate, seed);
+  }
+
+  /**
+   * Listens on a free loopback port and spreads connections over {@code targets}.
+   *
+   * @param dropRate probability of {@link Fault#DROP_CONNECTION} per connection, 0..1
+   * @param loseRate probability of {@link Fault#LOSE_RESPONSE} per connection, 0..1
+   * @param seed seed of the fault decisions
+   */
+  public FaultProxy(List<InetSocketAddress> targets, double dropRate, double loseRate, long seed)
+      throws IOException {
+    setTargets(targets);
     this.random = new Random(seed);
     setRates(dropRate, loseRate);
     for (Fault f : Fault.values()) {
@@ -85,6 +106,35 @@ public final class FaultProxy implements AutoCloseable {
     this.loseRate = loseRate;
   }
 
+  /** Sends new connections to {@code targets} (one chosen at random per connection). */
+  public void setTargets(List<InetSocketAddress> targets) {
+    if (targets == null || targets.isEmpty()) {
+      throw new IllegalArgumentException("proxy targets: got none, want at least one");
+    }
+    this.targets = List.copyOf(targets);
+  }
+
+  /**
+   * Sets the probability that a new connection is {@link Fault#HEDGE}d to two targets at once.
+   *
+   * @throws IllegalArgumentException unless in 0..1 and, when above 0, there are two targets
+   */
+  public void setHedgeRate(double rate) {
+    if (!(rate >= 0 && rate <= 1)) {
+      throw new IllegalArgumentException("hedge rate: got " + rate + ", want 0..1");
+    }
+    if (rate > 0 && targets.size() < 2) {
+      throw new IllegalArgumentException(
+          "hedge rate: got " + rate + " with " + targets.size() + " target, want 2 targets");
+    }
+    this.hedgeRate = rate;
+  }
+
+  /** The HTTP responses seen so far. */
+  HttpStatusTally statuses() {
+    return tally;
+  }
+
   /** Delays every forwarded chunk by {@code millis} (0 for none). */
   public void setDelayMillis(long millis) {
     if (millis < 0) {
@@ -102,8 +152,13 @@ public final class FaultProxy implements AutoCloseable {
 
   private Fault decide() {
     double r;
+    double h;
     synchronized (random) {
       r = random.nextDouble();
+      h = random.nextDouble();
+    }
+    if (h < hedgeRate) {
+      return Fault.HEDGE;
     }
     if (r < dropRate) {
       return Fault.DROP_CONNECTION;
@@ -124,37 +179,79 @@ public final class FaultProxy implements AutoCloseable {
       }
       Fault fault = decide();
       counts.get(fault).incrementAndGet();
-      threads.execute(() -> handle(client, fault));
+      List<InetSocketAddress> to = targets;
+      int first;
+      int second;
+      synchronized (random) {
+        first = random.nextInt(to.size());
+        second = to.size() < 2 ? -1 : (first + 1 + random.nextInt(to.size() - 1)) % to.size();
+      }
+      InetSocketAddress main = to.get(first);
+      InetSocketAddress twin = fault == Fault.HEDGE && second >= 0 ? to.get(second) : null;
+      threads.execute(() -> handle(client, fault, main, twin));
     }
   }
 
-  private void handle(Socket client, Fault fault) {
+  private void handle(
+      Socket client, Fault fault, InetSocketAddress main, InetSocketAddress twinTarget) {
     Socket server = new Socket();
     open.add(client);
     open.add(server);
     try {
       client.setTcpNoDelay(true);
       server.setTcpNoDelay(true);
-      server.connect(target, 2_000);
+      server.connect(main, 2_000);
     } catch (IOException e) {
       closeBoth(client, server);
       return;
     }
-    threads.execute(() -> pumpRequest(client, server, fault));
+    Socket twin = twinTarget == null ? null : connectTwin(twinTarget);
+    threads.execute(() -> pumpRequest(client, server, twin, fault));
     threads.execute(() -> pumpResponse(server, client, fault));
+    if (twin != null) {
+      threads.execute(() -> drainTwin(twin));
+    }
   }
 
-  private void pumpRequest(Socket client, Socket server, Fault fault) {
+  /** The second connection of a hedged request, or null when its target is down. */
+  private Socket connectTwin(InetSocketAddress to) {
+    Socket twin = new Socket();
+    open.add(twin);
+    try {
+      twin.setTcpNoDelay(true);
+      twin.setSoTimeout(30_000);
+      twin.connect(to, 2_000);
+      return twin;
+    } catch (IOException e) {
+      closeBoth(twin, twin);
+      return null;
+    }
+  }
+
+  private void pumpRequest(Socket client, Socket server, Socket twin, Fault fault) {
     byte[] buf = new byte[16 * 1024];
+    OutputStream toTwin = null;
+    boolean serverHalfOpen = false;
     try (InputStream in = client.getInputStream()) {
       OutputStream out = server.getOutputStream();
+      toTwin = twin == null ? null : twin.getOutputStream();
       int n;
       while ((n = in.read(buf)) >= 0) {
         pause();
         if (fault == Fault.DROP_CONNECTION) {
           out.write(buf, 0, Math.max(1, n / 2));
           out.flush();
-          break;
+          // the client is gone; the server sees its request end early and its answer is
+          // still read (and counted) by pumpResponse
+          closeBoth(client, client);
+          server.setSoTimeout(30_000);
+          server.shutdownOutput();
+          serverHalfOpen = true;
+          return;
+        }
+        if (toTwin != null) {
+          toTwin.write(buf, 0, n);
+          toTwin.flush();
         }
         out.write(buf, 0, n);
         out.flush();
@@ -162,26 +259,60 @@ public final class FaultProxy implements AutoCloseable {
     } catch (IOException e) {
       // one side closed: the connection is over
     } finally {
-      closeBoth(client, server);
+      if (serverHalfOpen) {
+        closeBoth(client, client);
+      } else {
+        closeBoth(client, server);
+      }
+      if (toTwin != null) {
+        try {
+          twin.shutdownOutput(); // the twin's server answers, then closes
+        } catch (IOException e) {
+          // already closed
+        }
+      }
+    }
+  }
+
+  /** Reads a hedged twin's reply to the end, for the tally only. */
+  private void drainTwin(Socket twin) {
+    byte[] buf = new byte[16 * 1024];
+    HttpStatusTally.Sniffer sniffer = tally.sniffer();
+    try (InputStream in = twin.getInputStream()) {
+      int n;
+      while ((n = in.read(buf)) >= 0) {
+        sniffer.feed(buf, n);
+      }
+    } catch (IOException e) {
+      // cut or timed out: the twin is over
+    } finally {
+      sniffer.finish();
+      closeBoth(twin, twin);
     }
   }
 
   private void pumpResponse(Socket server, Socket client, Fault fault) {
     byte[] buf = new byte[16 * 1024];
+    HttpStatusTally.Sniffer sniffer = tally.sniffer();
     try (InputStream in = server.getInputStream()) {
-      OutputStream out = client.getOutputStream();
+      // a dropped connection's client is gone: its server's answer is only counted
+      OutputStream out = fault == Fault.DROP_CONNECTION ? null : client.getOutputStream();
       int n;
       while ((n = in.read(buf)) >= 0) {
+        sniffer.feed(buf, n);
         if (fault == Fault.LOSE_RESPONSE) {
           break;
         }
-        pause();
-        out.write(buf, 0, n);
-        out.flush();
+        if (out != null) {
+          pause();
+          out.write(buf, 0, n);
+          out.flush();
+        }
       }
     } catch (IOException e) {
       // one side closed: the connection is over
     } finally {
+      sniffer.finish();
       closeBoth(client, server);
     }
   }

@@ -14,6 +14,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -131,6 +132,97 @@ class FaultProxyTest {
       assertEquals("done", new String(exchange(p.port()), StandardCharsets.US_ASCII));
       assertEquals(1L, p.injected().get(FaultProxy.Fault.LOSE_RESPONSE));
       assertEquals(1L, p.injected().get(FaultProxy.Fault.PASS));
+    }
+  }
+
+  @Test
+  void hedgedRequestReachesTwoTargetsAndTheClientGetsOneReply() throws Exception {
+    ServerSocket second = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+    BlockingQueue<Integer> secondGot = new LinkedBlockingQueue<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try (Socket s = second.accept()) {
+                byte[] got = s.getInputStream().readNBytes(REQUEST.length);
+                secondGot.add(got.length);
+                s.getOutputStream().write(REPLY);
+              } catch (IOException e) {
+                secondGot.add(-1);
+              }
+            });
+    t.setDaemon(true);
+    t.start();
+    try (FaultProxy p =
+        new FaultProxy(
+            List.of(
+                new InetSocketAddress("127.0.0.1", target.getLocalPort()),
+                new InetSocketAddress("127.0.0.1", second.getLocalPort())),
+            0,
+            0,
+            42)) {
+      p.setHedgeRate(1);
+      assertEquals("done", new String(exchange(p.port()), StandardCharsets.US_ASCII));
+      assertEquals(REQUEST.length, received.poll(5, TimeUnit.SECONDS));
+      assertEquals(REQUEST.length, secondGot.poll(5, TimeUnit.SECONDS));
+      assertEquals(1L, p.injected().get(FaultProxy.Fault.HEDGE));
+    } finally {
+      second.close();
+    }
+  }
+
+  @Test
+  void whatTheServerAnswersToADroppedRequestIsCountedNotDelivered() throws Exception {
+    ServerSocket angry = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+    Thread t =
+        new Thread(
+            () -> {
+              try (Socket s = angry.accept()) {
+                s.getInputStream().readAllBytes(); // until the proxy ends the request stream
+                s.getOutputStream()
+                    .write(
+                        "HTTP/1.1 500 Server Error\r\n\r\n{\"code\":\"internal\"}"
+                            .getBytes(StandardCharsets.US_ASCII));
+              } catch (IOException e) {
+                // the test fails on the tally below
+              }
+            });
+    t.setDaemon(true);
+    t.start();
+    try (FaultProxy p =
+        new FaultProxy(new InetSocketAddress("127.0.0.1", angry.getLocalPort()), 1, 0, 7)) {
+      assertEquals(0, exchange(p.port()).length);
+      t.join(5_000);
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (p.statuses().serverErrors().isEmpty() && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertEquals(java.util.Map.of("500 internal", 1L), p.statuses().serverErrors());
+    } finally {
+      angry.close();
+    }
+  }
+
+  @Test
+  void hedgingNeedsTwoTargets() throws Exception {
+    try (FaultProxy p = proxy(0, 0)) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> p.setHedgeRate(0.5));
+      assertTrue(e.getMessage().contains("want 2 targets"), e.getMessage());
+      p.setHedgeRate(0);
+    }
+  }
+
+  @Test
+  void newTargetTakesNewConnections() throws Exception {
+    ServerSocket dead = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    int deadPort = dead.getLocalPort();
+    dead.close();
+    try (FaultProxy p =
+        new FaultProxy(List.of(new InetSocketAddress("127.0.0.1", deadPort)), 0, 0, 1)) {
+      assertEquals(0, exchange(p.port()).length);
+      p.setTargets(List.of(new InetSocketAddress("127.0.0.1", target.getLocalPort())));
+      assertEquals("done", new String(exchange(p.port()), StandardCharsets.US_ASCII));
+      assertThrows(IllegalArgumentException.class, () -> p.setTargets(List.of()));
     }
   }
 

@@ -63,6 +63,10 @@ class BenchMainTest {
         "chaos --agents 0|agents: got 0, want 1..16",
         "chaos --rate 0|rate: got 0.0, want 0 < rate <= 500",
         "chaos --drop 0.4 --lose 0.4|want >= 0, sum <= 0.5",
+        "chaos --duration 1m|want that or --without mariadb-restart",
+        "chaos --own-mariadb --without no-such-fault|fault: got no-such-fault, want one of",
+        "chaos --own-mariadb --gap-seal-after 0s|want a positive duration",
+        "chaos --own-mariadb --gap-seal-after 11m|gap-seal-after: got PT11M, want 1s..10m",
         "tamper --unknown|Unknown option: '--unknown'"
       })
   void badValuesAreUsageErrors(String line, String message) {

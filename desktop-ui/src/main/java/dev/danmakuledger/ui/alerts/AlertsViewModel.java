@@ -5,6 +5,7 @@ import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
+import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -13,11 +14,15 @@ import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyListProperty;
 import javafx.beans.property.ReadOnlyListWrapper;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
 
 /**
  * The alerts view (docs/console.md, "Alerts"): forks, tamper evidence, bad signatures and Redis/SQL
  * outages from {@code GET /admin/alerts}, newest first, with ALERT events from the live feed added
- * as they arrive.
+ * as they arrive. Alerts the console raises itself (a room log's split view, from {@code
+ * RoomLogsViewModel}) are listed first, since no server can be trusted to report its own split
+ * view.
  */
 public final class AlertsViewModel implements LiveFeed {
   /** How many alerts the view keeps. */
@@ -31,10 +36,21 @@ public final class AlertsViewModel implements LiveFeed {
   private final ReadOnlyListWrapper<AdminEvent> alerts =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyIntegerWrapper critical = new ReadOnlyIntegerWrapper();
+  private final ObservableList<AdminEvent> local;
+  private final List<AdminEvent> fromServer = new ArrayList<>();
   private boolean loaded;
 
   public AlertsViewModel(ConsoleContext context) {
+    this(context, FXCollections.observableArrayList());
+  }
+
+  /**
+   * @param local alerts the console raised itself, shown before the server's and kept current
+   */
+  public AlertsViewModel(ConsoleContext context, ObservableList<AdminEvent> local) {
     this.context = context;
+    this.local = local;
+    local.addListener((ListChangeListener<AdminEvent>) c -> merge());
   }
 
   /** Alerts, newest first. */
@@ -77,14 +93,14 @@ public final class AlertsViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if (!"ALERT".equals(event.type()) || alerts.contains(event)) {
+    if (!"ALERT".equals(event.type()) || fromServer.contains(event)) {
       return;
     }
-    alerts.add(0, event);
-    if (alerts.size() > MAX) {
-      alerts.remove(MAX, alerts.size());
+    fromServer.add(0, event);
+    if (fromServer.size() > MAX) {
+      fromServer.subList(MAX, fromServer.size()).clear();
     }
-    count();
+    merge();
   }
 
   private void load(Runnable done) {
@@ -113,6 +129,14 @@ public final class AlertsViewModel implements LiveFeed {
   private void show(AlertList list) {
     List<AdminEvent> next =
         list.alerts().size() > MAX ? list.alerts().subList(0, MAX) : list.alerts();
+    fromServer.clear();
+    fromServer.addAll(next);
+    merge();
+  }
+
+  private void merge() {
+    List<AdminEvent> next = new ArrayList<>(local);
+    next.addAll(fromServer);
     if (!alerts.equals(next)) {
       alerts.setAll(next);
     }

@@ -13,6 +13,7 @@ import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveUpdates;
 import dev.danmakuledger.ui.overview.OverviewViewModel;
 import dev.danmakuledger.ui.review.ReviewViewModel;
+import dev.danmakuledger.ui.roomlog.RoomLogsViewModel;
 import dev.danmakuledger.ui.rooms.RoomsViewModel;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,6 +46,7 @@ final class ConsoleApp implements AutoCloseable {
   final OverviewViewModel overview;
   final DevicesViewModel devices;
   final RoomsViewModel rooms;
+  final RoomLogsViewModel roomLogs;
   final ReviewViewModel review;
   final InspectorViewModel inspector;
   final AlertsViewModel alerts;
@@ -79,7 +81,8 @@ final class ConsoleApp implements AutoCloseable {
     this.rooms = new RoomsViewModel(context, roomStreamer);
     this.review = new ReviewViewModel(context);
     this.inspector = new InspectorViewModel(context);
-    this.alerts = new AlertsViewModel(context);
+    this.roomLogs = new RoomLogsViewModel(context, rooms.rooms());
+    this.alerts = new AlertsViewModel(context, roomLogs.alerts());
     this.live =
         new LiveUpdates(
             context,
@@ -87,7 +90,7 @@ final class ConsoleApp implements AutoCloseable {
             streamer,
             pollEvery,
             new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30)),
-            List.of(overview, devices, rooms, review, alerts));
+            List.of(overview, devices, rooms, roomLogs, review, alerts));
   }
 
   public ConnectionViewModel connection() {

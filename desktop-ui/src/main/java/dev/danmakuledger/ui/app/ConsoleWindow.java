@@ -89,7 +89,7 @@ public final class ConsoleWindow extends BorderPane {
 
     add(ViewName.OVERVIEW, new OverviewView(app.overview, zone));
     add(ViewName.DEVICES, new DevicesView(app.devices, zone));
-    add(ViewName.ROOMS, new RoomsView(app.rooms));
+    add(ViewName.ROOMS, new RoomsView(app.rooms, app.roomLogs));
     add(ViewName.REVIEW, new ReviewView(app.review));
     add(ViewName.INSPECTOR, new InspectorView(app.inspector));
     add(ViewName.ALERTS, new AlertsView(app.alerts, zone));

@@ -138,6 +138,43 @@ public final class AdminClient {
     return get(u, InclusionProofResponse.class);
   }
 
+  /** The server's public log and cosigner keys. */
+  public ServerKeys serverKeys() throws ApiException {
+    return get(url("v1", "server", "keys"), ServerKeys.class);
+  }
+
+  /**
+   * One file of a room's log below {@code /v1/rooms/{room}/log/}: {@code checkpoint}, {@code
+   * tile/<L>/<N>[.p/<W>]} or {@code tile/entries/<N>[.p/<W>]} (C2SP tlog-tiles), at most {@code
+   * maxBytes}; a missing file is {@link ApiException.Kind#NOT_FOUND}.
+   */
+  public byte[] roomLogFile(String room, String path, long maxBytes) throws ApiException {
+    HttpUrl.Builder b = url("v1", "rooms", room, "log").newBuilder();
+    for (String segment : path.split("/", -1)) {
+      b.addPathSegment(segment);
+    }
+    HttpUrl u = b.build();
+    Request request = authorized(u).header("Accept", "*/*").get().build();
+    try (Response response = http.newCall(request).execute()) {
+      if (!response.isSuccessful()) {
+        throw failure(request, response);
+      }
+      ResponseBody body = response.body();
+      byte[] bytes = body == null ? new byte[0] : readBounded(body, maxBytes);
+      if (bytes == null) {
+        throw new ApiException(
+            ApiException.Kind.MALFORMED_RESPONSE,
+            response.code(),
+            "The server sent a room log file too large to be one (" + u.encodedPath() + ").",
+            "GET " + u + ": body larger than " + maxBytes + " bytes",
+            null);
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw unreachable(request, e);
+    }
+  }
+
   public DeviceKey deviceKey(String deviceId) throws ApiException {
     return get(url("admin", "devices", deviceId, "key"), DeviceKey.class);
   }
@@ -248,11 +285,16 @@ public final class AdminClient {
 
   /** The whole body, or null if it is larger than {@link #MAX_BODY_BYTES}. */
   private static byte[] readBounded(ResponseBody body) throws IOException {
-    if (body.contentLength() > MAX_BODY_BYTES) {
+    return readBounded(body, MAX_BODY_BYTES);
+  }
+
+  /** The whole body, or null if it is larger than {@code max}. */
+  private static byte[] readBounded(ResponseBody body, long max) throws IOException {
+    if (body.contentLength() > max) {
       return null;
     }
     okio.BufferedSource source = body.source();
-    if (source.request(MAX_BODY_BYTES + 1)) {
+    if (source.request(max + 1)) {
       return null;
     }
     return source.readByteArray();

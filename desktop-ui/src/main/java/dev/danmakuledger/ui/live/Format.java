@@ -64,4 +64,21 @@ public final class Format {
     }
     return String.format("#%06X", rgb);
   }
+
+  /** A duration in seconds as "42 s", "5 min", "3 h", "2 d"; "—" when negative (unknown). */
+  public static String age(long seconds) {
+    if (seconds < 0) {
+      return "—";
+    }
+    if (seconds < 60) {
+      return seconds + " s";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + " min";
+    }
+    if (seconds < 86400) {
+      return seconds / 3600 + " h";
+    }
+    return seconds / 86400 + " d";
+  }
 }

@@ -1,10 +1,17 @@
 package dev.danmakuledger.ui.rooms;
 
 import dev.danmakuledger.protocol.wire.RoomMessage;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import dev.danmakuledger.ui.live.Chips;
+import dev.danmakuledger.ui.live.Format;
+import dev.danmakuledger.ui.roomlog.RoomLogState;
+import dev.danmakuledger.ui.roomlog.RoomLogStatus;
+import dev.danmakuledger.ui.roomlog.RoomLogsViewModel;
 import java.util.List;
 import java.util.function.Function;
 import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
@@ -13,8 +20,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.paint.Color;
@@ -22,11 +31,13 @@ import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
 
 /**
- * The rooms tab: per-room sequence state above, and the selected room's live tail below, each
- * message drawn in its danmaku colour on a dark, player-like background.
+ * The rooms tab: per-room sequence state and the console's own audit of the room's log (size,
+ * checkpoint age, verdict) above, and the selected room's live tail below, each message drawn in
+ * its danmaku colour on a dark, player-like background. A split view of any room log is a red bar
+ * over everything, kept as long as the console's history records it.
  */
 public final class RoomsView extends BorderPane {
-  public RoomsView(RoomsViewModel vm) {
+  public RoomsView(RoomsViewModel vm, RoomLogsViewModel logs) {
     setId("rooms-view");
     setPadding(new Insets(12));
     TableView<RoomSummary> table = new TableView<>(vm.rooms());
@@ -43,7 +54,10 @@ public final class RoomsView extends BorderPane {
                 column("Confirmed", RoomSummary::confirmed),
                 column("Pending", RoomSummary::pending),
                 column("Rejected", RoomSummary::rejected),
-                column("Msgs/min", r -> String.format("%.1f", r.messagesPerMinute()))));
+                column("Msgs/min", r -> String.format("%.1f", r.messagesPerMinute())),
+                logColumn(logs, "Log size", s -> s.size() < 0 ? "—" : Long.toString(s.size())),
+                logColumn(logs, "Checkpoint age", s -> Format.age(s.ageSeconds())),
+                statusColumn(logs)));
     table
         .getSelectionModel()
         .selectedItemProperty()
@@ -96,6 +110,59 @@ public final class RoomsView extends BorderPane {
     split.setOrientation(Orientation.VERTICAL);
     split.setDividerPositions(0.35);
     setCenter(split);
+
+    Label splitAlert = new Label();
+    splitAlert.setId("split-view-alert");
+    splitAlert.getStyleClass().add("split-view-alert");
+    splitAlert.setMaxWidth(Double.MAX_VALUE);
+    splitAlert.setWrapText(true);
+    splitAlert.visibleProperty().bind(splitAlert.textProperty().isNotEmpty());
+    splitAlert.managedProperty().bind(splitAlert.visibleProperty());
+    Runnable showSplits =
+        () ->
+            splitAlert.setText(
+                logs.alerts().isEmpty()
+                    ? ""
+                    : String.join("\n", logs.alerts().stream().map(AdminEvent::message).toList()));
+    logs.alerts().addListener((ListChangeListener<AdminEvent>) c -> showSplits.run());
+    showSplits.run();
+    BorderPane.setMargin(splitAlert, new Insets(0, 0, 8, 0));
+    setTop(splitAlert);
+  }
+
+  private static TableColumn<RoomSummary, String> logColumn(
+      RoomLogsViewModel logs, String title, Function<RoomLogState, String> value) {
+    TableColumn<RoomSummary, String> col = new TableColumn<>(title);
+    col.setCellValueFactory(
+        c -> Bindings.valueAt(logs.states(), c.getValue().room()).map(value).orElse("—"));
+    return col;
+  }
+
+  /** The room log audit's verdict, a coloured chip, with the audit's detail as its tooltip. */
+  private static TableColumn<RoomSummary, RoomLogState> statusColumn(RoomLogsViewModel logs) {
+    TableColumn<RoomSummary, RoomLogState> col = new TableColumn<>("Room log");
+    col.setPrefWidth(130);
+    col.setCellValueFactory(c -> Bindings.valueAt(logs.states(), c.getValue().room()));
+    col.setCellFactory(
+        c ->
+            new TableCell<>() {
+              @Override
+              protected void updateItem(RoomLogState s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(null);
+                if (empty) {
+                  setGraphic(null);
+                  setTooltip(null);
+                  return;
+                }
+                RoomLogStatus status = s == null ? RoomLogStatus.CHECKING : s.status();
+                Label chip = Chips.of(status.name());
+                chip.setId("room-log-status");
+                setGraphic(chip);
+                setTooltip(s == null || s.detail() == null ? null : new Tooltip(s.detail()));
+              }
+            });
+    return col;
   }
 
   private static <T> TableColumn<RoomSummary, T> column(

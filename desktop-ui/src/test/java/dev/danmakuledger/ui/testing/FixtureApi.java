@@ -58,6 +58,9 @@ public final class FixtureApi extends Dispatcher {
   private volatile boolean loseNext;
   private volatile Duration streamFor = Duration.ZERO;
 
+  /** The room logs of the ledger's rooms (docs/room-log.md), and the server keys. */
+  public final RoomLogFixture roomLogs;
+
   public FixtureApi(Ledger ledger, Clock clock) {
     this.ledger = ledger;
     this.clock = clock;
@@ -66,6 +69,34 @@ public final class FixtureApi extends Dispatcher {
       status.put(m.messageId(), m.status());
       versions.put(m.messageId(), 1L);
     }
+    this.roomLogs = new RoomLogFixture(clock);
+    for (RoomSummary r : rooms().rooms()) {
+      roomLogs.grow(r.room(), r.highSeq(), seq -> entry(r.room(), seq));
+    }
+  }
+
+  /** The room log entry of {@code seq}: its message if the ledger holds one, else a tombstone. */
+  private byte[] entry(String room, long seq) {
+    for (RoomMessage m : ledger.messages) {
+      if (m.room().equals(room) && m.seq() == seq && m.deviceIndex() != null) {
+        byte[] leaf =
+            ledger.devices.get(m.deviceId()).records.get(m.deviceIndex().intValue()).leafHash();
+        return ("v1 "
+                + seq
+                + " M "
+                + m.messageId()
+                + " "
+                + m.deviceId()
+                + " "
+                + m.deviceIndex()
+                + " "
+                + java.util.HexFormat.of().formatHex(leaf)
+                + " "
+                + m.idempotencyKey())
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      }
+    }
+    return RoomLogFixture.tombstone(seq);
   }
 
   /** What a dishonest server changes in the inspector's answers. */
@@ -115,6 +146,11 @@ public final class FixtureApi extends Dispatcher {
 
   @Override
   public MockResponse dispatch(RecordedRequest request) {
+    // The room logs and the server keys are public (docs/room-log.md): no token needed.
+    MockResponse log = roomLogs.serve(request.getRequestUrl().pathSegments());
+    if (log != null) {
+      return log;
+    }
     if (!("Bearer " + TOKEN).equals(request.getHeader("Authorization"))) {
       return problem(401, "unauthenticated", "unknown admin token");
     }

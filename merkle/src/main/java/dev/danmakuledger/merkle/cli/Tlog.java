@@ -84,6 +84,13 @@ public final class Tlog {
                                                       audit a mirrored room log (DIR/checkpoint,
                                                       DIR/tile/...): signature, tiles, entries,
                                                       numbering, consistency with NOTE
+        verify-bundle --server-keys FILE --device-vkey DEVICE_VKEY BUNDLE
+                                                      check a message's audit bundle: room
+                                                      checkpoint, entry, both inclusions, record,
+                                                      device signature and server cosignature
+        fetch-room URL ROOM --out DIR                 mirror URL/v1/rooms/ROOM/log/ (checkpoint,
+                                                      tiles, entry bundles) into DIR; full tiles
+                                                      already there are kept
       """;
 
   private final PrintStream out;
@@ -135,6 +142,8 @@ public final class Tlog {
         case "checkpoint" -> checkpoint(rest);
         case "verify-checkpoint" -> verifyCheckpoint(rest);
         case "verify-room" -> new VerifyRoom(this::readText, out).run(rest);
+        case "verify-bundle" -> new VerifyBundle(this::readText, out).run(rest);
+        case "fetch-room" -> new FetchRoom(FetchRoom.defaultClient(), out).run(rest);
         case "cosign" -> cosign(rest);
         default -> throw new UsageException("unknown command \"" + argv[0] + "\"");
       }

@@ -51,7 +51,14 @@ final class Requests {
       }
       return bytes;
     } catch (IOException e) {
-      throw new UncheckedIOException("reading request body", e);
+      // the client went away mid-body (or sent less than its Content-Length): a broken request,
+      // not a server fault; if anyone still listens, it learns to resend the whole request
+      throw new LedgerException(
+          ErrorCode.MALFORMED_JSON,
+          "body: cut short after "
+              + "fewer bytes than the request announced ("
+              + e.getMessage()
+              + "); resend the whole request");
     }
   }
 

@@ -1,0 +1,132 @@
+package dev.danmakuledger.bench.chaos;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
+
+/**
+ * The Redis faults of a chaos run (docs/operations.md "Redis outages"): Redis forgets everything,
+ * comes back from an older snapshot, fails over to a replica that is behind, or a room counter goes
+ * back. In each case Redis holds less than SQL, which is the authority (docs/architecture.md §5):
+ * keys it forgot must still be refused as duplicates by SQL, and a counter at or below SQL's
+ * high-water mark must be re-seeded before it hands out a number already used.
+ */
+final class RedisFaults {
+  /** Room names the harness makes: only these characters, so the key needs no escaping. */
+  private static final Pattern PLAIN_ROOM = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
+
+  private final ChaosProcesses processes;
+  private final List<String> rooms;
+  private final Random random;
+  private final PrintStream log;
+  private final Map<String, Long> measures;
+
+  /**
+   * @param measures where the faults add what they measured (the report's totals)
+   */
+  RedisFaults(
+      ChaosProcesses processes,
+      List<String> rooms,
+      Random random,
+      PrintStream log,
+      Map<String, Long> measures) {
+    this.processes = processes;
+    this.rooms = List.copyOf(rooms);
+    this.random = random;
+    this.log = log;
+    this.measures = measures;
+  }
+
+  /** The counter key of a room, as docs/lua-scripts.md lays it out. */
+  static String counterKey(String room) {
+    if (!PLAIN_ROOM.matcher(room).matches()) {
+      throw new IllegalArgumentException("room: got " + room + ", want [A-Za-z0-9_.-]{1,256}");
+    }
+    return "{r:" + room + "}:seq";
+  }
+
+  void restartEmpty() throws IOException, InterruptedException {
+    log.println("chaos: SIGKILL redis primary; restarting it empty");
+    processes.redis().restartPrimaryEmpty(random.nextInt(1_500));
+  }
+
+  /** Snapshot now, let writes go on, then restart Redis from the snapshot: it forgets them. */
+  void oldSnapshot() throws IOException, InterruptedException {
+    RedisNodes redis = processes.redis();
+    Path rdb = redis.snapshot();
+    long before = redis.replicationOffset(redis.primaryPort());
+    long ms = 2_000 + random.nextInt(3_000);
+    Thread.sleep(ms);
+    long lost = redis.replicationOffset(redis.primaryPort()) - before;
+    log.println(
+        "chaos: SIGKILL redis primary; restarting it from the RDB snapshot of "
+            + ms
+            + " ms ago ("
+            + lost
+            + " bytes of writes since)");
+    redis.restartPrimaryFrom(rdb, random.nextInt(1_000));
+    measures.merge("Redis write bytes lost to old snapshots", lost, Long::sum);
+  }
+
+  /**
+   * Cuts the replica off, lets writes go on at the primary, kills the primary and promotes the
+   * replica, then points the servers' Redis address at it (as Sentinel or a moved virtual IP
+   * would): the new primary lacks the last seconds of keys and counter increments.
+   *
+   * @throws IllegalStateException when no write reached the primary meanwhile (the replica would
+   *     not be behind, so the fault would not be what it claims)
+   */
+  void failoverToLaggingReplica() throws IOException, InterruptedException {
+    RedisNodes redis = processes.redis();
+    long at = redis.detachReplica();
+    long ms = 1_500 + random.nextInt(2_500);
+    Thread.sleep(ms);
+    long behind = redis.replicationOffset(redis.primaryPort()) - at;
+    for (int i = 0; behind <= 0 && i < 50; i++) {
+      Thread.sleep(200);
+      behind = redis.replicationOffset(redis.primaryPort()) - at;
+    }
+    if (behind <= 0) {
+      throw new IllegalStateException(
+          "failover: got a replica 0 bytes behind after " + ms + " ms + 10 s, want > 0");
+    }
+    int port = redis.failover();
+    processes.repointRedis(port);
+    log.println(
+        "chaos: SIGKILL redis primary; promoted its replica, "
+            + behind
+            + " bytes of writes behind, on :"
+            + port);
+    measures.merge("Redis write bytes the promoted replicas missed", behind, Long::sum);
+  }
+
+  /** {@code SET {r:<room>}:seq} to a lower value than it holds, in a room that has one. */
+  void setCounterBack() throws IOException, InterruptedException {
+    int port = processes.redis().primaryPort();
+    for (int attempt = 0; attempt < 50; attempt++) {
+      List<String> order = new ArrayList<>(rooms);
+      Collections.shuffle(order, random);
+      for (String room : order) {
+        Object v = RedisAdmin.call(port, "GET", counterKey(room));
+        long now = v == null ? 0 : Long.parseLong(v.toString());
+        if (now < 1) {
+          continue;
+        }
+        long back = 1 + random.nextInt((int) Math.min(now, 40));
+        RedisAdmin.call(port, "SET", counterKey(room), Long.toString(now - back));
+        log.println("chaos: SET " + counterKey(room) + " " + (now - back) + " (was " + now + ")");
+        measures.merge("room numbers a counter was set back by", back, Long::sum);
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException(
+        "counter set back: got no room counter above 0 in Redis within 10 s, want one");
+  }
+}

@@ -1,0 +1,23 @@
+package dev.danmakuledger.ui.roomlog;
+
+/**
+ * The last checkpoint of a room log the console verified: every later checkpoint must be an
+ * extension of it (RFC 9162 §2.1.4 consistency).
+ *
+ * @param size tree size
+ * @param rootHex root hash, lowercase hex
+ * @param note the signed checkpoint note as served
+ * @param firstSeen ISO-8601 time the console first verified this size and root
+ */
+public record RoomTrust(long size, String rootHex, String note, String firstSeen) {
+  public RoomTrust {
+    if (size < 0
+        || rootHex == null
+        || rootHex.length() != 64
+        || note == null
+        || firstSeen == null) {
+      throw new IllegalArgumentException(
+          "room trust: got size " + size + ", root " + rootHex + ", want size >= 0, 64 hex digits");
+    }
+  }
+}
