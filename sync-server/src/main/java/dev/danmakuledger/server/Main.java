@@ -77,6 +77,13 @@ public final class Main implements Callable<Integer> {
   Long offlineAfterSeconds;
 
   @Option(
+      names = "--otlp-endpoint",
+      description =
+          "OTLP/HTTP collector to export pipeline spans to, e.g. http://127.0.0.1:4318"
+              + " (default: no spans are recorded)")
+  java.net.URI otlpEndpoint;
+
+  @Option(
       names = "--gap-seal-after",
       description =
           "seconds after which an unused room number below a stored one becomes a tombstone"
@@ -196,6 +203,9 @@ public final class Main implements Callable<Integer> {
     }
     if (offlineAfterSeconds != null) {
       b.offlineAfter(Duration.ofSeconds(offlineAfterSeconds));
+    }
+    if (otlpEndpoint != null) {
+      b.otlpEndpoint(otlpEndpoint);
     }
     if (gapSealAfterSeconds != null) {
       b.gapSealAfter(Duration.ofSeconds(gapSealAfterSeconds));

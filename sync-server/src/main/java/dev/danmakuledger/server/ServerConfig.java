@@ -1,6 +1,7 @@
 package dev.danmakuledger.server;
 
 import dev.danmakuledger.server.events.StreamLimits;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,6 +46,8 @@ import java.util.regex.Pattern;
  * @param streamLimits room-stream limits: per-subscriber buffer, SQL poll interval, Redis Stream
  *     length (docs/sync-server.md, "Room streams")
  * @param clock time source for message ids, receipts and timestamps
+ * @param otlpEndpoint OTLP/HTTP collector the pipeline spans are exported to, or null to record no
+ *     spans at all (docs/operations.md, "Tracing")
  */
 public record ServerConfig(
     Path dataDir,
@@ -69,7 +72,8 @@ public record ServerConfig(
     Duration roomCheckpointInterval,
     String serverName,
     StreamLimits streamLimits,
-    Clock clock) {
+    Clock clock,
+    URI otlpEndpoint) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
@@ -140,6 +144,13 @@ public record ServerConfig(
     }
     if (gapSealAfter.isNegative() || gapSealAfter.isZero()) {
       throw new IllegalArgumentException("gapSealAfter: got " + gapSealAfter + ", want > 0");
+    }
+    if (otlpEndpoint != null
+        && (otlpEndpoint.getHost() == null
+            || !("http".equals(otlpEndpoint.getScheme())
+                || "https".equals(otlpEndpoint.getScheme())))) {
+      throw new IllegalArgumentException(
+          "otlpEndpoint: got " + otlpEndpoint + ", want an http(s) URI such as http://host:4318");
     }
     Objects.requireNonNull(attemptWindow, "attemptWindow");
     if (attemptWindow.toSeconds() < 1) {
@@ -214,6 +225,7 @@ public record ServerConfig(
     b.serverName = serverName;
     b.streamLimits = streamLimits;
     b.clock = clock;
+    b.otlpEndpoint = otlpEndpoint;
     return b;
   }
 
@@ -242,6 +254,7 @@ public record ServerConfig(
     private String serverName = DEFAULT_SERVER_NAME;
     private StreamLimits streamLimits = StreamLimits.DEFAULTS;
     private Clock clock = Clock.systemUTC();
+    private URI otlpEndpoint;
 
     private Builder(Path dataDir) {
       this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -349,6 +362,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder otlpEndpoint(URI otlpEndpoint) {
+      this.otlpEndpoint = otlpEndpoint;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           dataDir,
@@ -373,7 +391,8 @@ public record ServerConfig(
           roomCheckpointInterval,
           serverName,
           streamLimits,
-          clock);
+          clock,
+          otlpEndpoint);
     }
   }
 }

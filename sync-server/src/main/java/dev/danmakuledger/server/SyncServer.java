@@ -13,8 +13,11 @@ import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
+import dev.danmakuledger.server.ingest.StageObserver;
 import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.instances.InstanceRegistry;
+import dev.danmakuledger.server.metrics.LedgerMetrics;
+import dev.danmakuledger.server.metrics.LedgerSnapshot;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
@@ -30,6 +33,7 @@ import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.ReviewStore;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.SignatureAttempts;
+import dev.danmakuledger.server.tracing.Tracing;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -188,10 +192,18 @@ public final class SyncServer implements AutoCloseable {
               rooms,
               admin,
               config.clock());
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      new JvmMemoryMetrics().bindTo(metrics);
-      new JvmThreadMetrics().bindTo(metrics);
-      resources.push(metrics::close);
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      new JvmMemoryMetrics().bindTo(registry);
+      new JvmThreadMetrics().bindTo(registry);
+      resources.push(registry::close);
+      LedgerMetrics metrics = new LedgerMetrics(registry, () -> LedgerSnapshot.read(store));
+      Tracing tracing =
+          config.otlpEndpoint() == null ? Tracing.off() : Tracing.otlp(config.otlpEndpoint());
+      resources.push(tracing);
+      if (tracing.recording()) {
+        started.add("tracing: spans exported over OTLP to " + config.otlpEndpoint());
+      }
+      ingest.observedBy(StageObserver.all(metrics, tracing));
 
       ObjectMapper json = Json.mapper();
       HttpApi http =
@@ -223,6 +235,7 @@ public final class SyncServer implements AutoCloseable {
                   rooms,
                   admin,
                   metrics,
+                  tracing,
                   sequencer::isReachable,
                   db::isReachable,
                   dir.adminToken(),
@@ -231,7 +244,7 @@ public final class SyncServer implements AutoCloseable {
               json);
       int port = http.start(config.bind(), config.port());
       started.add("HTTP on http://" + hostForUri(config.bind()) + ":" + port);
-      InstanceRegistry registry =
+      InstanceRegistry instances =
           new InstanceRegistry(
               links::shared,
               new InstanceRegistry.Self(
@@ -241,12 +254,12 @@ public final class SyncServer implements AutoCloseable {
                   config.clock().instant()),
               INSTANCE_HEARTBEAT,
               config.clock(),
-              () -> batchCount(metrics),
+              () -> batchCount(registry),
               rooms::subscribers);
-      registry.start();
-      resources.push(registry);
-      http.instances(registry::list);
-      started.add("instance " + registry.id() + " in the Redis instance registry");
+      instances.start();
+      resources.push(instances);
+      http.instances(instances::list);
+      started.add("instance " + instances.id() + " in the Redis instance registry");
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));

@@ -51,6 +51,11 @@ public final class AlertsView extends BorderPane {
         column("Kind", a -> String.valueOf(a.data().getOrDefault("kind", a.type())));
     TableColumn<AdminEvent, String> message = column("What happened", AdminEvent::message);
     message.setPrefWidth(520);
+    // the trace id of the batch that raised the alert, to find its server log lines and spans
+    TableColumn<AdminEvent, String> trace =
+        column("Trace", a -> String.valueOf(a.data().getOrDefault("traceId", "—")));
+    trace.setId("alert-trace");
+    trace.setMinWidth(270); // 32 hex digits
     table
         .getColumns()
         .addAll(
@@ -60,7 +65,8 @@ public final class AlertsView extends BorderPane {
                 kind,
                 column("Device", a -> a.deviceId() == null ? "—" : a.deviceId()),
                 column("Room", a -> a.room() == null ? "—" : a.room()),
-                message));
+                message,
+                trace));
     setCenter(table);
   }
 

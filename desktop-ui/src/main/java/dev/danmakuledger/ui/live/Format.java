@@ -30,10 +30,13 @@ public final class Format {
     return TIME.format(at.atZone(zone));
   }
 
-  /** A clock skew such as "+1.250 s", "−40 ms" or "−3 h 5 min"; "—" if unknown. */
+  /**
+   * A clock skew such as "+1.250 s", "−40 ms" or "−3 h 5 min"; "unknown" when the device sent no
+   * clock reading (an agent that does not report {@code deviceClockMillis}).
+   */
   public static String skew(Long millis) {
     if (millis == null) {
-      return "—";
+      return "unknown";
     }
     long abs = Math.abs(millis);
     String sign = millis > 0 ? "+" : millis < 0 ? "−" : "";

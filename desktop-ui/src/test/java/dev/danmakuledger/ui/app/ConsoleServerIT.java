@@ -25,6 +25,7 @@ import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import okhttp3.HttpUrl;
@@ -160,5 +161,17 @@ class ConsoleServerIT {
         () ->
             alerts.getItems().stream()
                 .anyMatch(a -> "stb-7".equals(a.deviceId()) && "CRITICAL".equals(a.severity())));
+    TableColumn<AdminEvent, ?> trace =
+        alerts.getColumns().stream()
+            .filter(c -> "alert-trace".equals(c.getId()))
+            .findFirst()
+            .orElseThrow();
+    int fork = 0;
+    while (!"stb-7".equals(alerts.getItems().get(fork).deviceId())) {
+      fork++;
+    }
+    String traceId = String.valueOf(trace.getCellData(fork));
+    assertTrue(
+        traceId.matches("[0-9a-f]{32}"), "the fork alert names its batch's trace: " + traceId);
   }
 }

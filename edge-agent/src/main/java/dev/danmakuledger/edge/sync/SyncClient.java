@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
@@ -103,17 +104,27 @@ public final class SyncClient {
         "read the acks [" + from + ", " + to + ") of " + deviceId);
   }
 
-  /** {@code POST /v1/devices/{id}/batches}. */
+  /**
+   * {@code POST /v1/devices/{id}/batches}, with a fresh W3C {@code traceparent} so that the
+   * server's problem body, log lines and alerts name the same trace id as this agent's error.
+   */
   public BatchResponse postBatch(String deviceId, BatchRequest batch) throws IOException {
+    TraceParent trace = TraceParent.random();
     return call(
-        post(url("v1", "devices", deviceId, "batches"), batch),
+        post(url("v1", "devices", deviceId, "batches"), batch)
+            .newBuilder()
+            .header(TraceParent.HEADER, trace.header())
+            .build(),
         BatchResponse.class,
         "send records ["
             + batch.oldSize()
             + ", "
             + (batch.oldSize() + batch.records().size())
             + ") of "
-            + deviceId);
+            + deviceId
+            + " (trace "
+            + trace.traceId()
+            + ")");
   }
 
   private HttpUrl url(String... segments) {

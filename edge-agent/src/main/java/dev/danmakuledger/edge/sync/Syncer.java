@@ -126,6 +126,11 @@ public final class Syncer {
     this.metadata = Objects.requireNonNull(metadata, "metadata");
   }
 
+  /** The counters to report, stamped with this device's clock for the server's skew. */
+  private BatchMetadata metadata() {
+    return metadata.get().sentAt(clock.millis());
+  }
+
   /** The batch metadata of a device's dedupe counters. */
   public static BatchMetadata metadataOf(DedupeStats s) {
     return new BatchMetadata(s.checks(), s.maybes(), s.duplicates(), s.falsePositives());
@@ -181,7 +186,7 @@ public final class Syncer {
       }
       String note =
           Checkpoints.sign(new Checkpoint(identity.origin(), end, next.root()), identity.signer());
-      BatchRequest request = new BatchRequest(verified, wire, note, metadata.get());
+      BatchRequest request = new BatchRequest(verified, wire, note, metadata());
       BatchResponse response;
       try {
         response = withRetries(() -> client.postBatch(identity.deviceId(), request), t);
@@ -299,7 +304,7 @@ public final class Syncer {
     rangeAt(size);
     String note =
         Checkpoints.sign(new Checkpoint(identity.origin(), size, range.root()), identity.signer());
-    BatchRequest empty = new BatchRequest(size, List.of(), note, metadata.get());
+    BatchRequest empty = new BatchRequest(size, List.of(), note, metadata());
     try {
       withRetries(() -> client.postBatch(identity.deviceId(), empty), t);
       LOG.warn("the server accepted this device's checkpoint for size {} as consistent", size);

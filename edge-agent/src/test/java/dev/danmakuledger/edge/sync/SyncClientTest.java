@@ -2,11 +2,14 @@ package dev.danmakuledger.edge.sync;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.danmakuledger.protocol.trace.TraceParent;
+import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.Json;
@@ -15,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -68,6 +72,24 @@ class SyncClientTest {
     assertEquals("dev-1", body.get("deviceId").asText());
     assertEquals("cHVi", body.get("publicKey").asText());
     assertEquals("tok", body.get("enrollToken").asText());
+  }
+
+  @Test
+  void everyBatchCarriesAFreshTraceparentThatItsErrorNames() throws Exception {
+    String reply =
+        "{\"deviceId\":\"d\",\"verifiedSize\":0,\"rootHex\":null,\"outcomes\":[],"
+            + "\"receipt\":\"r\"}";
+    web.enqueue(json(200, reply));
+    web.enqueue(json(500, "{}"));
+    BatchRequest batch = new BatchRequest(0, List.of(), "note", null);
+    client.postBatch("d", batch);
+    IOException e = assertThrows(IOException.class, () -> client.postBatch("d", batch));
+    TraceParent first =
+        TraceParent.parse(web.takeRequest().getHeader(TraceParent.HEADER)).orElseThrow();
+    TraceParent second =
+        TraceParent.parse(web.takeRequest().getHeader(TraceParent.HEADER)).orElseThrow();
+    assertNotEquals(first.traceId(), second.traceId());
+    assertTrue(e.getMessage().contains("(trace " + second.traceId() + ")"), e.getMessage());
   }
 
   @Test

@@ -154,7 +154,7 @@ class SyncerTest {
     for (BatchRequest b : witness.batches) {
       Checkpoint cp = Checkpoints.open(b.checkpoint(), dev.identity.origin(), deviceVerifier());
       assertEquals(b.oldSize() + b.records().size(), cp.size());
-      assertEquals(new BatchMetadata(RECORDS, 2, 1, 1), b.metadata());
+      assertEquals(new BatchMetadata(RECORDS, 2, 1, 1).sentAt(clock.millis()), b.metadata());
     }
     StoredRecord last = dev.store.records(RECORDS - 1, 1).get(0);
     assertEquals("CONFIRMED", last.outcome());

@@ -28,8 +28,9 @@ class JsonTest {
   @Test
   void writesRecordComponentsInDeclarationOrder() throws Exception {
     assertEquals(
-        "{\"bloomChecks\":4,\"bloomMaybe\":3,\"edgeDuplicates\":2,\"bloomFalsePositives\":1}",
-        json.writeValueAsString(new BatchMetadata(4, 3, 2, 1)));
+        "{\"bloomChecks\":4,\"bloomMaybe\":3,\"edgeDuplicates\":2,\"bloomFalsePositives\":1,"
+            + "\"deviceClockMillis\":9}",
+        json.writeValueAsString(new BatchMetadata(4, 3, 2, 1).sentAt(9)));
     assertEquals(
         "{\"index\":0,\"idempotencyKey\":null,\"outcome\":\"REJECTED\",\"seq\":null,"
             + "\"messageId\":null,\"originalStatus\":null,\"reason\":\"bad text\"}",

@@ -122,6 +122,7 @@ class WireJsonTest {
     broken.add(() -> new WireRecord(-1, "AQ=="));
     broken.add(() -> new BatchRequest(0, null, "note", null));
     broken.add(() -> new BatchMetadata(-1, 0, 0, 0));
+    broken.add(() -> new BatchMetadata(0, 0, 0, 0, -1L));
     broken.add(() -> new RecordOutcome(0, null, null, null, null, null, null));
     broken.add(() -> new BatchResponse("d", 0, null, null, null));
     broken.add(() -> new LogState("d", 0, null, null, null, null));

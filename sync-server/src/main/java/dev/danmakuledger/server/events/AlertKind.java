@@ -7,7 +7,5 @@ public enum AlertKind {
   /** A batch's records do not give the root of its signed checkpoint. */
   BAD_PROOF,
   /** Checkpoints that did not verify under the enrolled key (unauthenticated, counted). */
-  BAD_SIGNATURE,
-  /** A device keeps syncing while its oldest unsynced record grows older than the threshold. */
-  STUCK
+  BAD_SIGNATURE
 }

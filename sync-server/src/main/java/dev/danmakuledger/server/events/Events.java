@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.server.storage.AlertRow;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +19,12 @@ public final class Events {
   private static final Logger log = LoggerFactory.getLogger(Events.class);
   private static final ObjectMapper JSON = Json.mapper();
   private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
+
+  /**
+   * Data member of the trace id of the batch that raised an alert (docs/operations.md, "Tracing"):
+   * the span current on the raising thread, so the console shows which trace raised it.
+   */
+  public static final String TRACE_ID = "traceId";
 
   private Events() {}
 
@@ -62,6 +70,10 @@ public final class Events {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("kind", kind.name());
     d.putAll(data);
+    SpanContext trace = Span.current().getSpanContext();
+    if (trace.isValid() && !d.containsKey(TRACE_ID)) {
+      d.put(TRACE_ID, trace.getTraceId());
+    }
     String json;
     try {
       json = JSON.writeValueAsString(d);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
@@ -18,26 +19,30 @@ import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageTimes;
+import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.roomlog.AuditBundles;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.tracing.Tracing;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The HTTP API of the sync server (docs/sync-server.md, docs/openapi.yaml), on Javalin. Handlers
@@ -65,7 +70,8 @@ public final class HttpApi {
       AdminView admin,
       RoomHub rooms,
       AdminHub adminEvents,
-      PrometheusMeterRegistry metrics,
+      LedgerMetrics metrics,
+      Tracing tracing,
       BooleanSupplier redisReady,
       BooleanSupplier sqlReady,
       String adminToken,
@@ -93,15 +99,14 @@ public final class HttpApi {
     this.json = json;
     this.requests = new Requests(json, services.maxBodyBytes(), services.maxRecordsPerBatch());
     this.adminToken = new AdminToken(services.adminToken());
-    this.batchTimer =
-        Timer.builder("danmaku.batch")
-            .description("time to verify and store one batch")
-            .publishPercentiles(0.5, 0.99)
-            .register(services.metrics());
+    this.batchTimer = services.metrics().batchTimer();
     this.batchRecords =
         Counter.builder("danmaku.batch.records")
             .description("records received in batches")
-            .register(services.metrics());
+            .register(services.metrics().registry());
+    Gauge.builder("danmaku.sse.subscribers", streams, SseClients::size)
+        .description("open SSE connections (room streams and admin events) on this instance")
+        .register(services.metrics().registry());
     this.app =
         Javalin.create(
             cfg -> {
@@ -124,6 +129,8 @@ public final class HttpApi {
   }
 
   private void routes() {
+    app.before(HttpApi::traceRequest);
+    app.after(ctx -> MDC.remove(Tracing.MDC_KEY));
     app.exception(Exception.class, (e, ctx) -> problem(ctx, e));
     app.error(
         404,
@@ -150,7 +157,9 @@ public final class HttpApi {
     app.get("/readyz", this::ready);
     app.get(
         "/metrics",
-        ctx -> ctx.contentType("text/plain; version=0.0.4").result(s.metrics().scrape()));
+        ctx ->
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                .result(s.metrics().scrape()));
 
     app.post(
         "/v1/devices",
@@ -275,6 +284,18 @@ public final class HttpApi {
     s.signatureFailures().admit(address);
     enter();
     Timer.Sample sample = Timer.start();
+    Optional<TraceParent> parent = ctx.attribute(PARENT_ATTRIBUTE);
+    try (Tracing.BatchSpan span =
+        s.tracing().batch(parent == null ? Optional.empty() : parent, deviceId)) {
+      ctx.attribute(TRACE_ATTRIBUTE, span.traceId());
+      batch(ctx, deviceId, address, span);
+    } finally {
+      sample.stop(batchTimer);
+      leave();
+    }
+  }
+
+  private void batch(Context ctx, String deviceId, String address, Tracing.BatchSpan span) {
     try {
       long parseStart = System.nanoTime();
       Requests.Batch b = requests.batch(ctx);
@@ -294,6 +315,8 @@ public final class HttpApi {
         countFailedAuthentication(e, deviceId, address);
         throw e;
       }
+      log.debug(
+          "batch of {}: {} record(s) (trace {})", deviceId, b.canonicals().size(), span.traceId());
       if (r.replayed()) {
         ctx.header("Idempotent-Replayed", "true");
       } else {
@@ -306,14 +329,34 @@ public final class HttpApi {
                 Counter.builder("danmaku.records")
                     .description("records of accepted batches by outcome")
                     .tag("outcome", outcome.name())
-                    .register(s.metrics())
+                    .register(s.metrics().registry())
                     .increment(n));
       }
       send(ctx, 200, r.response());
-    } finally {
-      sample.stop(batchTimer);
-      leave();
+    } catch (RuntimeException e) {
+      span.failed(e);
+      log.debug("batch of {} refused: {} (trace {})", deviceId, e.toString(), span.traceId());
+      throw e;
     }
+  }
+
+  /** Context attribute of the request's parsed {@code traceparent} (an Optional). */
+  static final String PARENT_ATTRIBUTE = "danmaku.traceparent";
+
+  /** Context attribute of the request's trace id, named in its problem body. */
+  static final String TRACE_ATTRIBUTE = "danmaku.traceId";
+
+  /**
+   * Reads the W3C {@code traceparent} of every request (ignoring a malformed one) and names the
+   * request's trace id in the MDC, so that log lines and problem bodies carry it.
+   */
+  private static void traceRequest(Context ctx) {
+    var parent = TraceParent.parse(ctx.header(TraceParent.HEADER));
+    ctx.attribute(PARENT_ATTRIBUTE, parent);
+    String traceId =
+        parent.map(TraceParent::traceId).orElseGet(() -> TraceParent.random().traceId());
+    ctx.attribute(TRACE_ATTRIBUTE, traceId);
+    MDC.put(Tracing.MDC_KEY, traceId);
   }
 
   /** Failed authentications are counted (and may turn into 429); everything else passes. */
@@ -460,7 +503,11 @@ public final class HttpApi {
   }
 
   private void problem(Context ctx, Exception e) {
-    Problems.Mapped m = Problems.map(e, ctx.path());
+    String traceId = ctx.attribute(TRACE_ATTRIBUTE);
+    if (traceId != null) {
+      MDC.put(Tracing.MDC_KEY, traceId);
+    }
+    Problems.Mapped m = Problems.map(e, ctx.path(), traceId);
     writeProblem(ctx, m.problem(), m.retryAfterSeconds());
   }
 
@@ -468,6 +515,8 @@ public final class HttpApi {
     if (retryAfterSeconds != null) {
       ctx.header("Retry-After", Integer.toString(retryAfterSeconds));
     }
-    ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(toJson(p));
+    String traceId = ctx.attribute(TRACE_ATTRIBUTE);
+    Problem body = traceId == null ? p : p.with(Tracing.MDC_KEY, traceId);
+    ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(toJson(body));
   }
 }

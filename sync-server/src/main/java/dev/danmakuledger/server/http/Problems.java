@@ -30,7 +30,7 @@ final class Problems {
     }
   }
 
-  static Mapped map(Exception e, String path) {
+  static Mapped map(Exception e, String path, String traceId) {
     if (e instanceof LedgerException le) {
       Problem p = le.problem().withInstance(path);
       if ((le.code() == ErrorCode.RATE_LIMITED || le.code() == ErrorCode.NOT_INTEGRATED)
@@ -40,7 +40,7 @@ final class Problems {
       return new Mapped(p, le.code().status() == 503);
     }
     if (e instanceof RedisUnavailableException r) {
-      log.warn("redis unavailable on {}: {}", path, r.getMessage());
+      log.warn("redis unavailable on {} (trace {}): {}", path, traceId, r.getMessage());
       return new Mapped(
           Problem.of(
                   ErrorCode.REDIS_UNAVAILABLE,
@@ -49,7 +49,7 @@ final class Problems {
           true);
     }
     if (e instanceof StorageUnavailableException s) {
-      log.warn("sql unavailable on {}: {}", path, s.getMessage());
+      log.warn("sql unavailable on {} (trace {}): {}", path, traceId, s.getMessage());
       return new Mapped(
           Problem.of(
                   ErrorCode.SQL_UNAVAILABLE,
@@ -58,7 +58,7 @@ final class Problems {
           true);
     }
     if (e instanceof LuaRedisException r) {
-      log.error("redis script failed on {}", path, r);
+      log.error("redis script failed on {} (trace {})", path, traceId, r);
       return new Mapped(
           Problem.of(
                   ErrorCode.REDIS_UNAVAILABLE, "the deduplication store failed: " + r.getMessage())
@@ -77,7 +77,7 @@ final class Problems {
         return new Mapped(Problem.of(code, h.getMessage()).withInstance(path), false);
       }
     }
-    log.error("internal error on {}", path, e);
+    log.error("internal error on {} (trace {})", path, traceId, e);
     return new Mapped(
         Problem.of(ErrorCode.INTERNAL, "internal error; the server log has the details")
             .withInstance(path),

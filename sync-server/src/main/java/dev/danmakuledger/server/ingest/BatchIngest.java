@@ -79,6 +79,7 @@ public final class BatchIngest {
   private final AdminHub admin;
   private final Clock clock;
   private final StageTimes stages = new StageTimes();
+  private volatile StageObserver observer = StageObserver.NONE;
 
   public BatchIngest(
       LedgerStore store,
@@ -107,6 +108,33 @@ public final class BatchIngest {
         new RoomAdmission(
             Objects.requireNonNull(sequencer, "sequencer"),
             Objects.requireNonNull(messageIds, "messageIds"));
+  }
+
+  /** Reports every stage of every batch to {@code observer} (metrics and tracing). */
+  public BatchIngest observedBy(StageObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
+    return this;
+  }
+
+  /** One pipeline step that may lose the race for the device row. */
+  private interface Step<T> {
+    T run() throws StaleDeviceException;
+  }
+
+  private <T> T stage(PipelineStage stage, Step<T> step) throws StaleDeviceException {
+    StageObserver.Scope scope = observer.start(stage);
+    long start = System.nanoTime();
+    try {
+      return step.run();
+    } catch (RuntimeException | StaleDeviceException e) {
+      scope.failed(e);
+      throw e;
+    } finally {
+      scope.end();
+      if (stage != PipelineStage.COMMIT) { // commit() splits its time into assemble and commit
+        stages.add(StageTimes.Stage.valueOf(stage.name()), System.nanoTime() - start);
+      }
+    }
   }
 
   /**
@@ -153,7 +181,6 @@ public final class BatchIngest {
   private IngestResult attempt(
       String deviceId, long oldSize, List<byte[]> canonicals, String note, BatchMetadata metadata)
       throws StaleDeviceException {
-    long t0 = System.nanoTime();
     DeviceRow device = witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
@@ -171,19 +198,18 @@ public final class BatchIngest {
       witness.checkSameRoot(device, cp);
       return new IngestResult(response(device, List.of(), receipt), false);
     }
-    Extension ext = witness.extend(device, oldSize, canonicals, cp, receipt);
-    long t1 = System.nanoTime();
-    stages.add(Stage.VERIFY, t1 - t0);
-    Triage t = triage.triage(deviceId, oldSize, canonicals);
-    long t2 = System.nanoTime();
-    stages.add(Stage.TRIAGE, t2 - t1);
-    Map<String, List<Slot>> slots = admission.admit(t.byRoom());
-    stages.add(Stage.ADMIT, System.nanoTime() - t2);
-    DeviceRow updated = updated(device, newSize, ext, note, metadata, t.newestHlcMillis(), now);
-    Plan plan = commit(device, updated, t, slots, ext);
-    long t3 = System.nanoTime();
-    publish(plan, updated, canonicals.size(), now);
-    stages.add(Stage.PUBLISH, System.nanoTime() - t3);
+    Extension ext =
+        stage(PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
+    Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
+    Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
+    DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
+    Plan plan = stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext));
+    stage(
+        PipelineStage.PUBLISH,
+        () -> {
+          publish(plan, updated, canonicals.size(), now);
+          return null;
+        });
     stages.countBatch();
     List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
     for (DeviceRecordRow r : plan.rows()) {
@@ -294,7 +320,6 @@ public final class BatchIngest {
       Extension ext,
       String note,
       BatchMetadata metadata,
-      long newestHlcMillis,
       long now) {
     EdgeCounters edge =
         metadata == null
@@ -322,11 +347,23 @@ public final class BatchIngest {
         now,
         now,
         now,
-        newestHlcMillis < 0 ? device.clockSkewMs() : Long.valueOf(newestHlcMillis - now),
+        skew(metadata, now),
         device.signatureFailures(),
         edge,
         device.version() + 1,
         device.createdAt());
+  }
+
+  /**
+   * The device's clock minus the server's at receipt, from the clock the agent sent; unknown (null)
+   * when it sent none. Record HLC times are not a clock reading: a device back from days offline
+   * sends old records, and one whose clock started at 0 sends HLC times near 1970.
+   */
+  static Long skew(BatchMetadata metadata, long now) {
+    if (metadata == null || metadata.deviceClockMillis() == null) {
+      return null;
+    }
+    return metadata.deviceClockMillis() - now;
   }
 
   /** Broadcasts what committed; nothing uncommitted is ever published. */

@@ -19,7 +19,8 @@ import java.util.Objects;
  * @param lastCheckpointAt when the last checkpoint was accepted (epoch ms), or null
  * @param lastReceiptAt when the last receipt was issued (epoch ms), or null
  * @param lastSeenAt when the device last sent a batch (epoch ms), or null
- * @param clockSkewMs newest record HLC time minus server time at receipt, or null
+ * @param clockSkewMs the device clock it sent with its last batch minus server time at receipt, or
+ *     null when it sent none
  * @param signatureFailures checkpoints that failed signature verification
  * @param edge cumulative edge duplicate counters
  * @param version optimistic-lock version
