@@ -51,7 +51,7 @@ class LostAcksIT {
                   Cluster.HTTP,
                   lossy.url(),
                   cluster.serverKey(),
-                  SyncSettings.defaults().withBatchSize(BATCH),
+                  SyncSettings.defaults().withBatchSize(BATCH).withBacklogBatchSize(BATCH),
                   clock)
               .sync();
 

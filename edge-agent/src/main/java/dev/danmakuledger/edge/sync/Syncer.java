@@ -126,9 +126,13 @@ public final class Syncer {
     this.metadata = Objects.requireNonNull(metadata, "metadata");
   }
 
-  /** The counters to report, stamped with this device's clock for the server's skew. */
+  /**
+   * The counters to report, stamped with this device's clock for the server's skew; null when the
+   * supplier has none (the server then leaves the device's counters and skew as they were).
+   */
   private BatchMetadata metadata() {
-    return metadata.get().sentAt(clock.millis());
+    BatchMetadata m = metadata.get();
+    return m == null ? null : m.sentAt(clock.millis());
   }
 
   /** The batch metadata of a device's dedupe counters. */

@@ -109,6 +109,25 @@ class SyncerTest {
   }
 
   @Test
+  void aDeviceWithoutCountersToReportStillSyncs() throws Exception {
+    SyncSettings s = SyncSettings.defaults().withBatchSize(10);
+    Syncer noCounters =
+        new Syncer(
+            dev.store,
+            dev.identity,
+            new SyncClient(http, web.url("/").toString(), clock),
+            ReceiptVerifier.legacyOnly(witness.serverVerifier()),
+            s,
+            new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5),
+            sleeps::add,
+            clock,
+            () -> null);
+    SyncReport r = noCounters.sync();
+    assertTrue(r.complete(), r.toString());
+    assertEquals(0, unsynced());
+  }
+
+  @Test
   void cosignedReceiptsAreCheckedWithTheCosignerKeyFromEnrolment() throws Exception {
     witness.cosigner = CosignatureSigner.generate("test-server/cosigner", new SecureRandom());
     ReceiptVerifier receipts =
