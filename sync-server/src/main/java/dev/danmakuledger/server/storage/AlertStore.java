@@ -35,9 +35,18 @@ public final class AlertStore {
       ps.setLong(7, a.at());
       ps.executeUpdate();
       try (ResultSet keys = ps.getGeneratedKeys()) {
-        long id = keys.next() ? keys.getLong(1) : 0;
+        if (!keys.next()) {
+          throw new IllegalStateException("alerts: got no generated id, want one");
+        }
         return new AlertRow(
-            id, a.type(), a.severity(), a.deviceId(), a.room(), a.message(), a.dataJson(), a.at());
+            keys.getLong(1),
+            a.type(),
+            a.severity(),
+            a.deviceId(),
+            a.room(),
+            a.message(),
+            a.dataJson(),
+            a.at());
       }
     }
   }

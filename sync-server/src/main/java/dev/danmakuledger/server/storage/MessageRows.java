@@ -3,7 +3,9 @@ package dev.danmakuledger.server.storage;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Reads {@link MessageRow}s selected with {@link #COLUMNS}, for the stream and review stores. */
+/**
+ * The one column list and row mapper of {@link MessageRow}, for every store that reads messages.
+ */
 final class MessageRows {
   static final String COLUMNS =
       "room, seq, message_id, idempotency_key, content_hash, device_id, device_idx, user_id, text,"

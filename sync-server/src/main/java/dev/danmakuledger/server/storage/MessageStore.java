@@ -2,7 +2,6 @@ package dev.danmakuledger.server.storage;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,9 +24,7 @@ public final class MessageStore {
   /** Most keys per IN (...) lookup. */
   private static final int KEY_CHUNK = 500;
 
-  static final String MESSAGE_COLUMNS =
-      "room, seq, message_id, idempotency_key, content_hash, device_id, device_idx, user_id, text,"
-          + " playback_ms, mode, color, font_size, hlc, status, reason, version";
+  static final String MESSAGE_COLUMNS = MessageRows.COLUMNS;
 
   private static final String INSERT =
       "INSERT INTO messages ("
@@ -127,7 +124,7 @@ public final class MessageStore {
                   ps.setString(i + 1, chunk.get(i));
                 }
               },
-              MessageStore::read)) {
+              MessageRows::read)) {
         found.put(m.idempotencyKey(), m);
       }
     }
@@ -168,14 +165,14 @@ public final class MessageStore {
     return jdbc.queryOne(
         "SELECT " + MESSAGE_COLUMNS + " FROM messages WHERE idempotency_key = ?",
         ps -> ps.setString(1, key),
-        MessageStore::read);
+        MessageRows::read);
   }
 
   public Optional<MessageRow> byId(long messageId) {
     return jdbc.queryOne(
         "SELECT " + MESSAGE_COLUMNS + " FROM messages WHERE message_id = ?",
         ps -> ps.setLong(1, messageId),
-        MessageStore::read);
+        MessageRows::read);
   }
 
   public Optional<MessageRow> at(String room, long seq) {
@@ -185,7 +182,7 @@ public final class MessageStore {
           ps.setString(1, room);
           ps.setLong(2, seq);
         },
-        MessageStore::read);
+        MessageRows::read);
   }
 
   /** Slots of a room with seq greater than {@code after}, in seq order, tombstones included. */
@@ -199,7 +196,7 @@ public final class MessageStore {
           ps.setString(1, room);
           ps.setLong(2, after);
         },
-        MessageStore::read);
+        MessageRows::read);
   }
 
   /** CONFIRMED messages of a room with seq greater than {@code after}, in seq order. */
@@ -214,7 +211,7 @@ public final class MessageStore {
           ps.setString(1, room);
           ps.setLong(2, after);
         },
-        MessageStore::read);
+        MessageRows::read);
   }
 
   /** Messages held for review, oldest first. */
@@ -225,7 +222,7 @@ public final class MessageStore {
             + " FROM messages WHERE status = 'PENDING' ORDER BY created_at, room, seq LIMIT "
             + Jdbc.positive(limit),
         ps -> {},
-        MessageStore::read);
+        MessageRows::read);
   }
 
   /**
@@ -281,26 +278,5 @@ public final class MessageStore {
                 rs.getLong(5),
                 rs.getLong(6),
                 rs.getLong(7)));
-  }
-
-  static MessageRow read(ResultSet rs) throws SQLException {
-    return new MessageRow(
-        rs.getString(1),
-        rs.getLong(2),
-        Jdbc.getLong(rs, 3),
-        rs.getString(4),
-        rs.getString(5),
-        rs.getString(6),
-        Jdbc.getLong(rs, 7),
-        rs.getString(8),
-        rs.getString(9),
-        Jdbc.getLong(rs, 10),
-        rs.getInt(11),
-        rs.getInt(12),
-        rs.getInt(13),
-        rs.getLong(14),
-        MessageStatus.valueOf(rs.getString(15)),
-        rs.getString(16),
-        rs.getLong(17));
   }
 }

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -88,7 +87,7 @@ public final class SignatureAttempts {
     AlertRow alert = alertFor.apply(count);
     Optional<AlertRow> raised = Optional.empty();
     if (newWindow) {
-      AlertRow stored = insertAlert(c, alert);
+      AlertRow stored = AlertStore.insert(c, alert);
       alertId = stored.id();
       windowStart = now;
       raised = Optional.of(stored);
@@ -129,37 +128,6 @@ public final class SignatureAttempts {
       }
     }
     return new Recorded(count, raised);
-  }
-
-  private static AlertRow insertAlert(Connection c, AlertRow a) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO alerts (type, severity, device_id, room, message, data_json, at)"
-                + " VALUES (?,?,?,?,?,?,?)",
-            Statement.RETURN_GENERATED_KEYS)) {
-      ps.setString(1, a.type());
-      ps.setString(2, a.severity());
-      ps.setString(3, a.deviceId());
-      ps.setString(4, a.room());
-      ps.setString(5, a.message());
-      ps.setString(6, a.dataJson());
-      ps.setLong(7, a.at());
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        if (!keys.next()) {
-          throw new IllegalStateException("alerts: got no generated id, want one");
-        }
-        return new AlertRow(
-            keys.getLong(1),
-            a.type(),
-            a.severity(),
-            a.deviceId(),
-            a.room(),
-            a.message(),
-            a.dataJson(),
-            a.at());
-      }
-    }
   }
 
   /** Attempts recorded per device, for the devices that have any. */
