@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchRequest;
-import dev.danmakuledger.testkit.MutableClock;
 import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.BatchRequest;
-import dev.danmakuledger.testkit.MutableClock;
 import dev.danmakuledger.testkit.TestDevice;
 import java.io.IOException;
 import java.net.http.HttpClient;

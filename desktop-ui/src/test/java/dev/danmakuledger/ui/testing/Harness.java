@@ -1,7 +1,7 @@
 package dev.danmakuledger.ui.testing;
 
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.Json;
-import dev.danmakuledger.testkit.MutableClock;
 import dev.danmakuledger.ui.client.AdminClient;
 import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.history.HistoryStore;

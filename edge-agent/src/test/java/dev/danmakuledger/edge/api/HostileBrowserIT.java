@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

@@ -3,9 +3,9 @@ package dev.danmakuledger.edge.capture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.edge.verify.VerifyReport;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
-import dev.danmakuledger.edge.testing.MutableClock;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.Json;
 import java.io.InputStream;
 import java.io.PrintWriter;

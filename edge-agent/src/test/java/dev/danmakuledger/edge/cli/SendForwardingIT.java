@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.api.IngestServer;
-import dev.danmakuledger.edge.testing.MutableClock;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

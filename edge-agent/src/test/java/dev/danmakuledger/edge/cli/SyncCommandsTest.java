@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.edge.sync.ServerLink;
-import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

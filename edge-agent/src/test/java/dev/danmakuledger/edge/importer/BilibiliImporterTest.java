@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.store.StoredRecord;
-import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.danmakuledger.edge.testing.MutableClock;
 import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.testing.MutableClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,32 +27,32 @@ class HybridLogicalClockTest {
 
   @Test
   void followsTheWallClockWhenItMovesForward() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     assertEquals(new Hlc(T, 0), hlc.now());
     assertEquals(new Hlc(T, 1), hlc.now());
-    wall.advance(5);
+    wall.advance(Duration.ofMillis(5));
     assertEquals(new Hlc(T + 5, 0), hlc.now());
   }
 
   @Test
   void staysMonotonicWhenTheWallClockGoesBackwards() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     Hlc before = hlc.now();
-    wall.set(T - 60_000);
+    wall.set(Instant.ofEpochMilli(T - 60_000));
     Hlc a = hlc.now();
     Hlc b = hlc.now();
     assertEquals(new Hlc(T, 1), a);
     assertEquals(new Hlc(T, 2), b);
-    wall.set(T + 1);
+    wall.set(Instant.ofEpochMilli(T + 1));
     assertEquals(new Hlc(T + 1, 0), hlc.now());
     assertTrue(before.compareTo(a) < 0);
   }
 
   @Test
   void remoteAheadPullsTheClockForward() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     hlc.now();
     Hlc received = hlc.update(new Hlc(T + 1000, 7));
@@ -61,7 +62,7 @@ class HybridLogicalClockTest {
 
   @Test
   void remoteBehindKeepsLocalTime() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     hlc.now();
     assertEquals(new Hlc(T, 1), hlc.update(new Hlc(T - 5, 40)));
@@ -69,7 +70,7 @@ class HybridLogicalClockTest {
 
   @Test
   void equalPhysicalTakesTheLargerCounter() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     hlc.now();
     hlc.now();
@@ -79,16 +80,16 @@ class HybridLogicalClockTest {
 
   @Test
   void wallClockAheadOfBothResetsTheCounter() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     hlc.update(new Hlc(T, 100));
-    wall.set(T + 2);
+    wall.set(Instant.ofEpochMilli(T + 2));
     assertEquals(new Hlc(T + 2, 0), hlc.update(new Hlc(T + 1, 500)));
   }
 
   @Test
   void counterOverflowAdvancesThePhysicalPart() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     assertEquals(new Hlc(T, Hlc.MAX_LOGICAL), hlc.update(new Hlc(T, Hlc.MAX_LOGICAL - 1)));
     assertEquals(new Hlc(T + 1, 0), hlc.now());
@@ -97,13 +98,13 @@ class HybridLogicalClockTest {
 
   @Test
   void remoteWithExhaustedCounterAdvancesThePhysicalPart() {
-    HybridLogicalClock hlc = new HybridLogicalClock(new MutableClock(T));
+    HybridLogicalClock hlc = new HybridLogicalClock(new MutableClock(Instant.ofEpochMilli(T)));
     assertEquals(new Hlc(T + 11, 0), hlc.update(new Hlc(T + 10, Hlc.MAX_LOGICAL)));
   }
 
   @Test
   void refusesToOverflowTheLargestTimestamp() {
-    HybridLogicalClock hlc = new HybridLogicalClock(new MutableClock(T));
+    HybridLogicalClock hlc = new HybridLogicalClock(new MutableClock(Instant.ofEpochMilli(T)));
     assertThrows(
         IllegalStateException.class, () -> hlc.update(new Hlc(Hlc.MAX_PHYSICAL, Hlc.MAX_LOGICAL)));
   }
@@ -111,15 +112,18 @@ class HybridLogicalClockTest {
   @Test
   void refusesAWallClockOutsideTheRange() {
     assertThrows(
-        IllegalStateException.class, () -> new HybridLogicalClock(new MutableClock(-1)).now());
+        IllegalStateException.class,
+        () -> new HybridLogicalClock(new MutableClock(Instant.ofEpochMilli(-1))).now());
     assertThrows(
         IllegalStateException.class,
-        () -> new HybridLogicalClock(new MutableClock(Hlc.MAX_PHYSICAL + 1)).now());
+        () ->
+            new HybridLogicalClock(new MutableClock(Instant.ofEpochMilli(Hlc.MAX_PHYSICAL + 1)))
+                .now());
   }
 
   @Test
   void refusesRemoteTimestampsBeyondTheDriftBoundAndStaysUnchanged() {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall, Duration.ofSeconds(5));
     hlc.now();
     assertEquals(new Hlc(T + 5000, 1), hlc.update(new Hlc(T + 5000, 0)));
@@ -134,7 +138,7 @@ class HybridLogicalClockTest {
 
   @Test
   void concurrentCallersGetDistinctIncreasingTimestamps() throws Exception {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     int threads = 4;
     int perThread = 10_000;
@@ -149,7 +153,7 @@ class HybridLogicalClockTest {
                   long[] out = new long[perThread];
                   for (int i = 0; i < perThread; i++) {
                     if (thread == 0 && i % 500 == 0) {
-                      wall.advance(i % 1500 == 0 ? -3 : 2);
+                      wall.advance(Duration.ofMillis(i % 1500 == 0 ? -3 : 2));
                     }
                     out[i] =
                         (i % 2 == 0 ? hlc.now() : hlc.update(new Hlc(wall.millis() + 1, i))).pack();
@@ -199,12 +203,12 @@ class HybridLogicalClockTest {
 
   @Property(seed = "1402", tries = 300)
   void everyTimestampExceedsAllEarlierOnesAndTheRemote(@ForAll("scenarios") List<Step> steps) {
-    MutableClock wall = new MutableClock(T);
+    MutableClock wall = new MutableClock(Instant.ofEpochMilli(T));
     HybridLogicalClock hlc = new HybridLogicalClock(wall);
     Hlc last = new Hlc(0, 0);
     long maxWall = 0;
     for (Step step : steps) {
-      wall.advance(step.wallDelta());
+      wall.advance(Duration.ofMillis(step.wallDelta()));
       maxWall = Math.max(maxWall, wall.millis());
       Hlc next = step.remote() == null ? hlc.now() : hlc.update(step.remote());
       assertTrue(next.compareTo(last) > 0, last + " then " + next);

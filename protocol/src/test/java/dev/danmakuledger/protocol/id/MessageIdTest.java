@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.testing.MutableClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,9 +60,11 @@ class MessageIdTest {
     assertEquals("message id sequence: got 4096, want 0..4095", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> MessageId.decode(-1));
     assertThrows(
-        IllegalArgumentException.class, () -> new MessageIdGenerator(1024, new MutableClock(T)));
+        IllegalArgumentException.class,
+        () -> new MessageIdGenerator(1024, new MutableClock(Instant.ofEpochMilli(T))));
     assertThrows(
-        IllegalArgumentException.class, () -> new MessageIdGenerator(-1, new MutableClock(T)));
+        IllegalArgumentException.class,
+        () -> new MessageIdGenerator(-1, new MutableClock(Instant.ofEpochMilli(T))));
   }
 
   @Property(seed = "5150", tries = 300)
@@ -80,7 +83,7 @@ class MessageIdTest {
 
   @Test
   void generatorStampsNodeAndTime() {
-    MessageIdGenerator gen = new MessageIdGenerator(7, new MutableClock(T));
+    MessageIdGenerator gen = new MessageIdGenerator(7, new MutableClock(Instant.ofEpochMilli(T)));
     MessageId first = MessageId.decode(gen.next());
     assertEquals(new MessageId(T, 7, 0), first);
     assertEquals(new MessageId(T, 7, 1), MessageId.decode(gen.next()));
@@ -88,20 +91,20 @@ class MessageIdTest {
 
   @Test
   void generatorKeepsItsLastTimestampWhenTheClockGoesBackwards() {
-    MutableClock clock = new MutableClock(T);
+    MutableClock clock = new MutableClock(Instant.ofEpochMilli(T));
     MessageIdGenerator gen = new MessageIdGenerator(3, clock);
     long a = gen.next();
-    clock.set(T - 10_000);
+    clock.set(Instant.ofEpochMilli(T - 10_000));
     long b = gen.next();
     assertTrue(b > a);
     assertEquals(new MessageId(T, 3, 1), MessageId.decode(b));
-    clock.set(T + 1);
+    clock.set(Instant.ofEpochMilli(T + 1));
     assertEquals(new MessageId(T + 1, 3, 0), MessageId.decode(gen.next()));
   }
 
   @Test
   void generatorBorrowsTheNextMillisecondWhenTheSequenceIsExhausted() {
-    MutableClock clock = new MutableClock(T);
+    MutableClock clock = new MutableClock(Instant.ofEpochMilli(T));
     MessageIdGenerator gen = new MessageIdGenerator(1, clock);
     long previous = -1;
     for (int i = 0; i <= MessageId.MAX_SEQUENCE; i++) {
@@ -112,7 +115,7 @@ class MessageIdTest {
     assertEquals(new MessageId(T, 1, 4095), MessageId.decode(previous));
     long borrowed = gen.next();
     assertEquals(new MessageId(T + 1, 1, 0), MessageId.decode(borrowed));
-    clock.set(T + 1);
+    clock.set(Instant.ofEpochMilli(T + 1));
     assertEquals(new MessageId(T + 1, 1, 1), MessageId.decode(gen.next()));
   }
 
@@ -120,18 +123,23 @@ class MessageIdTest {
   void generatorRefusesTimesOutsideTheIdRange() {
     assertThrows(
         IllegalStateException.class,
-        () -> new MessageIdGenerator(0, new MutableClock(MessageId.EPOCH_MILLIS - 1)).next());
+        () ->
+            new MessageIdGenerator(
+                    0, new MutableClock(Instant.ofEpochMilli(MessageId.EPOCH_MILLIS - 1)))
+                .next());
     assertThrows(
         IllegalStateException.class,
         () ->
             new MessageIdGenerator(
-                    0, new MutableClock(MessageId.EPOCH_MILLIS + MessageId.MAX_OFFSET + 1))
+                    0,
+                    new MutableClock(
+                        Instant.ofEpochMilli(MessageId.EPOCH_MILLIS + MessageId.MAX_OFFSET + 1)))
                 .next());
   }
 
   @Test
   void generatorIsUniqueAndMonotonicPerThreadAcrossThreads() throws Exception {
-    MutableClock clock = new MutableClock(T);
+    MutableClock clock = new MutableClock(Instant.ofEpochMilli(T));
     MessageIdGenerator gen = new MessageIdGenerator(9, clock);
     int threads = 4;
     int perThread = 20_000;
@@ -145,7 +153,7 @@ class MessageIdTest {
               long[] ids = new long[perThread];
               for (int i = 0; i < perThread; i++) {
                 if (thread == 0 && i % 1000 == 0) {
-                  clock.advance(i % 3000 == 0 ? -2 : 1);
+                  clock.advance(Duration.ofMillis(i % 3000 == 0 ? -2 : 1));
                 }
                 ids[i] = gen.next();
               }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.testing.MutableClock;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
@@ -172,7 +173,7 @@ class IdempotencyKeyTest {
 
   @Test
   void generatesFreshKeysStampedWithTheClock() throws Exception {
-    MutableClock clock = new MutableClock(1732953600123L);
+    MutableClock clock = new MutableClock(Instant.ofEpochMilli(1732953600123L));
     SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
     random.setSeed(42L);
     Set<String> seen = new HashSet<>();
@@ -192,7 +193,9 @@ class IdempotencyKeyTest {
     MalformedKeyException e =
         assertThrows(
             MalformedKeyException.class,
-            () -> IdempotencyKey.generate("d", "u", new MutableClock(0), random));
+            () ->
+                IdempotencyKey.generate(
+                    "d", "u", new MutableClock(Instant.ofEpochMilli(0)), random));
     assertEquals("unixMillis", e.part());
   }
 

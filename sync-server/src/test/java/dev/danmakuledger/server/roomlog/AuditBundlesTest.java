@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.RoomLogStore;
-import dev.danmakuledger.testkit.MutableClock;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
