@@ -1,4 +1,4 @@
--- Danmaku Ledger sync-server schema (ARCHITECTURE §4-§6).
+-- Danmaku Ledger sync-server schema (docs/architecture.md §4-§6).
 -- The same file runs on H2 (MODE=MySQL;DATABASE_TO_LOWER=TRUE) and MariaDB/MySQL:
 -- only portable types and times as epoch milliseconds. The tableOptions placeholder is empty on
 -- H2 and sets InnoDB + utf8mb4 with binary collation on MySQL/MariaDB (keys and rooms are

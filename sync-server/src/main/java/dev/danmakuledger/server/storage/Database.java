@@ -63,13 +63,14 @@ public final class Database implements AutoCloseable {
     cfg.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(cfg);
     try {
+      RewordedScripts.realign(pool);
       Flyway.configure()
           .dataSource(pool)
           .locations("classpath:db/migration")
           .placeholders(Map.of("tableOptions", isH2(url) ? "" : MYSQL_TABLE_OPTIONS))
           .load()
           .migrate();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | SQLException e) {
       pool.close();
       throw new StorageUnavailableException("cannot migrate " + redact(url) + ": " + e, e);
     }
