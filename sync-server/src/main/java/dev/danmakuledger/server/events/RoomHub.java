@@ -2,6 +2,7 @@ package dev.danmakuledger.server.events;
 
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
+import dev.danmakuledger.server.storage.CursorRange;
 import dev.danmakuledger.server.storage.MessageRow;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +35,7 @@ public final class RoomHub implements AutoCloseable {
   private final Function<MessageRow, String> render;
   private final Map<String, RoomChannel> channels = new HashMap<>();
   private final ExecutorService writers;
+  private final Announcer announcer;
   private boolean closed;
 
   /** A hub of one instance: publishes wake its own subscribers only. */
@@ -64,6 +66,7 @@ public final class RoomHub implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.announcer = new Announcer(feed, bus, this::wake);
   }
 
   /**
@@ -89,38 +92,34 @@ public final class RoomHub implements AutoCloseable {
   }
 
   /**
-   * Tells subscribers of {@code room}, on every instance, that messages became CONFIRMED in a
-   * committed transaction. Never throws: a failed announcement falls back to a local SQL read, and
-   * other instances catch up at their next poll.
+   * Tells subscribers, on every instance, the confirmation cursors a committed transaction gave out
+   * (rooms to ranges). Returns at once: the announcement runs on the hub's announcer thread. Never
+   * throws: a failed announcement falls back to a local SQL read, and other instances catch up at
+   * their next poll.
+   */
+  public void announce(Map<String, CursorRange> committed) {
+    announcer.announce(committed);
+  }
+
+  /**
+   * Tells subscribers of {@code room}, on every instance, that these messages became CONFIRMED in a
+   * committed transaction whose cursors the caller does not hold (a review decision): their cursors
+   * are read from SQL on the announcer thread. Returns at once and never throws.
    */
   public void publish(String room, List<MessageRow> confirmed) {
-    if (confirmed.isEmpty()) {
+    announcer.announce(room, confirmed);
+  }
+
+  /** Wakes this instance's subscribers of {@code room} unless the bus carried the announcement. */
+  private void wake(String room, boolean announced) {
+    if (announced) {
       return;
-    }
-    boolean announced = false;
-    if (bus != null) {
-      try {
-        List<Long> seqs = new ArrayList<>(confirmed.size());
-        for (MessageRow m : confirmed) {
-          seqs.add(m.seq());
-        }
-        announced =
-            feed.cursorRange(room, seqs)
-                .map(
-                    r -> {
-                      bus.announce(room, new RoomBus.Announcement(r[0], r[1]));
-                      return true;
-                    })
-                .orElse(false);
-      } catch (RuntimeException e) {
-        log.warn("room {}: cannot announce new confirmations: {}", room, e.toString());
-      }
     }
     RoomChannel ch;
     synchronized (this) {
       ch = channels.get(room);
     }
-    if (!announced && ch != null) {
+    if (ch != null) {
       ch.wake();
     }
   }
@@ -184,6 +183,7 @@ public final class RoomHub implements AutoCloseable {
       closed = true;
       all = new ArrayList<>(channels.values());
     }
+    announcer.close();
     for (RoomChannel ch : all) {
       ch.stop();
     }

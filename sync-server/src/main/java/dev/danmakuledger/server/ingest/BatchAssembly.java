@@ -7,7 +7,6 @@ import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
 import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.MessageRow;
-import dev.danmakuledger.server.storage.MessageStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,19 +44,7 @@ final class BatchAssembly {
       List<DeviceRecordRow> rows,
       List<Slot> stored,
       Map<String, List<Slot>> clashes,
-      Map<String, Long> counters) {
-
-    /** The CONFIRMED messages by room, for the broadcast after the commit. */
-    Map<String, List<MessageRow>> confirmedByRoom() {
-      Map<String, List<MessageRow>> out = new LinkedHashMap<>();
-      for (MessageRow m : messages) {
-        if (m.status() == MessageStatus.CONFIRMED) {
-          out.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(m);
-        }
-      }
-      return out;
-    }
-  }
+      Map<String, Long> counters) {}
 
   private BatchAssembly() {}
 

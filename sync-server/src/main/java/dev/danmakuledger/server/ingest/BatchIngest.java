@@ -21,6 +21,7 @@ import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
 import dev.danmakuledger.server.storage.BatchCommit;
+import dev.danmakuledger.server.storage.CommittedBatch;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.EdgeCounters;
@@ -203,11 +204,12 @@ public final class BatchIngest {
     Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
     Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
     DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
-    Plan plan = stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext));
+    Committed done = stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext));
+    Plan plan = done.plan();
     stage(
         PipelineStage.PUBLISH,
         () -> {
-          publish(plan, updated, canonicals.size(), now);
+          publish(done.batch(), updated, canonicals.size(), now);
           return null;
         });
     stages.countBatch();
@@ -223,7 +225,10 @@ public final class BatchIngest {
    * are first looked up in SQL (the only pre-read, and only for those keys); keys Redis called new
    * are trusted to the UNIQUE constraints, and a collision is read back only then.
    */
-  private Plan commit(
+  /** A batch's plan and what its transaction gave out. */
+  private record Committed(Plan plan, CommittedBatch batch) {}
+
+  private Committed commit(
       DeviceRow device, DeviceRow updated, Triage t, Map<String, List<Slot>> slots, Extension ext)
       throws StaleDeviceException {
     long t0 = System.nanoTime();
@@ -239,17 +244,21 @@ public final class BatchIngest {
         resolved = true;
       } else {
         try {
-          store.commit(
-              new BatchCommit(
-                  device.version(),
-                  device.verifiedSize(),
-                  updated,
-                  plan.rows(),
-                  ext.nodes(),
-                  plan.messages(),
-                  plan.counters()));
-          stages.add(Stage.COMMIT, System.nanoTime() - t1);
-          return plan;
+          CommittedBatch done =
+              store.commit(
+                  new BatchCommit(
+                      device.version(),
+                      device.verifiedSize(),
+                      updated,
+                      plan.rows(),
+                      ext.nodes(),
+                      plan.messages(),
+                      plan.counters()));
+          long statements = done.deviceLogNanos() + done.messagesNanos();
+          stages.add(Stage.DEVICE_LOG, done.deviceLogNanos());
+          stages.add(Stage.MESSAGES, done.messagesNanos());
+          stages.add(Stage.COMMIT, Math.max(0, System.nanoTime() - t1 - statements));
+          return new Committed(plan, done);
         } catch (SlotTakenException e) {
           resolved = resolve(plan, inSql, taken);
         }
@@ -367,10 +376,8 @@ public final class BatchIngest {
   }
 
   /** Broadcasts what committed; nothing uncommitted is ever published. */
-  private void publish(Plan plan, DeviceRow updated, int records, long now) {
-    for (Map.Entry<String, List<MessageRow>> e : plan.confirmedByRoom().entrySet()) {
-      rooms.publish(e.getKey(), e.getValue());
-    }
+  private void publish(CommittedBatch committed, DeviceRow updated, int records, long now) {
+    rooms.announce(committed.confirmed());
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("verifiedSize", updated.verifiedSize());
     data.put("records", records);

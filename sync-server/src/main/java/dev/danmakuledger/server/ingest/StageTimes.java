@@ -23,7 +23,14 @@ public final class StageTimes {
     ADMIT,
     /** SQL lookups of keys Redis remembered, and the plan of rows to write. */
     ASSEMBLE,
-    /** The batch transaction, and collision read-backs and renumbering when it fails. */
+    /** In the batch transaction: the device row, its records and proof nodes. */
+    DEVICE_LOG,
+    /** In the batch transaction: the room cursors and the message rows. */
+    MESSAGES,
+    /**
+     * The rest of the batch transaction (counters, COMMIT, the connection's round trips), and
+     * collision read-backs and renumbering when it fails.
+     */
     COMMIT,
     /** Room and admin broadcast of what committed. */
     PUBLISH

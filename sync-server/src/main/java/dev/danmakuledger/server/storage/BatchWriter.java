@@ -2,6 +2,7 @@ package dev.danmakuledger.server.storage;
 
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Map;
 
 /**
  * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
@@ -38,22 +39,35 @@ public final class BatchWriter {
    * @throws SlotTakenException when a key, number or message id of the batch's slots is taken;
    *     nothing was written
    */
-  public void commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
+  public CommittedBatch commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
     String id = batch.device().id();
     long now = clock.millis();
+    long start = System.nanoTime();
+    long[] statements = new long[2];
     try {
-      jdbc.inTransactionOrThrow(
-          c -> {
-            if (!DeviceLogStore.write(c, batch, now)) {
-              throw new StaleRow();
-            }
-            CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
-            if (!batch.messages().isEmpty()) {
-              Long[] cursors = ConfirmedCursors.reserve(c, batch.messages());
-              MessageStore.insert(c, batch.messages(), cursors, now);
-            }
-            return null;
-          });
+      Map<String, CursorRange> confirmed =
+          jdbc.inTransactionOrThrow(
+              c -> {
+                long t0 = System.nanoTime();
+                if (!DeviceLogStore.write(c, batch, now)) {
+                  throw new StaleRow();
+                }
+                long t1 = System.nanoTime();
+                CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
+                long t2 = System.nanoTime();
+                Map<String, CursorRange> ranges = Map.of();
+                if (!batch.messages().isEmpty()) {
+                  Long[] cursors = ConfirmedCursors.reserve(c, batch.messages());
+                  MessageStore.insert(c, batch.messages(), cursors, now);
+                  ranges = ConfirmedCursors.ranges(batch.messages(), cursors);
+                }
+                statements[0] = t1 - t0;
+                statements[1] = System.nanoTime() - t2;
+                return ranges;
+              });
+      long total = System.nanoTime() - start;
+      return new CommittedBatch(
+          confirmed, statements[0], statements[1], total - statements[0] - statements[1]);
     } catch (StaleRow e) {
       throw new StaleDeviceException(
           id, "device " + id + " changed since version " + batch.expectedVersion(), null);

@@ -122,4 +122,16 @@ final class ConfirmedCursors {
     }
     return first;
   }
+
+  /** The range of each room's cursors in {@code cursors} (as {@link #reserve} gave them). */
+  static Map<String, CursorRange> ranges(List<MessageRow> rows, Long[] cursors) {
+    Map<String, CursorRange> out = new TreeMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (cursors[i] != null) {
+        CursorRange one = new CursorRange(cursors[i], cursors[i]);
+        out.merge(rows.get(i).room(), one, CursorRange::span);
+      }
+    }
+    return out;
+  }
 }

@@ -95,8 +95,8 @@ public final class LedgerStore {
   }
 
   /** See {@link BatchWriter#commit}. */
-  public void commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
-    batches.commit(batch);
+  public CommittedBatch commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
+    return batches.commit(batch);
   }
 
   /** Records of a device log with indices in [from, to), in index order. */
