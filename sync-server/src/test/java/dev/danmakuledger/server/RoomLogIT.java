@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
@@ -44,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The room log end to end (docs/room-log.md): a device's batch is integrated, the checkpoint, tiles
  * and entry bundles are served as C2SP tlog-tiles and audit clean with {@code tlog verify-room}
  * from a mirror of the served bytes, hostile tile paths are refused, receipts are cosignatures, and
- * the audit bundle of a message proves it field by field.
+ * the audit bundle of a message proves it field by field and passes {@code tlog verify-bundle}
+ * offline as served (and fails once its record is changed).
  */
 final class RoomLogIT {
   private static final HexFormat HEX = HexFormat.of();
@@ -61,6 +64,8 @@ final class RoomLogIT {
         HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.ofByteArray());
   }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   void aRoomLogIsServedAuditableAndEveryMessageHasAProvingBundle() throws Exception {
@@ -127,6 +132,7 @@ final class RoomLogIT {
 
       hostilePathsAreRefused(api);
       bundleProvesTheMessage(api, d, records.get(0), 1, cp, note, batch.receipt());
+      tlogVerifiesTheServedBundleOffline(base, d, 42);
       assertEquals("unauthenticated", api.get("/v1/rooms/" + ROOM + "/messages/300/bundle").code());
       Api.Reply held = api.admin("/v1/rooms/" + ROOM + "/messages/300/bundle");
       assertEquals(200, held.status(), held.toString());
@@ -150,27 +156,74 @@ final class RoomLogIT {
     Files.write(file, r.body());
   }
 
-  /** Runs the tlog command line ({@code bin/tlog}'s main class) in its own JVM. */
   private static int verifyRoom(String vkey, Path mirror) throws Exception {
+    Tlog run = tlog("verify-room", "--vkey", vkey, mirror.toString());
+    assertTrue(run.exit() != 0 || run.output().contains("300"), run.output());
+    return run.exit();
+  }
+
+  /**
+   * The bundle and server keys exactly as served, saved to files and checked by {@code tlog
+   * verify-bundle} with no network; the same bundle with one byte of its record changed fails.
+   */
+  private void tlogVerifiesTheServedBundleOffline(URI base, TestDevice d, long seq)
+      throws Exception {
+    HttpResponse<byte[]> keys = raw(base, "/v1/server/keys");
+    assertEquals(200, keys.statusCode());
+    Path keysFile = mirror.resolve("server-keys.json");
+    Files.write(keysFile, keys.body());
+    HttpResponse<byte[]> bundle = raw(base, "/v1/rooms/" + ROOM + "/messages/" + seq + "/bundle");
+    assertEquals(200, bundle.statusCode());
+    Path bundleFile = mirror.resolve("bundle-" + seq + ".json");
+    Files.write(bundleFile, bundle.body());
+    String vkey = d.signer.verifierKey();
+
+    Tlog ok =
+        tlog(
+            "verify-bundle",
+            "--server-keys",
+            keysFile.toString(),
+            "--device-vkey",
+            vkey,
+            bundleFile.toString());
+    assertEquals(0, ok.exit(), ok.output());
+    assertTrue(ok.output().lines().filter(l -> l.startsWith("ok ")).count() >= 5, ok.output());
+    assertTrue(ok.output().contains(ROOM), ok.output());
+
+    JsonNode b = JSON.readTree(bundle.body());
+    byte[] record = Base64.getDecoder().decode(b.path("record").asText());
+    record[record.length - 1] ^= 1;
+    ((ObjectNode) b).put("record", Base64.getEncoder().encodeToString(record));
+    Path tampered = mirror.resolve("bundle-" + seq + "-tampered.json");
+    Files.write(tampered, JSON.writeValueAsBytes(b));
+    Tlog bad =
+        tlog(
+            "verify-bundle",
+            "--server-keys",
+            keysFile.toString(),
+            "--device-vkey",
+            vkey,
+            tampered.toString());
+    assertEquals(1, bad.exit(), bad.output());
+  }
+
+  /** What one run of the tlog command line printed and its exit status. */
+  private record Tlog(int exit, String output) {}
+
+  /** Runs the tlog command line ({@code bin/tlog}'s main class) in its own JVM. */
+  private static Tlog tlog(String... args) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.danmakuledger.merkle.cli.Tlog",
-                "verify-room",
-                "--vkey",
-                vkey,
-                mirror.toString())
-            .redirectErrorStream(true)
-            .start();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java.toString());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add("dev.danmakuledger.merkle.cli.Tlog");
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     p.getInputStream().transferTo(out);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tlog verify-room did not finish");
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertTrue(p.exitValue() != 0 || text.contains("300"), text);
-    return p.exitValue();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tlog " + args[0] + " did not finish");
+    return new Tlog(p.exitValue(), out.toString(StandardCharsets.UTF_8));
   }
 
   private static void hostilePathsAreRefused(Api api) {
