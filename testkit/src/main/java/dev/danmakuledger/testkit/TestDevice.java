@@ -1,12 +1,10 @@
 package dev.danmakuledger.testkit;
 
-import dev.danmakuledger.merkle.checkpoint.Checkpoint;
-import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
-import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.Proofs;
 import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.SigningLog;
 import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
@@ -34,7 +32,7 @@ public final class TestDevice {
 
   public final String id;
   public final NoteSigner signer;
-  private CompactRange range = CompactRange.empty();
+  private SigningLog log;
   private final List<byte[]> leaves = new ArrayList<>();
   private final List<byte[]> leafHashes = new ArrayList<>();
   private long nextIndex;
@@ -43,6 +41,7 @@ public final class TestDevice {
   private TestDevice(String id, NoteSigner signer) {
     this.id = id;
     this.signer = signer;
+    this.log = SigningLog.of(id, signer);
   }
 
   /** A device with a fresh random key. */
@@ -58,7 +57,7 @@ public final class TestDevice {
   /** A clone: same key and log so far (a copied data directory). */
   public TestDevice cloneDevice() {
     TestDevice c = new TestDevice(id, signer);
-    c.range = range.copy();
+    c.log = log.copy();
     c.leaves.addAll(leaves);
     c.leafHashes.addAll(leafHashes);
     c.nextIndex = nextIndex;
@@ -72,12 +71,12 @@ public final class TestDevice {
 
   /** Leaves in the log. */
   public long size() {
-    return range.end();
+    return log.size();
   }
 
   /** The root of the whole log. */
   public byte[] root() {
-    return range.root();
+    return log.root();
   }
 
   /** The root of the first {@code n} leaves. */
@@ -164,28 +163,20 @@ public final class TestDevice {
 
   /** Appends raw leaf bytes (possibly not a valid record) and returns the signed batch. */
   public BatchRequest batchOfBytes(List<byte[]> canonicals) {
-    long oldSize = range.end();
-    List<WireRecord> wire = new ArrayList<>();
-    for (byte[] b : canonicals) {
-      wire.add(new WireRecord(range.end(), Base64.getEncoder().encodeToString(b)));
-      byte[] leaf = Rfc6962.leafHash(b);
-      range.append(leaf);
-      leaves.add(b);
-      leafHashes.add(leaf);
-    }
-    nextIndex = Math.max(nextIndex, range.end());
-    return new BatchRequest(oldSize, wire, checkpoint(), new BatchMetadata(10, 2, 1, 1));
+    BatchRequest batch = log.append(canonicals, leafHashes::add, new BatchMetadata(10, 2, 1, 1));
+    leaves.addAll(canonicals);
+    nextIndex = Math.max(nextIndex, log.size());
+    return batch;
   }
 
   /** The signed checkpoint of the whole log so far. */
   public String checkpoint() {
-    return Checkpoints.sign(
-        new Checkpoint(DeviceLog.origin(id), range.end(), range.root()), signer);
+    return log.checkpoint();
   }
 
   /** The signed checkpoint of the first {@code n} leaves. */
   public String checkpointAt(long n) {
-    return Checkpoints.sign(new Checkpoint(DeviceLog.origin(id), n, rootAt(n)), signer);
+    return log.checkpoint(n, rootAt(n));
   }
 
   /** A batch re-sending leaves [from, to) with a checkpoint for size {@code to}. */

@@ -1,20 +1,14 @@
 package dev.danmakuledger.demo.harness;
 
 import dev.danmakuledger.edge.sync.SyncClient;
-import dev.danmakuledger.merkle.checkpoint.Checkpoint;
-import dev.danmakuledger.merkle.checkpoint.Checkpoints;
-import dev.danmakuledger.merkle.checkpoint.NoteSigner;
-import dev.danmakuledger.merkle.compact.CompactRange;
-import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.SigningLog;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
-import dev.danmakuledger.protocol.wire.WireRecord;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -24,63 +18,55 @@ import java.util.List;
  * script and, once Redis has forgotten the key, the SQL unique key.
  */
 public final class LegacyDevice {
-  private final String deviceId;
-  private final NoteSigner signer;
   private final SyncClient client;
-  private CompactRange range = CompactRange.empty();
+  private SigningLog log;
   private long hlc = 1L << 16;
 
   public LegacyDevice(String deviceId, SyncClient client) {
-    this.deviceId = deviceId;
-    this.signer = NoteSigner.generate(DeviceLog.origin(deviceId), new SecureRandom());
+    this.log = SigningLog.create(deviceId, new SecureRandom());
     this.client = client;
   }
 
   public String deviceId() {
-    return deviceId;
+    return log.deviceId();
   }
 
   /** The verifier key of its checkpoints. */
   public String verifierKey() {
-    return signer.verifierKey();
+    return log.signer().verifierKey();
   }
 
   /** Enrols the device key. */
   public void enroll(String token) throws IOException {
-    client.enroll(
-        new EnrollRequest(deviceId, Base64.getEncoder().encodeToString(signer.publicKey()), token));
+    client.enroll(new EnrollRequest(log.deviceId(), log.publicKeyBase64(), token));
   }
 
   /** The log size. */
   public long size() {
-    return range.end();
+    return log.size();
   }
 
   /** The log root. */
   public byte[] root() {
-    return range.root();
+    return log.root();
   }
 
   /**
-   * Appends {@code drafts} (index and clock are assigned here) and sends them as one batch.
+   * Appends {@code drafts} (index and clock are assigned here) and sends them as one batch; the log
+   * keeps them only once the server answered.
    *
    * @return the server's reply
    */
   public BatchResponse send(List<DanmakuRecord> drafts) throws IOException {
-    long oldSize = range.end();
-    List<WireRecord> wire = new ArrayList<>();
-    CompactRange next = range.copy();
+    SigningLog next = log.copy();
+    List<byte[]> bytes = new ArrayList<>(drafts.size());
+    long index = next.size();
     for (DanmakuRecord d : drafts) {
-      DanmakuRecord r = d.withIndexAndHlc(next.end(), hlc++);
-      next.append(r.leafHash());
-      wire.add(WireRecord.of(r));
+      bytes.add(d.withIndexAndHlc(index++, hlc++).canonicalBytes());
     }
-    String note =
-        Checkpoints.sign(
-            new Checkpoint(DeviceLog.origin(deviceId), next.end(), next.root()), signer);
-    BatchResponse response =
-        client.postBatch(deviceId, new BatchRequest(oldSize, wire, note, null));
-    range = next;
+    BatchRequest batch = next.append(bytes, leaf -> {}, null);
+    BatchResponse response = client.postBatch(log.deviceId(), batch);
+    log = next;
     return response;
   }
 }
