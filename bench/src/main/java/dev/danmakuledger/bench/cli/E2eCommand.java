@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.cli;
 
+import dev.danmakuledger.bench.ingest.GrowthPlot;
 import dev.danmakuledger.bench.ingest.IngestBenchmark;
 import dev.danmakuledger.bench.ingest.ThroughputPlot;
 import dev.danmakuledger.bench.report.BenchResult;
@@ -83,6 +84,14 @@ final class E2eCommand implements Callable<Integer> {
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
+  @Option(
+      names = "--growth-plot",
+      paramLabel = "PNG",
+      description =
+          "write records/s vs records stored here (runs of 200000 records or more, cut into"
+              + " tenths; the last batch size's run)")
+  Path growthPlot;
+
   private boolean roomLogOn() {
     return switch (roomLog) {
       case "on" -> true;
@@ -124,6 +133,26 @@ final class E2eCommand implements Callable<Integer> {
       points.add(new ThroughputPlot.Point(o.batchSize(), run));
     }
     output.emit(System.out, rows);
+    if (growthPlot != null) {
+      IngestBenchmark.Run last = points.get(points.size() - 1).run();
+      if (last.growth().size() < 2) {
+        System.err.println(
+            "e2e: no growth plot: the run is shorter than 200000 records (use --records)");
+      } else {
+        GrowthPlot.write(
+            growthPlot,
+            String.format(
+                Locale.ROOT,
+                "batch %d, %d devices, %d rooms, %.0f%% retries; %s",
+                batchSizes.get(batchSizes.size() - 1),
+                devices,
+                rooms,
+                duplicates * 100,
+                target),
+            last.growth());
+        System.out.println("wrote " + growthPlot);
+      }
+    }
     if (plot != null) {
       ThroughputPlot.write(
           plot,

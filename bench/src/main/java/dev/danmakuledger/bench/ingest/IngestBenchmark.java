@@ -124,6 +124,7 @@ public final class IngestBenchmark {
    *
    * @param stages the server's mean milliseconds per batch by pipeline stage during the measured
    *     run, e.g. {@code "parse 0.8, verify 3.1, ..."}
+   * @param growth the ledger's rate per tenth of the records sent (empty below 200,000 records)
    */
   public record Run(
       String target,
@@ -131,7 +132,8 @@ public final class IngestBenchmark {
       List<Measured> baselines,
       long confirmed,
       long duplicates,
-      String stages) {}
+      String stages,
+      List<GrowthWindow> growth) {}
 
   /** Runs everything and returns the measured paths; progress goes to {@code log}. */
   public static Run run(Options o, PrintStream log) throws Exception {
@@ -185,6 +187,7 @@ public final class IngestBenchmark {
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;
     String stages;
+    GrowthWindows growth;
     long confirmed = 0;
     long duplicates = 0;
     try (SyncServer server = SyncServer.start(config)) {
@@ -218,6 +221,8 @@ public final class IngestBenchmark {
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
       long start = System.nanoTime();
+      growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
+      GrowthWindows windows = growth;
       try {
         for (int d = 0; d < o.devices(); d++) {
           SimulatedDevice device = devices.get(d);
@@ -250,6 +255,7 @@ public final class IngestBenchmark {
                                 + (reply.problem() == null ? "" : " " + reply.problem().detail()));
                       }
                       mine.add(batch);
+                      windows.add(batch.size(), System.nanoTime());
                       counts[0] += batch.size();
                       for (RecordOutcome oc : reply.body().outcomes()) {
                         if (oc.outcome() == Outcome.CONFIRMED) {
@@ -291,6 +297,10 @@ public final class IngestBenchmark {
           ours.p99Ms(),
           ours.note());
       log.println("e2e: server ms per batch: " + stages);
+      for (GrowthWindow w : growth.windows()) {
+        log.printf(
+            Locale.ROOT, "e2e: records %,d..%,d: %,.0f/s%n", w.from(), w.to(), w.perSecond());
+      }
     }
     List<Measured> baselines = new ArrayList<>();
     String rawName = db.embedded() ? "h2-raw-insert" : "mariadb-raw-insert";
@@ -318,7 +328,7 @@ public final class IngestBenchmark {
             ? String.format(Locale.ROOT, "%,.0f/s (%s)", nats.perSecond(), nats.note())
             : nats.note());
     baselines.add(nats);
-    return new Run(target, ours, baselines, confirmed, duplicates, stages);
+    return new Run(target, ours, baselines, confirmed, duplicates, stages, growth.windows());
   }
 
   /** Mean server milliseconds per batch of every stage, in pipeline order. */
@@ -376,6 +386,27 @@ public final class IngestBenchmark {
                   run.stages(),
                   b.p99Ms(),
                   b.note())));
+    }
+    List<GrowthWindow> g = run.growth();
+    if (g.size() >= 2) {
+      GrowthWindow first = g.get(0);
+      GrowthWindow last = g.get(g.size() - 1);
+      rows.add(
+          BenchResult.compared(
+              "e2e",
+              "records/s, last window vs first",
+              last.perSecond(),
+              "ledger-first-window",
+              first.perSecond(),
+              null,
+              String.format(
+                  Locale.ROOT,
+                  "%s; records %d..%d against %d..%d of the same run; target ratio >= 0.85",
+                  params,
+                  last.from(),
+                  last.to(),
+                  first.from(),
+                  first.to())));
     }
     return rows;
   }

@@ -24,7 +24,8 @@ class ThroughputPlotTest {
             Measured.notMeasured("nats-jetstream-msgid", "no NATS server")),
         900,
         100,
-        "");
+        "",
+        List.of());
   }
 
   @Test
