@@ -11,7 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
  * LongAdder} adds per stage) to stay on in production. Thread-safe.
  */
 public final class StageTimes {
-  /** The stages of one batch, in pipeline order. */
+  /**
+   * The stages of one batch, in pipeline order: finer than the {@link PipelineStage}s that label
+   * metrics and spans. {@code PARSE} happens at the HTTP boundary, before the pipeline; the
+   * pipeline's commit is split here into {@code ASSEMBLE}, {@code DEVICE_LOG}, {@code MESSAGES} and
+   * {@code COMMIT}; the other names are the pipeline's own.
+   */
   public enum Stage {
     /** Request body read, JSON and record bytes decoded (HTTP boundary). */
     PARSE,
