@@ -85,10 +85,21 @@ public final class GapSealer implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the schedule and waits for a run in progress. The thread is not interrupted: an interrupt
+   * during H2 file I/O closes the database file for every user of it.
+   */
   @Override
   public synchronized void close() {
     if (schedule != null) {
-      schedule.shutdownNow();
+      schedule.shutdown();
+      try {
+        if (!schedule.awaitTermination(30, TimeUnit.SECONDS)) {
+          log.warn("gap sealer run still going at close");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
