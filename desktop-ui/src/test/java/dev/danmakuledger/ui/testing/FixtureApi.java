@@ -110,7 +110,11 @@ public final class FixtureApi extends Dispatcher {
     /** Inclusion proofs carry the canonical bytes of a record with another text. */
     CANONICAL,
     /** Inclusion proofs carry no canonical bytes, as from an older server. */
-    NO_CANONICAL
+    NO_CANONICAL,
+    /** Audit bundles carry a room inclusion proof with one flipped bit. */
+    ROOM_PROOF,
+    /** Audit bundles carry the entry of the next room number. */
+    ROOM_ENTRY
   }
 
   /** Makes every inclusion proof from now on carry one flipped bit. */
@@ -199,6 +203,12 @@ public final class FixtureApi extends Dispatcher {
                 Long.parseLong(url.queryParameter("after")),
                 Integer.parseInt(url.queryParameter("limit"))));
       }
+      if (p.size() == 6
+          && p.get(0).equals("v1")
+          && p.get(1).equals("rooms")
+          && p.get(5).equals("bundle")) {
+        return bundle(p.get(2), Long.parseLong(p.get(4)));
+      }
       if (p.size() == 5 && p.get(0).equals("v1") && p.get(1).equals("rooms")) {
         long seq = Long.parseLong(p.get(4));
         return found(m -> m.room().equals(p.get(2)) && m.seq() == seq);
@@ -226,6 +236,50 @@ public final class FixtureApi extends Dispatcher {
       return problem(400, "invalid-field", e.getMessage());
     }
     return problem(404, "not-found", "no such resource: " + url.encodedPath());
+  }
+
+  /**
+   * The audit bundle of {@code room} #{@code seq} (docs/room-log.md, "Audit bundle"), from the room
+   * log and the device log of the ledger; 404 for a number without a device record.
+   */
+  private MockResponse bundle(String room, long seq) {
+    RoomMessage m =
+        ledger.messages.stream()
+            .filter(x -> x.room().equals(room) && x.seq() == seq && x.deviceIndex() != null)
+            .findFirst()
+            .orElse(null);
+    if (m == null || seq > roomLogs.size(room)) {
+      return problem(404, "not-found", "no message " + room + " #" + seq);
+    }
+    long leaf = seq - 1;
+    List<String> roomProof = new ArrayList<>();
+    for (byte[] h : roomLogs.inclusion(room, leaf)) {
+      roomProof.add(java.util.HexFormat.of().formatHex(h));
+    }
+    byte[] entry = roomLogs.entry(room, seq);
+    if (tamper == Tamper.ROOM_PROOF) {
+      String h = roomProof.get(0);
+      roomProof.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
+    } else if (tamper == Tamper.ROOM_ENTRY && seq < roomLogs.size(room)) {
+      entry = roomLogs.entry(room, seq + 1);
+    }
+    Ledger.Device d = ledger.devices.get(m.deviceId());
+    InclusionProofResponse device = d.proof(m.deviceIndex());
+    Map<String, Object> b = new java.util.LinkedHashMap<>();
+    b.put("format", "danmaku-ledger-audit-bundle/v1");
+    b.put("room", room);
+    b.put("seq", seq);
+    b.put("entry", Base64.getEncoder().encodeToString(entry));
+    b.put("roomCheckpoint", roomLogs.checkpoint(room));
+    b.put(
+        "roomInclusion", Map.of("index", leaf, "size", roomLogs.size(room), "proofHex", roomProof));
+    b.put("deviceId", m.deviceId());
+    b.put("record", device.canonical());
+    b.put(
+        "deviceInclusion",
+        Map.of("index", device.index(), "size", device.size(), "proofHex", device.proofHex()));
+    b.put("deviceCheckpoint", device.checkpoint());
+    return ok(b);
   }
 
   private static RoomMessage withText(RoomMessage m, String text) {
