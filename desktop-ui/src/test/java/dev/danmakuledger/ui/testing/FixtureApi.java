@@ -10,9 +10,11 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
+import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
@@ -176,6 +178,10 @@ public final class FixtureApi extends Dispatcher {
             return ok(new AlertList(alerts()));
           case "events":
             return events();
+          case "instances":
+            return ok(instances());
+          case "history":
+            return ok(history(Integer.parseInt(url.queryParameter("minutes"))));
           default:
             break;
         }
@@ -368,6 +374,60 @@ public final class FixtureApi extends Dispatcher {
 
   private double elapsedSeconds() {
     return Math.max(0, Duration.between(started, clock.instant()).toMillis() / 1000.0);
+  }
+
+  /** Two instances: one beating now, one whose heartbeat stopped four minutes ago. */
+  public InstanceList instances() {
+    Instant now = clock.instant();
+    return new InstanceList(
+        List.of(
+            new InstanceList.Instance(
+                "i-7f3a01c2",
+                "http://10.0.0.5:8080",
+                "0.1.0",
+                now.minus(Duration.ofHours(3)).toString(),
+                now.minusSeconds(2).toString(),
+                InstanceList.Status.UP,
+                4.5,
+                12),
+            new InstanceList.Instance(
+                "i-0b91d4e8",
+                "http://10.0.0.6:8080",
+                "0.1.0",
+                now.minus(Duration.ofHours(5)).toString(),
+                now.minus(Duration.ofMinutes(4)).toString(),
+                InstanceList.Status.DOWN,
+                0,
+                0)));
+  }
+
+  /**
+   * The cluster's last {@code minutes} minutes: two instances whose traffic rises and falls, with
+   * one duplicate in twenty records, and no instance at all in minutes 20..24 before now.
+   */
+  public ClusterHistory history(int minutes) {
+    long newest = clock.millis() / 60_000 * 60_000;
+    List<ClusterHistory.Minute> points = new ArrayList<>();
+    for (int i = minutes - 1; i >= 0; i--) {
+      Instant at = Instant.ofEpochMilli(newest - i * 60_000L);
+      boolean gap = i >= 20 && i < 25;
+      long records = gap ? 0 : 600 + Math.round(400 * Math.sin(i / 6.0));
+      points.add(
+          new ClusterHistory.Minute(
+              at.toString(),
+              gap ? 0 : 2,
+              records / 10,
+              records,
+              records - records / 20,
+              0,
+              records / 20,
+              0,
+              0,
+              gap ? 0 : 12,
+              gap ? 0 : 1.5,
+              gap ? 0 : 4.0));
+    }
+    return new ClusterHistory(minutes, points);
   }
 
   public Overview overview() {
