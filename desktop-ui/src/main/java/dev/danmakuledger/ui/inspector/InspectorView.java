@@ -15,6 +15,7 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.scene.shape.SVGPath;
 
@@ -155,6 +156,7 @@ public final class InspectorView extends BorderPane {
   private static Label key(String text) {
     Label l = new Label(text);
     l.getStyleClass().add("fact-key");
+    l.setMinWidth(Region.USE_PREF_SIZE);
     return l;
   }
 
