@@ -213,6 +213,11 @@ public final class Main implements Callable<Integer> {
       b.otlpEndpoint(otlpEndpoint);
     }
     if (historyRetentionHours != null) {
+      long max = ServerConfig.MAX_HISTORY_RETENTION.toHours();
+      if (historyRetentionHours < 1 || historyRetentionHours > max) {
+        throw new IllegalArgumentException(
+            "--history-retention-hours: got " + historyRetentionHours + ", want 1.." + max);
+      }
       b.historyRetention(Duration.ofHours(historyRetentionHours));
     }
     if (gapSealAfterSeconds != null) {

@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
  * @param otlpEndpoint OTLP/HTTP collector the pipeline spans are exported to, or null to record no
  *     spans at all (docs/operations.md, "Tracing")
  * @param historyRetention how long the per-minute instance history is kept in SQL
- *     (docs/sync-server.md, "History"), at least one hour
+ *     (docs/sync-server.md, "History"), one hour to {@link #MAX_HISTORY_RETENTION}
  */
 public record ServerConfig(
     Path dataDir,
@@ -115,6 +115,9 @@ public record ServerConfig(
   /** Default time the per-minute instance history is kept: one day. */
   public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofHours(24);
 
+  /** Longest history retention: a year. */
+  public static final Duration MAX_HISTORY_RETENTION = Duration.ofDays(366);
+
   /** Default server name in the key names. */
   public static final String DEFAULT_SERVER_NAME = "local";
 
@@ -127,9 +130,10 @@ public record ServerConfig(
     Objects.requireNonNull(offlineAfter, "offlineAfter");
     Objects.requireNonNull(gapSealAfter, "gapSealAfter");
     Objects.requireNonNull(historyRetention, "historyRetention");
-    if (historyRetention.compareTo(Duration.ofHours(1)) < 0) {
+    if (historyRetention.compareTo(Duration.ofHours(1)) < 0
+        || historyRetention.compareTo(MAX_HISTORY_RETENTION) > 0) {
       throw new IllegalArgumentException(
-          "historyRetention: got " + historyRetention + ", want >= 1 hour");
+          "historyRetention: got " + historyRetention + ", want 1 hour .. 366 days");
     }
     redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
     bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);

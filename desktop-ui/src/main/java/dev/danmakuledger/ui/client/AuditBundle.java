@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * One message's audit bundle, {@code GET /v1/rooms/{room}/messages/{seq}/bundle}, format {@code
- * danmaku-ledger-audit-bundle/v1} (docs/room-log.md, "Audit bundle"), as the server sent it: read
- * strictly (unknown members are refused) and checked for shape only; what it proves is checked by
+ * danmaku-ledger-audit-bundle/v1} (docs/room-log.md, "Audit bundle"), as the server sent it: its
+ * shape is checked here (format, required members, bounded proofs); what it proves is checked by
  * the caller that uses it, never trusted.
  *
  * @param format the format name
