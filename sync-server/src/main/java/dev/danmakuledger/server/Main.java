@@ -84,6 +84,11 @@ public final class Main implements Callable<Integer> {
   java.net.URI otlpEndpoint;
 
   @Option(
+      names = "--history-retention-hours",
+      description = "hours the per-minute instance history is kept in SQL (default 24, min 1)")
+  Long historyRetentionHours;
+
+  @Option(
       names = "--gap-seal-after",
       description =
           "seconds after which an unused room number below a stored one becomes a tombstone"
@@ -206,6 +211,14 @@ public final class Main implements Callable<Integer> {
     }
     if (otlpEndpoint != null) {
       b.otlpEndpoint(otlpEndpoint);
+    }
+    if (historyRetentionHours != null) {
+      long max = ServerConfig.MAX_HISTORY_RETENTION.toHours();
+      if (historyRetentionHours < 1 || historyRetentionHours > max) {
+        throw new IllegalArgumentException(
+            "--history-retention-hours: got " + historyRetentionHours + ", want 1.." + max);
+      }
+      b.historyRetention(Duration.ofHours(historyRetentionHours));
     }
     if (gapSealAfterSeconds != null) {
       b.gapSealAfter(Duration.ofSeconds(gapSealAfterSeconds));

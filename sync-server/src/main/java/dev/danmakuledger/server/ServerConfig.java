@@ -48,6 +48,8 @@ import java.util.regex.Pattern;
  * @param clock time source for message ids, receipts and timestamps
  * @param otlpEndpoint OTLP/HTTP collector the pipeline spans are exported to, or null to record no
  *     spans at all (docs/operations.md, "Tracing")
+ * @param historyRetention how long the per-minute instance history is kept in SQL
+ *     (docs/sync-server.md, "History"), one hour to {@link #MAX_HISTORY_RETENTION}
  */
 public record ServerConfig(
     Path dataDir,
@@ -73,7 +75,8 @@ public record ServerConfig(
     String serverName,
     StreamLimits streamLimits,
     Clock clock,
-    URI otlpEndpoint) {
+    URI otlpEndpoint,
+    Duration historyRetention) {
 
   /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
@@ -109,6 +112,12 @@ public record ServerConfig(
   /** Default interval between two checkpoints of one room: one second. */
   public static final Duration DEFAULT_ROOM_CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
 
+  /** Default time the per-minute instance history is kept: one day. */
+  public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofHours(24);
+
+  /** Longest history retention: a year. */
+  public static final Duration MAX_HISTORY_RETENTION = Duration.ofDays(366);
+
   /** Default server name in the key names. */
   public static final String DEFAULT_SERVER_NAME = "local";
 
@@ -120,6 +129,12 @@ public record ServerConfig(
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
     Objects.requireNonNull(gapSealAfter, "gapSealAfter");
+    Objects.requireNonNull(historyRetention, "historyRetention");
+    if (historyRetention.compareTo(Duration.ofHours(1)) < 0
+        || historyRetention.compareTo(MAX_HISTORY_RETENTION) > 0) {
+      throw new IllegalArgumentException(
+          "historyRetention: got " + historyRetention + ", want 1 hour .. 366 days");
+    }
     redisClusterSeeds = List.copyOf(redisClusterSeeds == null ? List.of() : redisClusterSeeds);
     bannedWords = List.copyOf(bannedWords == null ? List.of() : bannedWords);
     if (port < 0 || port > 65535) {
@@ -226,6 +241,7 @@ public record ServerConfig(
     b.streamLimits = streamLimits;
     b.clock = clock;
     b.otlpEndpoint = otlpEndpoint;
+    b.historyRetention = historyRetention;
     return b;
   }
 
@@ -255,6 +271,7 @@ public record ServerConfig(
     private StreamLimits streamLimits = StreamLimits.DEFAULTS;
     private Clock clock = Clock.systemUTC();
     private URI otlpEndpoint;
+    private Duration historyRetention = DEFAULT_HISTORY_RETENTION;
 
     private Builder(Path dataDir) {
       this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -367,6 +384,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder historyRetention(Duration retention) {
+      this.historyRetention = retention;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           dataDir,
@@ -392,7 +414,8 @@ public record ServerConfig(
           serverName,
           streamLimits,
           clock,
-          otlpEndpoint);
+          otlpEndpoint,
+          historyRetention);
     }
   }
 }

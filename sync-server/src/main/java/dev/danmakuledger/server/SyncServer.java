@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RedisRoomBus;
 import dev.danmakuledger.server.events.RoomHub;
@@ -11,10 +12,13 @@ import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
+import dev.danmakuledger.server.ingest.OutcomeTally;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageObserver;
 import dev.danmakuledger.server.ingest.StageTimes;
+import dev.danmakuledger.server.instances.HistorySampler;
+import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.instances.InstanceRegistry;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.metrics.LedgerSnapshot;
@@ -29,7 +33,9 @@ import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.HistoryStore;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.MinuteCounts;
 import dev.danmakuledger.server.storage.ReviewStore;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.SignatureAttempts;
@@ -74,6 +80,7 @@ public final class SyncServer implements AutoCloseable {
   private final GapSealer sealer;
   private final RoomLogIntegrator integrator;
   private final StageTimes stages;
+  private final HistorySampler history;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -86,6 +93,7 @@ public final class SyncServer implements AutoCloseable {
       GapSealer sealer,
       RoomLogIntegrator integrator,
       StageTimes stages,
+      HistorySampler history,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
@@ -95,6 +103,7 @@ public final class SyncServer implements AutoCloseable {
     this.sealer = sealer;
     this.integrator = integrator;
     this.stages = stages;
+    this.history = history;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -205,6 +214,7 @@ public final class SyncServer implements AutoCloseable {
       }
       ingest.observedBy(StageObserver.all(metrics, tracing));
 
+      HistoryStore history = new HistoryStore(db);
       ObjectMapper json = Json.mapper();
       HttpApi http =
           new HttpApi(
@@ -232,6 +242,7 @@ public final class SyncServer implements AutoCloseable {
                   dir.logSigner().verifierKey(),
                   dir.cosigner().verifierKey(),
                   new AdminView(store, attempts, config.clock(), config.offlineAfter()),
+                  new InstanceHistory(history, config.clock()),
                   rooms,
                   admin,
                   metrics,
@@ -244,11 +255,12 @@ public final class SyncServer implements AutoCloseable {
               json);
       int port = http.start(config.bind(), config.port());
       started.add("HTTP on http://" + hostForUri(config.bind()) + ":" + port);
+      String instanceId = "i-" + UUID.randomUUID().toString().substring(0, 8);
       InstanceRegistry instances =
           new InstanceRegistry(
               links::shared,
               new InstanceRegistry.Self(
-                  "i-" + UUID.randomUUID().toString().substring(0, 8),
+                  instanceId,
                   "http://" + hostForUri(config.bind()) + ":" + port,
                   version(),
                   config.clock().instant()),
@@ -259,12 +271,35 @@ public final class SyncServer implements AutoCloseable {
       instances.start();
       resources.push(instances);
       http.instances(instances::list);
+      HistorySampler sampler =
+          new HistorySampler(
+              history,
+              instanceId,
+              () -> totals(ingest),
+              rooms::subscribers,
+              config.historyRetention(),
+              config.clock());
+      sampler.start(HistorySampler.DEFAULT_EVERY);
+      resources.push(sampler);
+      started.add(
+          "per-minute history in SQL, kept "
+              + config.historyRetention().toHours()
+              + " h (--history-retention-hours)");
       started.add("instance " + instances.id() + " in the Redis instance registry");
       started.add("message-id node " + ids.nodeId());
       started.add("enroll token in " + config.dataDir().resolve("enroll.token"));
       started.add("admin token in " + config.dataDir().resolve("admin.token"));
       return new SyncServer(
-          config, dir, http, port, sealer, integrator, ingest.stages(), resources, started);
+          config,
+          dir,
+          http,
+          port,
+          sealer,
+          integrator,
+          ingest.stages(),
+          sampler,
+          resources,
+          started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
@@ -274,6 +309,23 @@ public final class SyncServer implements AutoCloseable {
   private static String version() {
     String v = SyncServer.class.getPackage().getImplementationVersion();
     return v == null ? "dev" : v;
+  }
+
+  /** This instance's cumulative counts, as its per-minute history samples them. */
+  private static MinuteCounts totals(BatchIngest ingest) {
+    StageTimes.Snapshot st = ingest.stages().snapshot();
+    OutcomeTally o = ingest.outcomes();
+    return new MinuteCounts(
+        st.batches(),
+        o.total(),
+        o.get(Outcome.CONFIRMED),
+        o.get(Outcome.PENDING),
+        o.get(Outcome.DUPLICATE),
+        o.get(Outcome.CONFLICT),
+        o.get(Outcome.REJECTED),
+        0,
+        st.nanos().getOrDefault(StageTimes.Stage.ADMIT, 0L) / 1000,
+        st.nanos().getOrDefault(StageTimes.Stage.COMMIT, 0L) / 1000);
   }
 
   private static long batchCount(PrometheusMeterRegistry metrics) {
@@ -349,6 +401,16 @@ public final class SyncServer implements AutoCloseable {
    */
   public long integrateNow() {
     return integrator.integrateNow();
+  }
+
+  /**
+   * Writes this instance's sample of the running minute to the history now (it also does every
+   * {@link HistorySampler#DEFAULT_EVERY}).
+   *
+   * @return true when it was written
+   */
+  public boolean sampleHistoryNow() {
+    return history.sample();
   }
 
   /** The room log verifier key (type 0x01): room checkpoints carry its signature. */

@@ -102,7 +102,7 @@ final class MainTest {
   }
 
   @Test
-  void conflictingOrBadFlagsAreRefused() {
+  void conflictingOrBadFlagsAreRefused() throws Exception {
     assertThrows(
         CommandLine.ParameterException.class,
         () ->
@@ -127,6 +127,20 @@ final class MainTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> parse("--data-dir", dir.toString(), "--server-name", "a/b").config());
+    for (String hours : new String[] {"0", "-3", "8785", String.valueOf(Long.MAX_VALUE)}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  parse("--data-dir", dir.toString(), "--history-retention-hours", hours).config());
+      assertEquals(
+          "--history-retention-hours: got " + hours + ", want 1..8784", e.getMessage(), hours);
+    }
+    assertEquals(
+        java.time.Duration.ofHours(48),
+        parse("--data-dir", dir.toString(), "--history-retention-hours", "48")
+            .config()
+            .historyRetention());
   }
 
   @Test

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
+import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.server.events.StreamLimits;
 import dev.danmakuledger.server.storage.MariaDbDatabase;
 import dev.danmakuledger.testkit.TestDevice;
@@ -121,6 +123,26 @@ final class MultiInstanceStreamIT {
       want.add(c);
     }
     assertEquals(want, events.stream().map(SseEvents.Event::cursor).toList());
+  }
+
+  @Test
+  void theHistoryOfEitherInstanceSumsTheBatchesOfBoth() {
+    String room = room();
+    post(apiA, enroll("hist-a"), room, 6, 2);
+    post(apiB, enroll("hist-b"), room, 9, 3);
+    assertTrue(a.sampleHistoryNow());
+    assertTrue(b.sampleHistoryNow());
+    ClusterHistory fromA = apiA.admin("/admin/history?minutes=30").as(ClusterHistory.class);
+    ClusterHistory fromB = apiB.admin("/admin/history?minutes=30").as(ClusterHistory.class);
+    Overview overview = apiA.admin("/admin/overview").as(Overview.class);
+    long batches = fromA.points().stream().mapToLong(ClusterHistory.Minute::batches).sum();
+    assertEquals(overview.batches(), batches, "the SQL batch counter is the sum of both samples");
+    assertTrue(batches >= 6, "both instances' batches are in: " + batches);
+    assertEquals(2, fromA.points().get(fromA.points().size() - 1).instances());
+    assertEquals(
+        fromA.points().get(fromA.points().size() - 1).batches(),
+        fromB.points().get(fromB.points().size() - 1).batches(),
+        "both instances serve the same cluster-wide sums");
   }
 
   @Test

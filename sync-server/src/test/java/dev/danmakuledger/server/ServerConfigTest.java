@@ -63,5 +63,15 @@ final class ServerConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> ServerConfig.builder(dir).bannedWords(List.of(" ")).build());
+    IllegalArgumentException retention =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerConfig.builder(dir).historyRetention(Duration.ofMinutes(59)).build());
+    assertEquals("historyRetention: got PT59M, want 1 hour .. 366 days", retention.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ServerConfig.builder(dir).historyRetention(Duration.ofDays(367)).build());
+    assertEquals(
+        Duration.ofHours(24), ServerConfig.builder(dir).build().historyRetention(), "the default");
   }
 }

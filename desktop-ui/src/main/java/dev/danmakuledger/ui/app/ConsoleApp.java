@@ -7,6 +7,7 @@ import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.devices.DevicesViewModel;
 import dev.danmakuledger.ui.history.HistoryStore;
 import dev.danmakuledger.ui.inspector.InspectorViewModel;
+import dev.danmakuledger.ui.instances.InstancesViewModel;
 import dev.danmakuledger.ui.live.Async;
 import dev.danmakuledger.ui.live.ConnectionViewModel;
 import dev.danmakuledger.ui.live.ConsoleContext;
@@ -50,6 +51,7 @@ final class ConsoleApp implements AutoCloseable {
   final ReviewViewModel review;
   final InspectorViewModel inspector;
   final AlertsViewModel alerts;
+  final InstancesViewModel instances;
 
   /**
    * @param endpoint the server and admin token
@@ -83,6 +85,7 @@ final class ConsoleApp implements AutoCloseable {
     this.inspector = new InspectorViewModel(context);
     this.roomLogs = new RoomLogsViewModel(context, rooms.rooms());
     this.alerts = new AlertsViewModel(context, roomLogs.alerts());
+    this.instances = new InstancesViewModel(context);
     this.live =
         new LiveUpdates(
             context,
@@ -90,7 +93,7 @@ final class ConsoleApp implements AutoCloseable {
             streamer,
             pollEvery,
             new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30)),
-            List.of(overview, devices, rooms, roomLogs, review, alerts));
+            List.of(overview, devices, rooms, roomLogs, review, alerts, instances));
   }
 
   public ConnectionViewModel connection() {

@@ -3,6 +3,7 @@ package dev.danmakuledger.ui.app;
 import dev.danmakuledger.ui.alerts.AlertsView;
 import dev.danmakuledger.ui.devices.DevicesView;
 import dev.danmakuledger.ui.inspector.InspectorView;
+import dev.danmakuledger.ui.instances.InstancesView;
 import dev.danmakuledger.ui.live.ConnectionViewModel;
 import dev.danmakuledger.ui.overview.OverviewView;
 import dev.danmakuledger.ui.review.ReviewView;
@@ -93,6 +94,7 @@ final class ConsoleWindow extends BorderPane {
     add(ViewName.REVIEW, new ReviewView(app.review));
     add(ViewName.INSPECTOR, new InspectorView(app.inspector));
     add(ViewName.ALERTS, new AlertsView(app.alerts, zone));
+    add(ViewName.INSTANCES, new InstancesView(app.instances, zone));
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     tabs.setId("views");
     setCenter(tabs);

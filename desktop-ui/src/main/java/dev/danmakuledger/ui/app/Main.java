@@ -57,7 +57,8 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--view",
-      description = "overview, devices, rooms, review, inspector or alerts (default: overview)",
+      description =
+          "overview, devices, rooms, review, inspector, alerts or instances (default: overview)",
       defaultValue = "overview")
   String view;
 

@@ -92,6 +92,7 @@ final class Screenshot {
           case ROOMS -> () -> !app.rooms.rooms().isEmpty() && !app.rooms.tail().isEmpty();
           case REVIEW -> () -> app.review.loadedOnce().get();
           case ALERTS -> () -> app.alerts.loadedOnce().get();
+          case INSTANCES -> () -> !app.instances.instances().isEmpty();
           case INSPECTOR -> this::inspected;
         };
     return viewReady.getAsBoolean();

@@ -11,7 +11,8 @@ public enum ViewName {
   ROOMS("Rooms"),
   REVIEW("Review"),
   INSPECTOR("Inspector"),
-  ALERTS("Alerts");
+  ALERTS("Alerts"),
+  INSTANCES("Instances");
 
   private final String title;
 

@@ -11,8 +11,10 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
@@ -136,6 +138,31 @@ public final class AdminClient {
             .addQueryParameter("size", Long.toString(size))
             .build();
     return get(u, InclusionProofResponse.class);
+  }
+
+  /** Every sync-server instance in the registry, {@code GET /admin/instances}. */
+  public InstanceList instances() throws ApiException {
+    return get(url("admin", "instances"), InstanceList.class);
+  }
+
+  /** The cluster's last {@code minutes} minutes (1..1440), {@code GET /admin/history}. */
+  public ClusterHistory history(int minutes) throws ApiException {
+    HttpUrl u =
+        url("admin", "history")
+            .newBuilder()
+            .addQueryParameter("minutes", Integer.toString(minutes))
+            .build();
+    return get(u, ClusterHistory.class);
+  }
+
+  /**
+   * The audit bundle of room number {@code seq}, {@code GET /v1/rooms/{room}/messages/{seq}/bundle}
+   * (docs/room-log.md, "Audit bundle"); 409 ({@link ApiException.Kind#CONFLICT}) while the number
+   * is not integrated yet.
+   */
+  public AuditBundle auditBundle(String room, long seq) throws ApiException {
+    return get(
+        url("v1", "rooms", room, "messages", Long.toString(seq), "bundle"), AuditBundle.class);
   }
 
   /** The server's public log and cosigner keys. */

@@ -7,9 +7,13 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import dev.danmakuledger.ui.client.AdminClient;
 import dev.danmakuledger.ui.client.ApiException;
+import dev.danmakuledger.ui.client.AuditBundle;
+import dev.danmakuledger.ui.client.ServerKeys;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.Format;
 import dev.danmakuledger.ui.proof.InclusionCheck;
+import dev.danmakuledger.ui.proof.RoomInclusion;
+import dev.danmakuledger.ui.proof.RoomInclusionCheck;
 import dev.danmakuledger.ui.proof.Verdict;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +28,9 @@ import javafx.beans.property.ReadOnlyStringWrapper;
  * The message inspector (docs/console.md, "Inspector"): finds one message by idempotency key,
  * message id or room and sequence number, decodes its message id, shows its outcome and place in
  * the device log, then fetches the device's signed checkpoint, enrolled key and the inclusion proof
- * and verifies them locally with {@link InclusionCheck}, all in the background.
+ * and verifies them locally with {@link InclusionCheck}, and the message's audit bundle and the
+ * server's log key and verifies its room-log entry with {@link RoomInclusionCheck}, all in the
+ * background.
  */
 public final class InspectorViewModel {
   private final ConsoleContext context;
@@ -32,6 +38,7 @@ public final class InspectorViewModel {
   private final ReadOnlyStringWrapper decodedId = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper position = new ReadOnlyStringWrapper("");
   private final ReadOnlyObjectWrapper<Verdict> verdict = new ReadOnlyObjectWrapper<>();
+  private final ReadOnlyObjectWrapper<RoomInclusion> roomInclusion = new ReadOnlyObjectWrapper<>();
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper query = new ReadOnlyStringWrapper("");
   private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
@@ -59,6 +66,11 @@ public final class InspectorViewModel {
   /** The local verification result, or null while none. */
   public ReadOnlyObjectProperty<Verdict> verdict() {
     return verdict.getReadOnlyProperty();
+  }
+
+  /** The local verification of the message's room-log entry, or null while none. */
+  public ReadOnlyObjectProperty<RoomInclusion> roomInclusion() {
+    return roomInclusion.getReadOnlyProperty();
   }
 
   /** Why the last lookup found nothing, in one sentence; empty otherwise. */
@@ -103,6 +115,7 @@ public final class InspectorViewModel {
               position.set(found.position());
               message.set(found.message());
               verdict.set(found.verdict());
+              roomInclusion.set(found.room());
             },
             e -> {
               if (gen != generation) {
@@ -125,6 +138,7 @@ public final class InspectorViewModel {
     decodedId.set("");
     position.set("");
     verdict.set(null);
+    roomInclusion.set(null);
     error.set("");
   }
 
@@ -146,34 +160,53 @@ public final class InspectorViewModel {
           decoded,
           "not in any device log (" + m.status().toLowerCase(Locale.ROOT) + ")",
           new Verdict(
-              false, "Nothing to verify: this sequence number holds no device record.", List.of()));
+              false, "Nothing to verify: this sequence number holds no device record.", List.of()),
+          RoomInclusionCheck.unavailable(
+              m, "Nothing to verify: the room log holds a tombstone at this number."));
     }
     LogState log = client.deviceLog(m.deviceId());
     String where =
         "device " + m.deviceId() + ", index " + m.deviceIndex() + " of " + log.verifiedSize();
+    Verdict device;
+    String deviceLeaf = null;
     if (m.deviceIndex() >= log.verifiedSize()) {
-      return new Found(
-          m,
-          decoded,
-          where,
+      device =
           new Verdict(
               false,
               "The server has not verified this part of the device log yet (verified size "
                   + log.verifiedSize()
                   + ").",
-              List.of()));
+              List.of());
+    } else if (log.checkpoint() == null) {
+      device =
+          new Verdict(false, "The server holds no signed checkpoint for this device.", List.of());
+    } else {
+      InclusionProofResponse proof =
+          client.inclusionProof(m.deviceId(), m.deviceIndex(), log.verifiedSize());
+      DeviceKey key = client.deviceKey(m.deviceId());
+      device = InclusionCheck.verify(m, log, proof, key);
+      deviceLeaf = proof.leafHashHex();
     }
-    if (log.checkpoint() == null) {
-      return new Found(
+    return new Found(m, decoded, where, device, room(m, deviceLeaf));
+  }
+
+  /** Fetches the message's audit bundle and the server's log key and checks the room-log side. */
+  private RoomInclusion room(RoomMessage m, String deviceLeaf) {
+    AdminClient client = context.client();
+    try {
+      AuditBundle bundle = client.auditBundle(m.room(), m.seq());
+      ServerKeys keys = client.serverKeys();
+      return RoomInclusionCheck.verify(m, bundle, keys.logVerifierKey(), deviceLeaf);
+    } catch (ApiException e) {
+      return RoomInclusionCheck.unavailable(
           m,
-          decoded,
-          where,
-          new Verdict(false, "The server holds no signed checkpoint for this device.", List.of()));
+          switch (e.kind()) {
+            case CONFLICT ->
+                "The room log has not integrated seq " + m.seq() + " yet; look it up again soon.";
+            case NOT_FOUND -> "The server has no room-log bundle for this message.";
+            default -> "The room-log bundle could not be read: " + e.plainMessage();
+          });
     }
-    InclusionProofResponse proof =
-        client.inclusionProof(m.deviceId(), m.deviceIndex(), log.verifiedSize());
-    DeviceKey key = client.deviceKey(m.deviceId());
-    return new Found(m, decoded, where, InclusionCheck.verify(m, log, proof, key));
   }
 
   private String decode(String messageId) {
@@ -193,5 +226,10 @@ public final class InspectorViewModel {
     }
   }
 
-  private record Found(RoomMessage message, String decodedId, String position, Verdict verdict) {}
+  private record Found(
+      RoomMessage message,
+      String decodedId,
+      String position,
+      Verdict verdict,
+      RoomInclusion room) {}
 }

@@ -173,8 +173,9 @@ public final class OverviewView extends BorderPane {
 
   /**
    * Draws {@code points} into the chart that holds {@code series}, starting a new line segment
-   * wherever the console was not sampling for longer than {@link #GAP}, so an outage or a closed
-   * console is not drawn as a straight line.
+   * wherever the console was not sampling for longer than {@link #GAP} (plus the interval a point
+   * of the server's per-minute history covers), so an outage, a closed console or a minute no
+   * instance sampled is not drawn as a straight line.
    */
   private void plot(XYChart.Series<Number, Number> series, List<ChartPoint> points) {
     XYChart<Number, Number> chart = series.getChart();
@@ -183,7 +184,12 @@ public final class OverviewView extends BorderPane {
     XYChart.Series<Number, Number> segment = series;
     ChartPoint previous = null;
     for (ChartPoint p : points) {
-      if (previous != null && Duration.between(previous.at(), p.at()).compareTo(GAP) > 0) {
+      Duration allowed =
+          GAP.plus(
+              previous == null || p.step().compareTo(previous.step()) > 0
+                  ? p.step()
+                  : previous.step());
+      if (previous != null && Duration.between(previous.at(), p.at()).compareTo(allowed) > 0) {
         segment = new XYChart.Series<>();
         chart.getData().add(segment);
       }

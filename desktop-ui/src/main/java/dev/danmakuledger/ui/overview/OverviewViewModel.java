@@ -24,12 +24,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The overview (docs/console.md): the server's counters from {@code GET /admin/overview}, and
- * throughput and duplicate-rate series over the last {@link #WINDOW}, sampled at every refresh and
- * kept in the local history so the charts survive restarts.
+ * throughput and duplicate-rate series over the last {@link #WINDOW}. On open, the charts load the
+ * cluster's last hour from {@code GET /admin/history} (one point per minute, summed over instances:
+ * what happened before this console was opened), then continue with the samples this console takes
+ * at every refresh. Against a server without that history, the charts show the samples kept in the
+ * local history from earlier sessions instead.
  */
 public final class OverviewViewModel implements LiveFeed {
   /** How far back the charts reach. */
-  public static final Duration WINDOW = Duration.ofMinutes(30);
+  public static final Duration WINDOW = Duration.ofMinutes(60);
 
   static final String SNAPSHOT = "overview";
   private static final Logger log = LoggerFactory.getLogger(OverviewViewModel.class);
@@ -42,6 +45,9 @@ public final class OverviewViewModel implements LiveFeed {
   private final ReadOnlyListWrapper<ChartPoint> duplicateRate =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private volatile List<OverviewSample> samples = List.of();
+  private Series.Charts serverHistory;
+  private Instant sessionStart;
+  private volatile boolean historyWanted = true;
 
   public OverviewViewModel(ConsoleContext context) {
     this.context = context;
@@ -105,6 +111,7 @@ public final class OverviewViewModel implements LiveFeed {
             "the overview",
             () -> {
               Overview o = context.client().overview();
+              Series.Charts history = historyWanted ? serverHistory() : null;
               Instant now = context.clock().instant();
               List<OverviewSample> window;
               try {
@@ -116,9 +123,15 @@ public final class OverviewViewModel implements LiveFeed {
                 window = appendInMemory(Series.sample(now, o), now);
               }
               context.remember(SNAPSHOT, o);
-              return new Loaded(o, window);
+              return new Loaded(o, window, history, now);
             },
             loaded -> {
+              if (sessionStart == null) {
+                sessionStart = loaded.at();
+              }
+              if (loaded.history() != null) {
+                serverHistory = loaded.history();
+              }
               overview.set(loaded.overview());
               showSamples(loaded.window());
               context.connection().succeeded();
@@ -128,6 +141,25 @@ public final class OverviewViewModel implements LiveFeed {
               context.connection().failed(e);
               done.run();
             });
+  }
+
+  /**
+   * The cluster's last {@link #WINDOW} from the server, or null when it cannot be had: asked again
+   * at the next load only when the server was unreachable (an older server without the endpoint, or
+   * one that refuses it, is not asked again).
+   */
+  private Series.Charts serverHistory() {
+    try {
+      Series.Charts charts = Series.fromHistory(context.client().history((int) WINDOW.toMinutes()));
+      historyWanted = false;
+      return charts;
+    } catch (ApiException e) {
+      if (e.kind() != ApiException.Kind.UNREACHABLE) {
+        historyWanted = false;
+      }
+      log.info("the server's history is not available: {}", e.getMessage());
+      return null;
+    }
   }
 
   private List<OverviewSample> appendInMemory(OverviewSample s, Instant now) {
@@ -141,13 +173,33 @@ public final class OverviewViewModel implements LiveFeed {
     return out;
   }
 
+  /**
+   * Shows {@code window}; with the server's history, only this session's samples follow it (the
+   * server's minutes cover what earlier sessions sampled), cut to the last {@link #WINDOW}.
+   */
   private void showSamples(List<OverviewSample> window) {
     samples = List.copyOf(window);
-    throughput.setAll(Series.throughput(samples));
-    duplicateRate.setAll(Series.duplicateRate(samples));
+    if (serverHistory == null || sessionStart == null) {
+      throughput.setAll(Series.throughput(samples));
+      duplicateRate.setAll(Series.duplicateRate(samples));
+      return;
+    }
+    List<OverviewSample> session = new ArrayList<>();
+    for (OverviewSample s : samples) {
+      if (!s.at().isBefore(sessionStart)) {
+        session.add(s);
+      }
+    }
+    Series.Charts all =
+        serverHistory.before(
+            sessionStart, Series.throughput(session), Series.duplicateRate(session));
+    Instant from = context.clock().instant().minus(WINDOW);
+    throughput.setAll(all.throughput().stream().filter(p -> !p.at().isBefore(from)).toList());
+    duplicateRate.setAll(all.duplicateRate().stream().filter(p -> !p.at().isBefore(from)).toList());
   }
 
   private record Restored(Optional<Stamped<Overview>> last, List<OverviewSample> samples) {}
 
-  private record Loaded(Overview overview, List<OverviewSample> window) {}
+  private record Loaded(
+      Overview overview, List<OverviewSample> window, Series.Charts history, Instant at) {}
 }

@@ -1,9 +1,11 @@
 package dev.danmakuledger.ui.overview;
 
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.ui.history.OverviewSample;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,10 +15,12 @@ import java.util.List;
  * before sending. The duplicate rate at a sample is the share of the submissions since the newest
  * sample at least {@link #RATE_WINDOW} older (or the first) that were duplicates, in percent, so
  * one-second polls do not turn batch boundaries into spikes. A counter that went down (the server
- * restarted) starts a new baseline instead of a negative rate.
+ * restarted) starts a new baseline instead of a negative rate. The server's per-minute history
+ * (docs/sync-server.md, "History") becomes one point per minute.
  */
 final class Series {
   static final Duration RATE_WINDOW = Duration.ofSeconds(10);
+  private static final Duration MINUTE = Duration.ofMinutes(1);
 
   private Series() {}
 
@@ -29,6 +33,60 @@ final class Series {
         outcomes + o.duplicates().edge(),
         duplicates,
         o.alerts());
+  }
+
+  /**
+   * The server's per-minute history as chart points at each minute's end: throughput in records per
+   * second and the share of the minute's records that were duplicates the server caught (edge
+   * duplicates are not in the server's history). The running minute (the newest point, still
+   * growing) and minutes no instance sampled are left out.
+   */
+  static Charts fromHistory(ClusterHistory history) {
+    List<ChartPoint> rate = new ArrayList<>();
+    List<ChartPoint> dup = new ArrayList<>();
+    List<ClusterHistory.Minute> points = history.points();
+    for (int i = 0; i < points.size() - 1; i++) {
+      ClusterHistory.Minute m = points.get(i);
+      if (m.instances() == 0) {
+        continue;
+      }
+      Instant end;
+      try {
+        end = Instant.parse(m.minute()).plus(MINUTE);
+      } catch (DateTimeParseException e) {
+        continue;
+      }
+      rate.add(new ChartPoint(end, m.records() / (double) MINUTE.toSeconds(), MINUTE));
+      double share = m.records() == 0 ? 0 : Math.min(100.0, 100.0 * m.duplicates() / m.records());
+      dup.add(new ChartPoint(end, share, MINUTE));
+    }
+    return new Charts(rate, dup);
+  }
+
+  /** The two time series of the overview. */
+  record Charts(List<ChartPoint> throughput, List<ChartPoint> duplicateRate) {
+    Charts {
+      throughput = List.copyOf(throughput);
+      duplicateRate = List.copyOf(duplicateRate);
+    }
+
+    /** These points up to {@code until} (inclusive), then {@code later}. */
+    Charts before(Instant until, List<ChartPoint> laterThroughput, List<ChartPoint> laterRate) {
+      return new Charts(
+          join(throughput, until, laterThroughput), join(duplicateRate, until, laterRate));
+    }
+
+    private static List<ChartPoint> join(
+        List<ChartPoint> first, Instant until, List<ChartPoint> later) {
+      List<ChartPoint> out = new ArrayList<>();
+      for (ChartPoint p : first) {
+        if (!p.at().isAfter(until)) {
+          out.add(p);
+        }
+      }
+      out.addAll(later);
+      return out;
+    }
   }
 
   static List<ChartPoint> throughput(List<OverviewSample> samples) {

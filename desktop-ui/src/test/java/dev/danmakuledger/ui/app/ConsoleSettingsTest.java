@@ -62,7 +62,8 @@ class ConsoleSettingsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ViewName.parse("graphs"));
     assertEquals(
-        "view: got graphs, want one of overview, devices, rooms, review, inspector, alerts",
+        "view: got graphs, want one of overview, devices, rooms, review, inspector, alerts,"
+            + " instances",
         e.getMessage());
   }
 }

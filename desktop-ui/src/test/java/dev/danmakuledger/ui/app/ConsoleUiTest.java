@@ -10,6 +10,7 @@ import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.history.HistoryStore;
+import dev.danmakuledger.ui.instances.InstanceRow;
 import dev.danmakuledger.ui.live.ConnectionViewModel.State;
 import dev.danmakuledger.ui.review.ReviewViewModel;
 import dev.danmakuledger.ui.testing.Display;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import javafx.scene.Scene;
+import javafx.scene.chart.LineChart;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
@@ -75,6 +77,12 @@ class ConsoleUiTest {
 
     robot.clickOn("#tab-overview");
     Display.await("overview cards show", () -> robot.lookup("#card-forks").tryQuery().isPresent());
+    LineChart<?, ?> chart = robot.lookup("#throughput-chart").queryAs(LineChart.class);
+    Display.await(
+        "the server's last hour is charted, split where no instance sampled",
+        () ->
+            chart.getData().size() == 2
+                && chart.getData().stream().mapToInt(x -> x.getData().size()).sum() >= 54);
 
     robot.clickOn("#tab-devices");
     TableView<DeviceSummary> devices = table(robot, "#devices-table");
@@ -119,6 +127,27 @@ class ConsoleUiTest {
                 .tryQuery()
                 .map(n -> ((Label) n).getText().startsWith("Verified: leaf #" + m.deviceIndex()))
                 .orElse(false));
+    Display.await(
+        "a green room-log verdict beside it",
+        () ->
+            robot
+                .lookup("#room-verdict-headline")
+                .tryQuery()
+                .map(n -> ((Label) n).getText().startsWith("Verified: seq " + m.seq() + " is leaf"))
+                .orElse(false));
+    Label entry = robot.lookup("#inspector-room-entry").queryAs(Label.class);
+    assertTrue(
+        entry.getText().startsWith("v1 " + m.seq() + " M " + m.messageId()), entry.getText());
+    api.tamper(FixtureApi.Tamper.ROOM_PROOF);
+    robot.clickOn("#inspector-lookup");
+    Display.await(
+        "a tampered room bundle is red",
+        () ->
+            robot
+                .lookup("#room-verdict-headline")
+                .tryQuery()
+                .map(n -> ((Label) n).getText().startsWith("The room proof does not lead"))
+                .orElse(false));
     api.tamperProofs(true);
     robot.clickOn("#inspector-lookup");
     Display.await(
@@ -134,6 +163,14 @@ class ConsoleUiTest {
     TableView<AdminEvent> alerts = table(robot, "#alerts-table");
     Display.await("four alerts", () -> alerts.getItems().size() == 4);
     assertEquals("CRITICAL", alerts.getItems().get(0).severity());
+
+    robot.clickOn("#tab-instances");
+    TableView<InstanceRow> instances = table(robot, "#instances-table");
+    Display.await("two instances", () -> instances.getItems().size() == 2);
+    assertEquals("i-7f3a01c2", instances.getItems().get(0).instance().id());
+    Label summary = robot.lookup("#instances-summary").queryAs(Label.class);
+    assertEquals("1 up · 1 down", summary.getText());
+    assertTrue(robot.lookup("#instances-table .chip-down").tryQuery().isPresent());
   }
 
   @Test

@@ -37,6 +37,37 @@ class AdminClientTest {
   }
 
   @Test
+  void readsTheHistoryAndTheInstancesAndMapsANotIntegratedBundleToConflict() throws Exception {
+    h.server.enqueue(
+        new MockResponse()
+            .setBody(
+                "{\"minutes\":2,\"points\":[{\"minute\":\"2026-11-30T05:59:00Z\",\"instances\":1,"
+                    + "\"batches\":3,\"records\":30,\"confirmed\":28,\"pending\":0,"
+                    + "\"duplicates\":2,\"conflicts\":0,\"rejected\":0,\"subscribers\":1,"
+                    + "\"admitMsPerBatch\":0.5,\"commitMsPerBatch\":2.0}]}"));
+    assertEquals(30, h.client.history(2).points().get(0).records());
+    assertEquals("/admin/history?minutes=2", h.server.takeRequest().getPath());
+    h.server.enqueue(new MockResponse().setBody("{\"minutes\":0,\"points\":[]}"));
+    assertEquals(
+        ApiException.Kind.MALFORMED_RESPONSE,
+        assertThrows(ApiException.class, () -> h.client.history(2)).kind(),
+        "a window out of bounds is not a history");
+    h.server.takeRequest();
+    h.server.enqueue(new MockResponse().setBody("{\"instances\":[]}"));
+    assertTrue(h.client.instances().instances().isEmpty());
+    assertEquals("/admin/instances", h.server.takeRequest().getPath());
+    h.server.enqueue(
+        new MockResponse()
+            .setResponseCode(409)
+            .setHeader("Content-Type", "application/problem+json")
+            .setBody("{\"code\":\"not-integrated\",\"detail\":\"seq 7 is not integrated yet\"}"));
+    assertEquals(
+        ApiException.Kind.CONFLICT,
+        assertThrows(ApiException.class, () -> h.client.auditBundle("lobby", 7)).kind());
+    assertEquals("/v1/rooms/lobby/messages/7/bundle", h.server.takeRequest().getPath());
+  }
+
+  @Test
   void readsDevicesWithNullableFields() throws Exception {
     h.json("devices.json");
     DeviceList d = h.client.devices();

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.ui.client.Endpoint;
+import dev.danmakuledger.ui.proof.RoomInclusion;
 import dev.danmakuledger.ui.testing.FixtureApi;
 import dev.danmakuledger.ui.testing.Harness;
 import dev.danmakuledger.ui.testing.Ledger;
@@ -120,6 +122,91 @@ class InspectorViewModelTest {
     assertTrue(
         vm.verdict().get().headline().contains("does not lead to the root the device signed"),
         vm.verdict().get().headline());
+  }
+
+  @Test
+  void theRoomLogInclusionIsVerifiedBesideTheDeviceLogs() {
+    RoomMessage m = confirmed("kiosk-2");
+    vm.lookup(m.messageId());
+    RoomInclusion r = vm.roomInclusion().get();
+    assertTrue(r.verdict().verified(), r.toString());
+    assertEquals(m.seq() - 1, r.leafIndex());
+    assertEquals(api.roomLogs.size(m.room()), r.logSize());
+    assertTrue(
+        r.entry().startsWith("v1 " + m.seq() + " M " + m.messageId() + " kiosk-2 "), r.entry());
+    assertTrue(r.entry().endsWith(" " + m.idempotencyKey()), r.entry());
+    assertEquals(
+        "Verified: seq "
+            + m.seq()
+            + " is leaf #"
+            + (m.seq() - 1)
+            + " of the room log the server signed at size "
+            + r.logSize()
+            + ".",
+        r.verdict().headline());
+    assertTrue(vm.verdict().get().verified(), "the device side is verified as before");
+  }
+
+  @Test
+  void aTamperedRoomProofIsRedWhileTheDeviceLogStaysGreen() {
+    api.tamper(FixtureApi.Tamper.ROOM_PROOF);
+    vm.lookup(confirmed("stb-7").messageId());
+    assertTrue(vm.verdict().get().verified());
+    RoomInclusion r = vm.roomInclusion().get();
+    assertFalse(r.verdict().verified());
+    assertTrue(
+        r.verdict().headline().startsWith("The room proof does not lead to the root"),
+        r.verdict().headline());
+  }
+
+  @Test
+  void aBundleCarryingAnotherEntryIsRedNamingTheDifference() {
+    RoomMessage m = confirmed("kiosk-1");
+    api.tamper(FixtureApi.Tamper.ROOM_ENTRY);
+    vm.lookup(m.messageId());
+    RoomInclusion r = vm.roomInclusion().get();
+    assertFalse(r.verdict().verified());
+    assertTrue(
+        r.verdict().headline().startsWith("The room log entry names another message: seq "),
+        r.verdict().headline());
+  }
+
+  @Test
+  void aRoomCheckpointSignedByAnotherKeyIsRed() {
+    RoomMessage m = confirmed("kiosk-2");
+    api.roomLogs.resignWith(
+        m.room(),
+        NoteSigner.generate("danmaku-ledger/server-log/fixture", new java.security.SecureRandom()));
+    vm.lookup(m.messageId());
+    RoomInclusion r = vm.roomInclusion().get();
+    assertFalse(r.verdict().verified());
+    assertTrue(
+        r.verdict().headline().startsWith("The room checkpoint is not signed by the server's log"),
+        r.verdict().headline());
+  }
+
+  @Test
+  void aNumberWithoutABundleSaysSoInsteadOfFailingTheLookup() {
+    RoomMessage m = confirmed("stb-7");
+    h.server.setDispatcher(
+        new okhttp3.mockwebserver.Dispatcher() {
+          @Override
+          public okhttp3.mockwebserver.MockResponse dispatch(
+              okhttp3.mockwebserver.RecordedRequest request) {
+            if (request.getPath().endsWith("/bundle")) {
+              return FixtureApi.problem(409, "not-integrated", "not integrated yet");
+            }
+            return api.dispatch(request);
+          }
+        });
+    vm.lookup(m.messageId());
+    assertTrue(vm.verdict().get().verified());
+    RoomInclusion r = vm.roomInclusion().get();
+    assertFalse(r.verdict().verified());
+    assertEquals(
+        "The room log has not integrated seq " + m.seq() + " yet; look it up again soon.",
+        r.verdict().headline());
+    assertEquals(-1, r.logSize());
   }
 
   @Test

@@ -10,9 +10,11 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
+import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
@@ -110,7 +112,11 @@ public final class FixtureApi extends Dispatcher {
     /** Inclusion proofs carry the canonical bytes of a record with another text. */
     CANONICAL,
     /** Inclusion proofs carry no canonical bytes, as from an older server. */
-    NO_CANONICAL
+    NO_CANONICAL,
+    /** Audit bundles carry a room inclusion proof with one flipped bit. */
+    ROOM_PROOF,
+    /** Audit bundles carry the entry of the next room number. */
+    ROOM_ENTRY
   }
 
   /** Makes every inclusion proof from now on carry one flipped bit. */
@@ -172,6 +178,10 @@ public final class FixtureApi extends Dispatcher {
             return ok(new AlertList(alerts()));
           case "events":
             return events();
+          case "instances":
+            return ok(instances());
+          case "history":
+            return ok(history(Integer.parseInt(url.queryParameter("minutes"))));
           default:
             break;
         }
@@ -198,6 +208,12 @@ public final class FixtureApi extends Dispatcher {
                 p.get(2),
                 Long.parseLong(url.queryParameter("after")),
                 Integer.parseInt(url.queryParameter("limit"))));
+      }
+      if (p.size() == 6
+          && p.get(0).equals("v1")
+          && p.get(1).equals("rooms")
+          && p.get(5).equals("bundle")) {
+        return bundle(p.get(2), Long.parseLong(p.get(4)));
       }
       if (p.size() == 5 && p.get(0).equals("v1") && p.get(1).equals("rooms")) {
         long seq = Long.parseLong(p.get(4));
@@ -226,6 +242,50 @@ public final class FixtureApi extends Dispatcher {
       return problem(400, "invalid-field", e.getMessage());
     }
     return problem(404, "not-found", "no such resource: " + url.encodedPath());
+  }
+
+  /**
+   * The audit bundle of {@code room} #{@code seq} (docs/room-log.md, "Audit bundle"), from the room
+   * log and the device log of the ledger; 404 for a number without a device record.
+   */
+  private MockResponse bundle(String room, long seq) {
+    RoomMessage m =
+        ledger.messages.stream()
+            .filter(x -> x.room().equals(room) && x.seq() == seq && x.deviceIndex() != null)
+            .findFirst()
+            .orElse(null);
+    if (m == null || seq > roomLogs.size(room)) {
+      return problem(404, "not-found", "no message " + room + " #" + seq);
+    }
+    long leaf = seq - 1;
+    List<String> roomProof = new ArrayList<>();
+    for (byte[] h : roomLogs.inclusion(room, leaf)) {
+      roomProof.add(java.util.HexFormat.of().formatHex(h));
+    }
+    byte[] entry = roomLogs.entry(room, seq);
+    if (tamper == Tamper.ROOM_PROOF) {
+      String h = roomProof.get(0);
+      roomProof.set(0, (h.charAt(0) == '0' ? "1" : "0") + h.substring(1));
+    } else if (tamper == Tamper.ROOM_ENTRY && seq < roomLogs.size(room)) {
+      entry = roomLogs.entry(room, seq + 1);
+    }
+    Ledger.Device d = ledger.devices.get(m.deviceId());
+    InclusionProofResponse device = d.proof(m.deviceIndex());
+    Map<String, Object> b = new java.util.LinkedHashMap<>();
+    b.put("format", "danmaku-ledger-audit-bundle/v1");
+    b.put("room", room);
+    b.put("seq", seq);
+    b.put("entry", Base64.getEncoder().encodeToString(entry));
+    b.put("roomCheckpoint", roomLogs.checkpoint(room));
+    b.put(
+        "roomInclusion", Map.of("index", leaf, "size", roomLogs.size(room), "proofHex", roomProof));
+    b.put("deviceId", m.deviceId());
+    b.put("record", device.canonical());
+    b.put(
+        "deviceInclusion",
+        Map.of("index", device.index(), "size", device.size(), "proofHex", device.proofHex()));
+    b.put("deviceCheckpoint", device.checkpoint());
+    return ok(b);
   }
 
   private static RoomMessage withText(RoomMessage m, String text) {
@@ -314,6 +374,60 @@ public final class FixtureApi extends Dispatcher {
 
   private double elapsedSeconds() {
     return Math.max(0, Duration.between(started, clock.instant()).toMillis() / 1000.0);
+  }
+
+  /** Two instances: one beating now, one whose heartbeat stopped four minutes ago. */
+  public InstanceList instances() {
+    Instant now = clock.instant();
+    return new InstanceList(
+        List.of(
+            new InstanceList.Instance(
+                "i-7f3a01c2",
+                "http://10.0.0.5:8080",
+                "0.1.0",
+                now.minus(Duration.ofHours(3)).toString(),
+                now.minusSeconds(2).toString(),
+                InstanceList.Status.UP,
+                4.5,
+                12),
+            new InstanceList.Instance(
+                "i-0b91d4e8",
+                "http://10.0.0.6:8080",
+                "0.1.0",
+                now.minus(Duration.ofHours(5)).toString(),
+                now.minus(Duration.ofMinutes(4)).toString(),
+                InstanceList.Status.DOWN,
+                0,
+                0)));
+  }
+
+  /**
+   * The cluster's last {@code minutes} minutes: two instances whose traffic rises and falls, with
+   * one duplicate in twenty records, and no instance at all in minutes 20..24 before now.
+   */
+  public ClusterHistory history(int minutes) {
+    long newest = clock.millis() / 60_000 * 60_000;
+    List<ClusterHistory.Minute> points = new ArrayList<>();
+    for (int i = minutes - 1; i >= 0; i--) {
+      Instant at = Instant.ofEpochMilli(newest - i * 60_000L);
+      boolean gap = i >= 20 && i < 25;
+      long records = gap ? 0 : 600 + Math.round(400 * Math.sin(i / 6.0));
+      points.add(
+          new ClusterHistory.Minute(
+              at.toString(),
+              gap ? 0 : 2,
+              records / 10,
+              records,
+              records - records / 20,
+              0,
+              records / 20,
+              0,
+              0,
+              gap ? 0 : 12,
+              gap ? 0 : 1.5,
+              gap ? 0 : 4.0));
+    }
+    return new ClusterHistory(minutes, points);
   }
 
   public Overview overview() {

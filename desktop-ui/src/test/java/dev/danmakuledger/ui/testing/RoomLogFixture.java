@@ -5,12 +5,14 @@ import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.proof.Proofs;
 import dev.danmakuledger.merkle.tiles.BundleWriter;
 import dev.danmakuledger.merkle.tiles.Tile;
 import dev.danmakuledger.merkle.tiles.TileWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +34,7 @@ public final class RoomLogFixture {
   private final Map<String, Map<String, byte[]>> files = new ConcurrentHashMap<>();
   private final Map<String, TileWriter> tiles = new ConcurrentHashMap<>();
   private final Map<String, BundleWriter> bundles = new ConcurrentHashMap<>();
+  private final Map<String, List<byte[]>> entries = new ConcurrentHashMap<>();
   private final Map<String, Integer> checkpointReads = new ConcurrentHashMap<>();
   private final Map<String, Boolean> forkOnSecondRead = new ConcurrentHashMap<>();
 
@@ -51,8 +54,10 @@ public final class RoomLogFixture {
     Map<String, byte[]> f = files.computeIfAbsent(room, r -> new ConcurrentHashMap<>());
     TileWriter t = tiles.computeIfAbsent(room, r -> TileWriter.empty());
     BundleWriter b = bundles.computeIfAbsent(room, r -> BundleWriter.empty());
+    List<byte[]> all = entries.computeIfAbsent(room, r -> new ArrayList<>());
     while (t.size() < size) {
       byte[] e = entryOfSeq.apply(t.size() + 1);
+      all.add(e);
       for (Tile full : t.append(Rfc6962.leafHash(e))) {
         f.put(full.id().path(), full.data());
       }
@@ -71,11 +76,48 @@ public final class RoomLogFixture {
     grow(room, size, RoomLogFixture::tombstone);
   }
 
+  /** The bytes of entry {@code seq} (leaf {@code seq - 1}) of {@code room}'s log. */
+  public synchronized byte[] entry(String room, long seq) {
+    return entries.get(room).get((int) (seq - 1));
+  }
+
+  /** The published checkpoint note of {@code room}'s log. */
+  public synchronized String checkpoint(String room) {
+    return new String(files.get(room).get("checkpoint"), StandardCharsets.UTF_8);
+  }
+
+  /** The size of {@code room}'s log. */
+  public synchronized long size(String room) {
+    return entries.get(room).size();
+  }
+
+  /**
+   * The RFC 9162 inclusion proof of leaf {@code index} in {@code room}'s log at its current size,
+   * computed from the entries (the recursive definition, small logs only).
+   */
+  public synchronized List<byte[]> inclusion(String room, long index) {
+    List<byte[]> leaves = new ArrayList<>();
+    for (byte[] e : entries.get(room)) {
+      leaves.add(Rfc6962.leafHash(e));
+    }
+    return Proofs.inclusion(
+        index, leaves.size(), id -> subtree(leaves, (int) id.begin(), (int) id.end()));
+  }
+
+  private static byte[] subtree(List<byte[]> leaves, int begin, int end) {
+    if (end - begin == 1) {
+      return leaves.get(begin);
+    }
+    int mid = begin + (end - begin) / 2;
+    return Rfc6962.nodeHash(subtree(leaves, begin, mid), subtree(leaves, mid, end));
+  }
+
   /** Replaces {@code room}'s log with another tree of {@code size} entries: a split view. */
   public synchronized void fork(String room, long size) {
     files.remove(room);
     tiles.remove(room);
     bundles.remove(room);
+    entries.remove(room);
     grow(
         room,
         size,

@@ -19,6 +19,7 @@ import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageTimes;
+import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.query.AdminView;
 import dev.danmakuledger.server.query.LedgerQueries;
@@ -68,6 +69,7 @@ public final class HttpApi {
       String logVerifierKey,
       String cosignerVerifierKey,
       AdminView admin,
+      InstanceHistory history,
       RoomHub rooms,
       AdminHub adminEvents,
       LedgerMetrics metrics,
@@ -276,6 +278,8 @@ public final class HttpApi {
         "/admin/alerts", ctx -> send(ctx, 200, s.admin().alerts(Requests.limit(ctx, 100, 1000))));
     app.sse("/admin/events", this::adminEvents);
     app.get("/admin/instances", this::listInstances);
+    app.get(
+        "/admin/history", ctx -> send(ctx, 200, s.history().last(Requests.historyMinutes(ctx))));
   }
 
   private void batch(Context ctx) {

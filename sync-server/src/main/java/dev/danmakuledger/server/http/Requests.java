@@ -8,6 +8,7 @@ import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.server.LedgerException;
 import io.javalin.http.Context;
@@ -275,6 +276,33 @@ final class Requests {
     long v = queryLong(ctx, "limit", dflt);
     if (v < 1 || v > max) {
       throw new LedgerException(ErrorCode.INVALID_FIELD, "limit: got " + v + ", want 1.." + max);
+    }
+    return (int) v;
+  }
+
+  /**
+   * The {@code minutes} of {@code GET /admin/history}: 60 when absent, else a whole number in
+   * 1..{@link ClusterHistory#MAX_MINUTES}; anything else is 400 invalid-field.
+   */
+  static int historyMinutes(Context ctx) {
+    String raw = ctx.queryParam("minutes");
+    if (raw == null) {
+      return 60;
+    }
+    long v;
+    try {
+      v = raw.length() > 9 ? -1 : Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      v = -1;
+    }
+    if (v < 1 || v > ClusterHistory.MAX_MINUTES) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "minutes: got "
+              + quote(raw)
+              + ", want a whole number of minutes in 1.."
+              + ClusterHistory.MAX_MINUTES
+              + " (one day at most)");
     }
     return (int) v;
   }

@@ -80,6 +80,7 @@ public final class BatchIngest {
   private final AdminHub admin;
   private final Clock clock;
   private final StageTimes stages = new StageTimes();
+  private final OutcomeTally tally = new OutcomeTally();
   private volatile StageObserver observer = StageObserver.NONE;
 
   public BatchIngest(
@@ -179,6 +180,11 @@ public final class BatchIngest {
     return stages;
   }
 
+  /** The outcomes of the batches this instance stored. */
+  public OutcomeTally outcomes() {
+    return tally;
+  }
+
   private IngestResult attempt(
       String deviceId, long oldSize, List<byte[]> canonicals, String note, BatchMetadata metadata)
       throws StaleDeviceException {
@@ -217,6 +223,7 @@ public final class BatchIngest {
     for (DeviceRecordRow r : plan.rows()) {
       outcomes.add(r.wire());
     }
+    tally.count(outcomes);
     return new IngestResult(response(updated, outcomes, receipt), false);
   }
 

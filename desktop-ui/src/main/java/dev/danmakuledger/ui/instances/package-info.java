@@ -1,0 +1,2 @@
+/** The instances view: every sync-server instance of the cluster, by heartbeat. */
+package dev.danmakuledger.ui.instances;
