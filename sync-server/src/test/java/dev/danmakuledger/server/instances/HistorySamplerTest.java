@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.server.storage.ClusterMinute;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.HistoryStore;
 import dev.danmakuledger.server.storage.MinuteCounts;
-import dev.danmakuledger.testkit.MutableClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
