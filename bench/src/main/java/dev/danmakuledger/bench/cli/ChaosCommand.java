@@ -113,6 +113,34 @@ final class ChaosCommand implements Callable<Integer> {
   Duration gapSealAfter;
 
   @Option(
+      names = "--servers",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "sync servers, 1..8 (default: 2 on a shared MariaDB, 1 on the embedded H2, which lives"
+              + " inside one server)")
+  int servers;
+
+  @Option(
+      names = "--balancer",
+      paramLabel = "KIND",
+      defaultValue = "proxy",
+      description =
+          "what balances the agents over the servers: proxy (the fault proxy itself, at random) or"
+              + " haproxy (a real HAProxy the harness configures and owns, behind the fault proxy;"
+              + " needs the haproxy package) (default ${DEFAULT-VALUE})")
+  String balancer;
+
+  @Option(
+      names = "--redis-cluster",
+      description =
+          "run Redis as a Redis Cluster of 3 masters with a replica each (6 redis-servers the"
+              + " harness owns) instead of a primary and a replica; adds the fault"
+              + " redis-master-kill (the cluster fails over by itself) in place of"
+              + " redis-failover-lagging")
+  boolean redisCluster;
+
+  @Option(
       names = "--work-dir",
       paramLabel = "DIR",
       description = "where agents, server and logs live (default: a new temp directory, kept)")
@@ -122,6 +150,20 @@ final class ChaosCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ChaosHarness.Options o;
     try {
+      ChaosHarness.Balancer kind =
+          switch (balancer) {
+            case "proxy" -> ChaosHarness.Balancer.PROXY;
+            case "haproxy" -> ChaosHarness.Balancer.HAPROXY;
+            default ->
+                throw new IllegalArgumentException(
+                    "balancer: got " + balancer + ", want proxy or haproxy");
+          };
+      if (kind == ChaosHarness.Balancer.HAPROXY && !ChaosHarness.haproxyInstalled()) {
+        throw new IllegalArgumentException(
+            "balancer: got haproxy, but no haproxy executable is installed (PATH, /usr/sbin or"
+                + " $DANMAKU_HAPROXY); install it (apt-get install haproxy) or use --balancer"
+                + " proxy");
+      }
       o =
           new ChaosHarness.Options(
               duration,
@@ -134,7 +176,8 @@ final class ChaosCommand implements Callable<Integer> {
               drop,
               lose,
               Set.copyOf(without),
-              gapSealAfter);
+              gapSealAfter,
+              new ChaosHarness.Topology(servers, kind, redisCluster));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
