@@ -18,14 +18,17 @@ import java.util.UUID;
 /**
  * {@code bin/bench chaos} (docs/benchmarks.md): exactly-once under faults. Several edge agents
  * (child processes) capture and sync continuously through a {@link FaultProxy} that balances them
- * over the sync servers (child processes: two when they share a MariaDB, one on the embedded H2),
- * backed by a Redis primary and replica the harness owns ({@link RedisNodes}) and by MariaDB (a
- * fresh database on the given server, or one the harness owns) or the server's embedded H2. For a
- * bounded time the harness injects, at random moments, the faults of {@link FaultKind} (in shuffled
- * rounds, so a short run still meets each kind; the proxy drops connections and loses responses at
- * random throughout; the first round always completes, even past the duration); then it stops the
- * faults and the agents, syncs every agent's store to the end, waits out the gap sealer and checks
- * what was acknowledged against what was stored ({@link ChaosVerdict}).
+ * over the sync servers (child processes: two or more when they share a MariaDB, one on the
+ * embedded H2), or forwards to an HAProxy that does ({@link HaproxyBalancer}), backed by a Redis
+ * primary and replica ({@link RedisNodes}) or a Redis Cluster ({@link RedisClusterNodes}) the
+ * harness owns and by MariaDB (a fresh database on the given server, or one the harness owns) or
+ * the server's embedded H2; room-stream subscribers ({@link StreamSubscriber}) follow every room on
+ * every server. For a bounded time the harness injects, at random moments, the faults of {@link
+ * FaultKind} (in shuffled rounds, so a short run still meets each kind; the proxy drops connections
+ * and loses responses at random throughout; the first round always completes, even past the
+ * duration); then it stops the faults and the agents, syncs every agent's store to the end, waits
+ * out the gap sealer and checks what was acknowledged against what was stored ({@link
+ * ChaosVerdict}).
  */
 public final class ChaosHarness {
 

@@ -23,14 +23,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Exactly-once under faults: agents capture and sync continuously through a fault-injecting"
-          + " load-balancing proxy to sync servers (child processes; two on a shared MariaDB) while"
-          + " the harness SIGKILLs servers and agents, restarts Redis empty or from an older"
-          + " snapshot, fails over to a lagging replica, sets room counters back, kills SQL"
-          + " sessions mid-transaction, sends batches to two servers at once, clones a device,"
-          + " pauses servers and drops connections and responses. Then it checks acknowledged =="
-          + " stored, no duplicates, every room numbered 1..max with every hole a tombstone, every"
-          + " device root, every DUPLICATE/CONFLICT resolving to a stored message, every clone a"
-          + " fork, and no 5xx but the 503 outage answer.",
+          + " proxy (itself the load balancer, or in front of a real HAProxy) to sync servers"
+          + " (child processes; two or more on a shared MariaDB) on a Redis primary and replica or"
+          + " a Redis Cluster, with room-stream subscribers on every server, while the harness"
+          + " SIGKILLs servers (with subscribers attached, too) and agents, restarts Redis empty or"
+          + " from an older snapshot, fails over to a lagging replica or kills a cluster master,"
+          + " sets room counters back, kills SQL sessions mid-transaction, sends batches to two"
+          + " servers at once, clones a device, pauses servers, stalls a subscriber and drops"
+          + " connections and responses. Then it checks acknowledged == stored, no duplicates,"
+          + " every room numbered 1..max with every hole a tombstone, every device root, every"
+          + " DUPLICATE/CONFLICT resolving to a stored message, every clone a fork, no 5xx but the"
+          + " 503 outage answer, and every subscriber's stream exactly once, in order, complete.",
       "Exits 1 on any violation. A fault this set-up cannot inject must be left out with"
           + " --without, else the run refuses to start."
     })
