@@ -57,6 +57,24 @@ class LiveOutcomeTest {
   }
 
   @Test
+  void theBestLingerIsTheLowestP99AmongRunsThatKeptUp() {
+    LiveBenchmark.Outcome fellBehind =
+        new LiveBenchmark.Outcome(
+            Duration.ofMillis(5), 20_000, 20_000, 1_000.0, 600.0, 900, 1.0, 2.0, 0.2, 1.5);
+    LiveBenchmark.Outcome ten =
+        new LiveBenchmark.Outcome(
+            Duration.ofMillis(10), 20_000, 20_000, 1_000.0, 998.0, 40, 20.0, 45.0, 0.2, 1.5);
+    LiveBenchmark.Outcome fifty =
+        new LiveBenchmark.Outcome(
+            Duration.ofMillis(50), 20_000, 20_000, 1_000.0, 997.0, 80, 60.0, 90.0, 0.2, 1.5);
+    String best = LiveBenchmark.best(List.of(fellBehind, fifty, ten));
+    assertTrue(best.contains("linger 10 ms, p99 45.00 ms (target <= 60 ms: met)"), best);
+    assertTrue(
+        LiveBenchmark.best(List.of(fellBehind)).startsWith("no linger kept up"),
+        LiveBenchmark.best(List.of(fellBehind)));
+  }
+
+  @Test
   void optionsRefuseBadRatesDurationsAndLingers() {
     Duration s = Duration.ofSeconds(20);
     List<Duration> l = List.of(Duration.ofMillis(20));
