@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
     name = "live",
     mixinStandardHelpOptions = true,
     description = {
-      "Two sync-server instances in this JVM on one Redis and one H2 server-mode database: a"
+      "Two sync-server instances in this JVM on one Redis and one database (embedded Redis and"
+          + " an H2 server-mode file unless --redis/--jdbc are given): a"
           + " device posts to instance A, a viewer on instance B; latency from local ack to SSE"
           + " receipt next to a Redis PUBLISH->subscriber round trip in the same run. Reports the"
           + " offered and achieved rates; a run whose device fell behind (achieved < 99% of"
@@ -24,6 +25,7 @@ import picocli.CommandLine.Spec;
 final class LiveCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
   @Mixin Output output;
+  @Mixin Targets targets;
 
   @Option(names = "--rate", defaultValue = "1000", description = "messages/s (default 1000)")
   int rate;
@@ -49,7 +51,7 @@ final class LiveCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LiveBenchmark.Options o;
     try {
-      o = new LiveBenchmark.Options(rate, duration, lingers);
+      o = new LiveBenchmark.Options(rate, duration, lingers, targets.redis, targets.jdbc);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.live;
 
 import dev.danmakuledger.bench.ingest.Dirs;
+import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.server.ServerConfig;
@@ -55,9 +56,16 @@ public final class LiveBenchmark {
    * @param rate captures per second, 1..100000
    * @param duration how long the device captures, 1 s..10 min
    * @param lingers the lingers to measure, one run each, each 1 ms..1 s
+   * @param redisUri the Redis both instances share, or null for an embedded one
+   * @param jdbcUrl a MariaDB/MySQL server (a fresh database, dropped after), or null for an H2 file
+   *     database in server mode
    */
-  public record Options(int rate, Duration duration, List<Duration> lingers) {
+  public record Options(
+      int rate, Duration duration, List<Duration> lingers, String redisUri, String jdbcUrl) {
     public Options {
+      if (jdbcUrl != null) {
+        FreshDatabase.requireServerUrl(jdbcUrl);
+      }
       if (rate < 1 || rate > 100_000) {
         throw new IllegalArgumentException("rate: got " + rate + ", want 1..100000");
       }
@@ -109,23 +117,34 @@ public final class LiveBenchmark {
 
   public static List<BenchResult> run(Options o, PrintStream log) throws Exception {
     Path tmp = Files.createTempDirectory("danmaku-bench-live-");
-    try (EmbeddedRedis redis = EmbeddedRedis.start()) {
+    try (EmbeddedRedis embedded = o.redisUri() == null ? EmbeddedRedis.start() : null;
+        FreshDatabase db =
+            o.jdbcUrl() == null ? null : FreshDatabase.create(o.jdbcUrl(), tmp.resolve("db"))) {
+      String redisUri = embedded != null ? embedded.uri() : o.redisUri();
       String jdbc =
-          "jdbc:h2:file:"
-              + tmp.resolve("db").toAbsolutePath()
-              + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
+          db != null
+              ? db.url()
+              : "jdbc:h2:file:"
+                  + tmp.resolve("db").toAbsolutePath()
+                  + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
       ServerConfig config =
           ServerConfig.builder(tmp.resolve("data"))
-              .redisUri(redis.uri())
+              .redisUri(redisUri)
               .jdbc(jdbc, null, null)
               .reviewRule(null)
               .build();
+      log.printf(
+          Locale.ROOT,
+          "live: two instances on %s and %s%n",
+          embedded != null ? "an embedded Redis" : "Redis " + redisUri,
+          db != null ? db.describe() : "an H2 file database in server mode");
+      String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
       try (SyncServer a = SyncServer.start(config);
           SyncServer b = SyncServer.start(config)) {
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out = once(a, b, redis.uri(), o.rate(), o.duration(), linger, log);
+          Outcome out = once(a, b, redisUri, run, o.rate(), o.duration(), linger, log);
           outcomes.add(out);
           rows.add(row(o.rate(), o.duration(), out));
         }
@@ -141,12 +160,13 @@ public final class LiveBenchmark {
       SyncServer a,
       SyncServer b,
       String redisUri,
+      String run,
       int rate,
       Duration duration,
       Duration linger,
       PrintStream log)
       throws Exception {
-    String room = "live-bench-" + linger.toMillis() + "ms";
+    String room = "live-bench-" + run + "-" + linger.toMillis() + "ms";
     log.printf(
         Locale.ROOT,
         "live: %d msg/s for %s, linger %d ms, device -> %s, viewer on %s, room %s%n",
@@ -167,7 +187,8 @@ public final class LiveBenchmark {
     pubsub.setDaemon(true);
     pubsub.start();
     LiveDevice device =
-        LiveDevice.enroll(a.baseUri(), a.enrollToken(), "live-device-" + linger.toMillis());
+        LiveDevice.enroll(
+            a.baseUri(), a.enrollToken(), "live-device-" + run + "-" + linger.toMillis());
     LiveDevice.Run r = device.run(room, rate, duration, linger, acked);
     pubsub.join(duration.toMillis() + 30_000);
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

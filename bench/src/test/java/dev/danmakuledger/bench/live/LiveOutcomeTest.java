@@ -75,17 +75,32 @@ class LiveOutcomeTest {
   }
 
   @Test
+  void optionsRefuseADatabaseThatIsNoMariaDbServer() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new LiveBenchmark.Options(
+                1_000,
+                Duration.ofSeconds(20),
+                List.of(Duration.ofMillis(20)),
+                null,
+                "jdbc:postgresql://x/y"));
+  }
+
+  @Test
   void optionsRefuseBadRatesDurationsAndLingers() {
     Duration s = Duration.ofSeconds(20);
     List<Duration> l = List.of(Duration.ofMillis(20));
-    assertThrows(IllegalArgumentException.class, () -> new LiveBenchmark.Options(0, s, l));
+    assertThrows(
+        IllegalArgumentException.class, () -> new LiveBenchmark.Options(0, s, l, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, Duration.ofMillis(500), l));
-    assertThrows(
-        IllegalArgumentException.class, () -> new LiveBenchmark.Options(1_000, s, List.of()));
+        () -> new LiveBenchmark.Options(1_000, Duration.ofMillis(500), l, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, s, List.of(Duration.ofSeconds(2))));
+        () -> new LiveBenchmark.Options(1_000, s, List.of(), null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(1_000, s, List.of(Duration.ofSeconds(2)), null, null));
   }
 }
