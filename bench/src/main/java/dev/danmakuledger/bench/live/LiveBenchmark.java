@@ -92,6 +92,9 @@ public final class LiveBenchmark {
    * @param offered captures per second the device made
    * @param achieved messages per second the server acknowledged over the same window
    * @param maxBacklog the most captures ever pending on the device at once
+   * @param batchP99 the 99th percentile of a batch's round trip to instance A, ms
+   * @param batchMax the slowest batch round trip, ms: a capture that waited behind it waited that
+   *     long
    */
   record Outcome(
       Duration linger,
@@ -103,7 +106,9 @@ public final class LiveBenchmark {
       double p50,
       double p99,
       double floorP50,
-      double floorP99) {
+      double floorP99,
+      double batchP99,
+      double batchMax) {
     /** The device kept up: the percentiles are latencies, not a queue's waiting time. */
     boolean valid() {
       return achieved >= KEEP_UP * offered && received == sent;
@@ -209,18 +214,22 @@ public final class LiveBenchmark {
               sse.percentileMs(50),
               sse.percentileMs(99),
               floor.percentileMs(50),
-              floor.percentileMs(99));
+              floor.percentileMs(99),
+              r.roundTrips().percentileMs(99),
+              r.roundTrips().percentileMs(100));
     }
     log.printf(
         Locale.ROOT,
-        "live: linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most pending %d;"
-            + " received %d of %d; ack->SSE p50 %.2f ms p99 %.2f ms; Redis PUBLISH p50 %.2f ms"
-            + " p99 %.2f ms%n",
+        "live: linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most pending %d,"
+            + " batch round trip p99 %.1f ms max %.1f ms; received %d of %d; ack->SSE p50 %.2f ms"
+            + " p99 %.2f ms; Redis PUBLISH p50 %.2f ms p99 %.2f ms%n",
         linger.toMillis(),
         out.offered(),
         out.achieved(),
         out.valid() ? "kept up" : "NOT kept up: latencies are the device's backlog, not valid",
         out.maxBacklog(),
+        out.batchP99(),
+        out.batchMax(),
         out.received(),
         out.sent(),
         out.p50(),
@@ -262,8 +271,8 @@ public final class LiveBenchmark {
         String.format(
             Locale.ROOT,
             "%d msg/s for %ds, linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most"
-                + " pending on the device %d, received %d of %d; target p99 <= %d ms: %s;"
-                + " baseline p50 %.2f ms p99 %.2f ms",
+                + " pending on the device %d, batch round trip p99 %.1f ms max %.1f ms, received"
+                + " %d of %d; target p99 <= %d ms: %s; baseline p50 %.2f ms p99 %.2f ms",
             rate,
             duration.toSeconds(),
             out.linger().toMillis(),
@@ -271,6 +280,8 @@ public final class LiveBenchmark {
             out.achieved(),
             out.valid() ? "kept up" : "not valid: the device fell behind",
             out.maxBacklog(),
+            out.batchP99(),
+            out.batchMax(),
             out.received(),
             out.sent(),
             50 + out.linger().toMillis(),

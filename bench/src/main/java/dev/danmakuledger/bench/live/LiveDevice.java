@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.live;
 
+import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.ingest.LedgerClient;
 import dev.danmakuledger.bench.ingest.SimulatedDevice;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
@@ -41,8 +42,9 @@ final class LiveDevice {
    *     ≈ offered); one that falls behind drains its backlog long after (achieved well below
    *     offered)
    * @param maxBacklog the most captures pending at once
+   * @param roundTrips the time of each batch's POST until its answer
    */
-  record Run(long sent, double offered, double achieved, long maxBacklog) {}
+  record Run(long sent, double offered, double achieved, long maxBacklog, Latencies roundTrips) {}
 
   private final LedgerClient client;
   private final SimulatedDevice device;
@@ -100,6 +102,7 @@ final class LiveDevice {
     capture.setDaemon(true);
     capture.start();
     long maxBacklog = 0;
+    Latencies roundTrips = new Latencies();
     long millis = System.currentTimeMillis();
     while (capture.isAlive() || !queue.isEmpty()) {
       Pending first = queue.poll(50, TimeUnit.MILLISECONDS);
@@ -138,7 +141,9 @@ final class LiveDevice {
                 millis << 16,
                 0));
       }
+      long posted = System.nanoTime();
       LedgerClient.Reply<?> r = client.postBatch(device.deviceId(), device.append(drafts));
+      roundTrips.add(System.nanoTime() - posted);
       if (!r.ok()) {
         throw new IOException("batch failed: " + r.code());
       }
@@ -146,6 +151,7 @@ final class LiveDevice {
     long done = System.nanoTime();
     double window = (end - start) / 1e9;
     double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
-    return new Run(captured.get(), captured.get() / window, captured.get() / draining, maxBacklog);
+    return new Run(
+        captured.get(), captured.get() / window, captured.get() / draining, maxBacklog, roundTrips);
   }
 }

@@ -13,7 +13,18 @@ import org.junit.jupiter.api.Test;
 class LiveOutcomeTest {
   private static LiveBenchmark.Outcome outcome(double achieved, long received, double p99) {
     return new LiveBenchmark.Outcome(
-        Duration.ofMillis(20), 20_000, received, 1_000.0, achieved, 30, 12.0, p99, 0.2, 1.5);
+        Duration.ofMillis(20),
+        20_000,
+        received,
+        1_000.0,
+        achieved,
+        30,
+        12.0,
+        p99,
+        0.2,
+        1.5,
+        40.0,
+        55.0);
   }
 
   @Test
@@ -60,13 +71,46 @@ class LiveOutcomeTest {
   void theBestLingerIsTheLowestP99AmongRunsThatKeptUp() {
     LiveBenchmark.Outcome fellBehind =
         new LiveBenchmark.Outcome(
-            Duration.ofMillis(5), 20_000, 20_000, 1_000.0, 600.0, 900, 1.0, 2.0, 0.2, 1.5);
+            Duration.ofMillis(5),
+            20_000,
+            20_000,
+            1_000.0,
+            600.0,
+            900,
+            1.0,
+            2.0,
+            0.2,
+            1.5,
+            900.0,
+            950.0);
     LiveBenchmark.Outcome ten =
         new LiveBenchmark.Outcome(
-            Duration.ofMillis(10), 20_000, 20_000, 1_000.0, 998.0, 40, 20.0, 45.0, 0.2, 1.5);
+            Duration.ofMillis(10),
+            20_000,
+            20_000,
+            1_000.0,
+            998.0,
+            40,
+            20.0,
+            45.0,
+            0.2,
+            1.5,
+            30.0,
+            35.0);
     LiveBenchmark.Outcome fifty =
         new LiveBenchmark.Outcome(
-            Duration.ofMillis(50), 20_000, 20_000, 1_000.0, 997.0, 80, 60.0, 90.0, 0.2, 1.5);
+            Duration.ofMillis(50),
+            20_000,
+            20_000,
+            1_000.0,
+            997.0,
+            80,
+            60.0,
+            90.0,
+            0.2,
+            1.5,
+            30.0,
+            35.0);
     String best = LiveBenchmark.best(List.of(fellBehind, fifty, ten));
     assertTrue(best.contains("linger 10 ms, p99 45.00 ms (target <= 60 ms: met)"), best);
     assertTrue(
