@@ -18,16 +18,55 @@ import java.util.UUID;
 /**
  * {@code bin/bench chaos} (docs/benchmarks.md): exactly-once under faults. Several edge agents
  * (child processes) capture and sync continuously through a {@link FaultProxy} that balances them
- * over the sync servers (child processes: two when they share a MariaDB, one on the embedded H2),
- * backed by a Redis primary and replica the harness owns ({@link RedisNodes}) and by MariaDB (a
- * fresh database on the given server, or one the harness owns) or the server's embedded H2. For a
- * bounded time the harness injects, at random moments, the faults of {@link FaultKind} (in shuffled
- * rounds, so a short run still meets each kind; the proxy drops connections and loses responses at
- * random throughout; the first round always completes, even past the duration); then it stops the
- * faults and the agents, syncs every agent's store to the end, waits out the gap sealer and checks
- * what was acknowledged against what was stored ({@link ChaosVerdict}).
+ * over the sync servers (child processes: two or more when they share a MariaDB, one on the
+ * embedded H2), or forwards to an HAProxy that does ({@link HaproxyBalancer}), backed by a Redis
+ * primary and replica ({@link RedisNodes}) or a Redis Cluster ({@link RedisClusterNodes}) the
+ * harness owns and by MariaDB (a fresh database on the given server, or one the harness owns) or
+ * the server's embedded H2; room-stream subscribers ({@link StreamSubscriber}) follow every room on
+ * every server. For a bounded time the harness injects, at random moments, the faults of {@link
+ * FaultKind} (in shuffled rounds, so a short run still meets each kind; the proxy drops connections
+ * and loses responses at random throughout; the first round always completes, even past the
+ * duration); then it stops the faults and the agents, syncs every agent's store to the end, waits
+ * out the gap sealer and checks what was acknowledged against what was stored ({@link
+ * ChaosVerdict}).
  */
 public final class ChaosHarness {
+
+  /** How the agents reach the sync servers. */
+  public enum Balancer {
+    /** The fault proxy itself spreads connections over the servers at random. */
+    PROXY,
+    /**
+     * A real HAProxy the harness owns (round robin, health checks, docs/operations.md) behind the
+     * fault proxy; a hedged request still goes to two servers directly.
+     */
+    HAPROXY
+  }
+
+  /**
+   * The shape of the deployment under test.
+   *
+   * @param servers sync servers, 1..8; 0 for the default: 2 on a shared MariaDB, 1 on the embedded
+   *     H2 (which lives inside its one server)
+   * @param balancer what balances the agents over the servers
+   * @param redisCluster a 3-master Redis Cluster with one replica each instead of a primary and a
+   *     replica
+   */
+  public record Topology(int servers, Balancer balancer, boolean redisCluster) {
+    public Topology {
+      if (servers < 0 || servers > 8) {
+        throw new IllegalArgumentException("servers: got " + servers + ", want 1..8");
+      }
+      if (balancer == null) {
+        throw new IllegalArgumentException("balancer: got none, want proxy or haproxy");
+      }
+    }
+
+    /** Two servers behind the fault proxy on a MariaDB, one on H2; a Redis primary and replica. */
+    public static Topology defaults() {
+      return new Topology(0, Balancer.PROXY, false);
+    }
+  }
 
   /**
    * What to run.
@@ -44,9 +83,11 @@ public final class ChaosHarness {
    * @param dropRate proxy connection-drop probability
    * @param loseRate proxy lost-response probability
    * @param without faults left out of the run, by {@link #faultNames() name}; a fault the set-up
-   *     cannot inject must be left out explicitly, so that no run passes without saying so
+   *     cannot inject must be left out explicitly, so that no run passes without saying so (the
+   *     faults of the other Redis topology excepted: each topology has its own failover)
    * @param gapSealAfter the servers' {@code --gap-seal-after}: the age after which a numbering hole
    *     must be a tombstone, 1 s..10 min
+   * @param topology servers, balancer and Redis topology
    */
   public record Options(
       Duration duration,
@@ -59,7 +100,8 @@ public final class ChaosHarness {
       double dropRate,
       double loseRate,
       Set<String> without,
-      Duration gapSealAfter) {
+      Duration gapSealAfter,
+      Topology topology) {
     public Options {
       if (ownMariaDb && jdbcUrl != null) {
         throw new IllegalArgumentException(
@@ -90,14 +132,26 @@ public final class ChaosHarness {
         throw new IllegalArgumentException(
             "gap-seal-after: got " + gapSealAfter + ", want 1s..10m");
       }
+      boolean mariadb = ownMariaDb || jdbcUrl != null;
+      topology = topology == null ? Topology.defaults() : topology;
+      if (topology.servers() == 0) {
+        topology = new Topology(mariadb ? 2 : 1, topology.balancer(), topology.redisCluster());
+      }
+      if (topology.servers() > 1 && !mariadb) {
+        throw new IllegalArgumentException(
+            "servers: got "
+                + topology.servers()
+                + " on the embedded H2, which lives inside one server; want 1, or a shared"
+                + " MariaDB (--own-mariadb or --jdbc)");
+      }
       without = Set.copyOf(without == null ? Set.of() : without);
       for (String name : without) {
         kind(name);
       }
-      boolean mariadb = ownMariaDb || jdbcUrl != null;
+      FaultKind.Setup setup = setup(mariadb, ownMariaDb, topology);
       for (FaultKind k : FaultKind.values()) {
-        String why = k.whyNot(mariadb, ownMariaDb);
-        if (why != null && !without.contains(name(k))) {
+        String why = k.whyNot(setup);
+        if (why != null && !k.ofRedisTopology() && !without.contains(name(k))) {
           throw new IllegalArgumentException(
               "fault "
                   + name(k)
@@ -111,10 +165,51 @@ public final class ChaosHarness {
       }
     }
 
-    /** True when the servers share a MariaDB (so two of them run). */
+    /** The options with the default topology (two servers on a MariaDB, one on H2). */
+    public Options(
+        Duration duration,
+        int agents,
+        int rooms,
+        double ratePerAgent,
+        long seed,
+        String jdbcUrl,
+        boolean ownMariaDb,
+        double dropRate,
+        double loseRate,
+        Set<String> without,
+        Duration gapSealAfter) {
+      this(
+          duration,
+          agents,
+          rooms,
+          ratePerAgent,
+          seed,
+          jdbcUrl,
+          ownMariaDb,
+          dropRate,
+          loseRate,
+          without,
+          gapSealAfter,
+          Topology.defaults());
+    }
+
+    /** True when the servers share a MariaDB. */
     boolean mariadb() {
       return ownMariaDb || jdbcUrl != null;
     }
+
+    FaultKind.Setup setup() {
+      return setup(mariadb(), ownMariaDb, topology);
+    }
+
+    private static FaultKind.Setup setup(boolean mariadb, boolean owned, Topology t) {
+      return new FaultKind.Setup(mariadb, owned, t.servers(), t.redisCluster());
+    }
+  }
+
+  /** True when an haproxy executable is installed ({@link Balancer#HAPROXY} can run). */
+  public static boolean haproxyInstalled() {
+    return HaproxyBalancer.executable().isPresent();
   }
 
   /** The names {@code --without} takes, one per fault. */
@@ -195,12 +290,22 @@ public final class ChaosHarness {
   }
 
   private Summary runWith(FreshDatabase db) throws Exception {
-    processes.startRedis();
-    processes.startServers(db, options.mariadb() ? 2 : 1, options.gapSealAfter());
-    processes.startProxy(options.dropRate(), options.loseRate(), options.seed());
+    Topology topology = options.topology();
+    if (topology.redisCluster()) {
+      processes.startRedisCluster();
+    } else {
+      processes.startRedis();
+    }
+    processes.startServers(db, topology.servers(), options.gapSealAfter());
+    processes.startProxy(
+        options.dropRate(),
+        options.loseRate(),
+        options.seed(),
+        topology.balancer() == Balancer.HAPROXY);
     for (int r = 0; r < options.rooms(); r++) {
       rooms.add("chaos-" + runId + "-r" + r);
     }
+    processes.startSubscribers(rooms);
     for (int a = 0; a < options.agents(); a++) {
       processes.startAgent(
           "chaos-" + runId + "-a" + a, rooms, options.ratePerAgent(), options.seed() + a);
@@ -215,27 +320,34 @@ public final class ChaosHarness {
     repeating.start();
     Set<FaultKind> scheduled = EnumSet.noneOf(FaultKind.class);
     for (FaultKind k : FaultKind.values()) {
+      String why = k.whyNot(options.setup());
       if (options.without().contains(name(k))) {
-        String why = k.whyNot(options.mariadb(), options.ownMariaDb());
         skipped.put(k.label, "--without " + name(k) + (why == null ? "" : ": it " + why));
+      } else if (why != null && k.ofRedisTopology()) {
+        skipped.put(k.label, "not of this Redis: it " + why);
       } else if (!k.random()) {
         scheduled.add(k);
       }
     }
     log.printf(
         Locale.ROOT,
-        "chaos: %d agents at %.0f captures/s and a device without edge dedupe, %d rooms, %d sync server(s) on %s%s, Redis primary"
-            + " :%d + replica :%d (owned), proxy :%d; gap sealer after %ds; injecting faults for"
-            + " %s%n",
+        "chaos: %d agents at %.0f captures/s and a device without edge dedupe, %d rooms, %d sync"
+            + " server(s) on %s%s, %s, %s; %d stream subscribers; gap sealer after %ds; injecting"
+            + " faults for %s%n",
         options.agents(),
         options.ratePerAgent(),
         options.rooms(),
         processes.servers().size(),
         db.describe(),
         options.ownMariaDb() ? " (harness-owned mariadbd)" : "",
-        processes.redis().primaryPort(),
-        processes.redis().replicaPort(),
-        processes.proxy().port(),
+        processes.describeRedis(),
+        processes.balancer() == null
+            ? "fault proxy :" + processes.proxy().port() + " balancing"
+            : "fault proxy :"
+                + processes.proxy().port()
+                + " -> haproxy :"
+                + processes.balancer().port(),
+        processes.subscribers().size(),
         options.gapSealAfter().toSeconds(),
         options.duration());
     FaultInjector faults =
@@ -268,6 +380,7 @@ public final class ChaosHarness {
       FaultKind k = e.getKey();
       boolean off =
           options.without().contains(name(k))
+              || (k.ofRedisTopology() && k.whyNot(options.setup()) != null)
               || (k == FaultKind.PROXY_DROPPED_CONNECTION && options.dropRate() == 0)
               || (k == FaultKind.PROXY_LOST_RESPONSE && options.loseRate() == 0);
       if (!off && e.getValue() == 0) {

@@ -19,10 +19,12 @@ import java.util.stream.Stream;
 
 /**
  * The processes of a chaos run, which the harness owns and may kill: two redis-servers (primary and
- * replica, {@link RedisNodes}) behind a TCP proxy, optionally a mariadbd, one sync server (two when
- * they share a MariaDB) as child JVMs, the edge agents (child JVMs, cloned devices included) and
- * the {@link FaultProxy} that balances the agents over the servers. Each restarts as the same
- * program on the same port and data.
+ * replica, {@link RedisNodes}) behind a TCP proxy or a six-node Redis Cluster ({@link
+ * RedisClusterNodes}), optionally a mariadbd, the sync servers (one on H2; two or more when they
+ * share a MariaDB) as child JVMs, the edge agents (child JVMs, cloned devices included), the {@link
+ * FaultProxy} the agents connect to — itself the balancer, or in front of an HAProxy ({@link
+ * HaproxyBalancer}) — and the room-stream subscribers ({@link StreamSubscriber}) attached to every
+ * server directly. Each process restarts as the same program on the same port and data.
  */
 final class ChaosProcesses implements AutoCloseable {
   /** A device whose data directory was copied: the original and the clone both run. */
@@ -42,8 +44,11 @@ final class ChaosProcesses implements AutoCloseable {
   private final List<Child> servers = new ArrayList<>();
   private final List<LedgerClient> clients = new ArrayList<>();
   private final List<Integer> serverPorts = new ArrayList<>();
+  private final List<StreamSubscriber> subscribers = new ArrayList<>();
   private RedisNodes redis;
+  private RedisClusterNodes redisCluster;
   private FaultProxy redisProxy;
+  private HaproxyBalancer balancer;
   private OwnedMariaDb mariadb;
   private FaultProxy proxy;
   private String enrollToken;
@@ -75,6 +80,32 @@ final class ChaosProcesses implements AutoCloseable {
   }
 
   /**
+   * Starts a Redis Cluster of three masters with a replica each; the servers get every node as a
+   * seed and follow the cluster's own failovers (no proxy: cluster clients talk to every node).
+   */
+  void startRedisCluster() throws IOException, InterruptedException {
+    List<Integer> ports = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      ports.add(freePort());
+    }
+    redisCluster = new RedisClusterNodes(root, ports);
+    redisCluster.start();
+  }
+
+  /** What Redis the servers use, for the run's first line. */
+  String describeRedis() {
+    if (redisCluster != null) {
+      return "Redis Cluster of 3 masters + 3 replicas " + redisCluster.ports() + " (owned)";
+    }
+    return "Redis primary :"
+        + redis.primaryPort()
+        + " + replica :"
+        + redis.replicaPort()
+        + " (owned) behind proxy :"
+        + redisProxy.port();
+  }
+
+  /**
    * Starts {@code count} sync servers on the same Redis (through its proxy) and database; the
    * second gets the first one's tokens and signing key, as instances of one deployment share them.
    *
@@ -101,8 +132,10 @@ final class ChaosProcesses implements AutoCloseable {
               data.toString(),
               "--port",
               Integer.toString(port),
-              "--redis",
-              "redis://127.0.0.1:" + redisProxy.port(),
+              redisCluster != null ? "--redis-cluster" : "--redis",
+              redisCluster != null
+                  ? String.join(",", redisCluster.seeds())
+                  : "redis://127.0.0.1:" + redisProxy.port(),
               "--gap-seal-after",
               Long.toString(gapSealAfter.toSeconds()),
               "--no-review"));
@@ -122,12 +155,59 @@ final class ChaosProcesses implements AutoCloseable {
     }
   }
 
-  void startProxy(double dropRate, double loseRate, long seed) throws IOException {
-    List<InetSocketAddress> targets = new ArrayList<>();
+  /**
+   * Starts the fault proxy the agents connect to: in front of the servers themselves, or, with
+   * {@code haproxy}, in front of an HAProxy that balances them (a hedge still goes to two servers
+   * directly).
+   */
+  void startProxy(double dropRate, double loseRate, long seed, boolean haproxy)
+      throws IOException, InterruptedException {
+    List<InetSocketAddress> servers = new ArrayList<>();
     for (int port : serverPorts) {
-      targets.add(new InetSocketAddress("127.0.0.1", port));
+      servers.add(new InetSocketAddress("127.0.0.1", port));
     }
-    proxy = new FaultProxy(targets, dropRate, loseRate, seed);
+    if (!haproxy) {
+      proxy = new FaultProxy(servers, dropRate, loseRate, seed);
+      return;
+    }
+    balancer =
+        HaproxyBalancer.start(new HaproxyConfig(freePort(), serverPorts), root.resolve("haproxy"));
+    waitForPort(balancer.port(), Duration.ofSeconds(20), "haproxy");
+    proxy =
+        new FaultProxy(
+            List.of(new InetSocketAddress("127.0.0.1", balancer.port())), dropRate, loseRate, seed);
+    if (servers.size() >= 2) {
+      proxy.setHedgeTargets(servers);
+    }
+  }
+
+  /** The harness-owned HAProxy, or null when the fault proxy balances. */
+  HaproxyBalancer balancer() {
+    return balancer;
+  }
+
+  /** Subscribes to every room's stream on every server, directly (not through a balancer). */
+  void startSubscribers(List<String> rooms) {
+    for (int i = 0; i < serverPorts.size(); i++) {
+      for (String room : rooms) {
+        StreamSubscriber s =
+            new StreamSubscriber(
+                servers.get(i).name() + "/" + room.substring(room.lastIndexOf('-') + 1),
+                room,
+                serverPorts,
+                i);
+        subscribers.add(s);
+        s.start();
+      }
+    }
+  }
+
+  List<StreamSubscriber> subscribers() {
+    return subscribers;
+  }
+
+  RedisClusterNodes redisCluster() {
+    return redisCluster;
   }
 
   /** Starts agent process {@code deviceId}, capturing into {@code rooms} through the proxy. */
@@ -214,6 +294,7 @@ final class ChaosProcesses implements AutoCloseable {
     return servers;
   }
 
+  /** The servers' Redis primary and replica, or null on a Redis Cluster. */
   RedisNodes redis() {
     return redis;
   }
@@ -323,6 +404,9 @@ final class ChaosProcesses implements AutoCloseable {
   /** Stops every process; a failure to stop one is logged and the others are still stopped. */
   @Override
   public void close() {
+    for (StreamSubscriber s : subscribers) {
+      quietly(s::close);
+    }
     for (Child c : agents) {
       quietly(c::kill);
     }
@@ -339,8 +423,14 @@ final class ChaosProcesses implements AutoCloseable {
     if (redisProxy != null) {
       quietly(redisProxy::close);
     }
+    if (balancer != null) {
+      quietly(balancer::stop);
+    }
     if (redis != null) {
       quietly(redis::stop);
+    }
+    if (redisCluster != null) {
+      quietly(redisCluster::stop);
     }
     if (mariadb != null) {
       quietly(() -> mariadb.process().stop(30));

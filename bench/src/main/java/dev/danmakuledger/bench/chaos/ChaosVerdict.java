@@ -210,7 +210,48 @@ final class ChaosVerdict {
     checks.add(resolvedCheck(agents, repeating, totals));
     checks.add(CloneVerdict.judge(processes.clones(), processes.direct(), ledger));
     checks.add(serverErrorsCheck(totals));
+    checks.add(streamsCheck(ledger, totals));
     return new Verdict(checks, totals);
+  }
+
+  /**
+   * Every subscriber of every room, on every instance, got each CONFIRMED message of its room once,
+   * in cursor order, complete up to the room's mark, across its reconnections. A subscriber still
+   * catching up (reconnected late, or stalled) gets up to 60 s to reach the mark.
+   */
+  private ChaosHarness.Check streamsCheck(RoomLedger ledger, Map<String, Long> totals)
+      throws InterruptedException {
+    List<StreamSubscriber> subs = processes.subscribers();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    for (StreamSubscriber s : subs) {
+      long want = ledger.confirmedByRoom.getOrDefault(s.room(), Map.of()).size();
+      while (s.lastCursor() < want && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+    }
+    Map<String, List<StreamEvent>> streams = new LinkedHashMap<>();
+    Map<String, String> roomOf = new LinkedHashMap<>();
+    long events = 0;
+    long connections = 0;
+    long cutOffs = 0;
+    for (StreamSubscriber s : subs) {
+      s.close();
+      List<StreamEvent> got = s.events();
+      streams.put(s.name(), got);
+      roomOf.put(s.name(), s.room());
+      events += got.size();
+      connections += s.connections();
+      cutOffs += s.cutOffs();
+    }
+    totals.put("stream subscribers (every room on every instance, direct)", (long) subs.size());
+    totals.put("stream events received (all subscribers)", events);
+    totals.put("stream reconnections with Last-Event-ID", connections - subs.size());
+    totals.put("streams the server ended with a resume event", cutOffs);
+    List<String> bad = StreamVerdict.judgeAll(streams, roomOf, ledger.confirmedByRoom);
+    return check(
+        "every stream subscriber got every CONFIRMED message once, in cursor order, complete",
+        bad,
+        subs.size() + " subscribers, " + events + " events, each room complete on each");
   }
 
   private static AgentState state(String id, Path dir, EdgeStore store, String root)
@@ -303,11 +344,14 @@ final class ChaosVerdict {
     HttpStatusTally tally = processes.proxy().statuses();
     long all = 0;
     long outage = 0;
+    long balancer = 0;
     List<String> other = new ArrayList<>();
     for (Map.Entry<String, Long> e : tally.serverErrors().entrySet()) {
       all += e.getValue();
       if (HttpStatusTally.isOutageAnswer(e.getKey())) {
         outage += e.getValue();
+      } else if (HttpStatusTally.isBalancerAnswer(e.getKey())) {
+        balancer += e.getValue();
       } else {
         other.add(e.getValue() + " x " + e.getKey());
       }
@@ -315,10 +359,17 @@ final class ChaosVerdict {
     totals.put("HTTP responses (proxy)", tally.responses());
     totals.put("5xx responses (proxy)", all);
     totals.put("  of which 503 outage answers with Retry-After", outage);
+    if (processes.balancer() != null) {
+      totals.put("  of which HAProxy's own (no instance reached)", balancer);
+    }
     return check(
         "no 5xx but 503 redis-unavailable/sql-unavailable with Retry-After",
         other,
-        all + " 5xx of " + tally.responses() + " responses, all outage answers");
+        all
+            + " 5xx of "
+            + tally.responses()
+            + " responses, all outage answers"
+            + (balancer > 0 ? " (" + balancer + " of the balancer, no instance reached)" : ""));
   }
 
   private ChaosHarness.Check rootsCheck(List<AgentState> agents) throws Exception {

@@ -124,6 +124,17 @@ final class FaultInjector {
         server.start();
         processes.waitReady(i, Duration.ofSeconds(90));
       }
+      case SUBSCRIBED_SERVER_SIGKILL -> {
+        return killSubscribedServer();
+      }
+      case SUBSCRIBER_STALL -> {
+        List<StreamSubscriber> subs = processes.subscribers();
+        StreamSubscriber s = subs.get(random.nextInt(subs.size()));
+        log.println("chaos: stream subscriber " + s.name() + " reads nothing for 10 s");
+        s.stall(10_000);
+        Thread.sleep(10_000);
+      }
+      case REDIS_MASTER_KILL -> redis.killClusterMaster();
       case AGENT_SIGKILL -> {
         List<Child> agents = processes.agents();
         Child a = agents.get(random.nextInt(agents.size()));
@@ -174,6 +185,37 @@ final class FaultInjector {
       }
       default -> throw new IllegalStateException("fault " + k + " is not injected on a schedule");
     }
+    return true;
+  }
+
+  /**
+   * SIGKILL a server that has stream subscribers attached right now, and restart it after 0–2 s:
+   * its subscribers reconnect (to it once it is back, or to another instance) with {@code
+   * Last-Event-ID}. False when no server had a subscriber attached (then it is not counted).
+   */
+  private boolean killSubscribedServer() throws Exception {
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < processes.servers().size(); i++) {
+      for (StreamSubscriber s : processes.subscribers()) {
+        if (s.connectedTo() == i) {
+          candidates.add(i);
+          break;
+        }
+      }
+    }
+    if (candidates.isEmpty()) {
+      log.println("chaos: no sync server has a stream subscriber attached; nothing to kill");
+      return false;
+    }
+    int i = candidates.get(random.nextInt(candidates.size()));
+    long attached = processes.subscribers().stream().filter(s -> s.connectedTo() == i).count();
+    Child server = processes.servers().get(i);
+    server.kill();
+    log.println("chaos: SIGKILL " + server.name() + " with " + attached + " stream subscribers");
+    measures.merge("stream subscribers attached to a killed instance", attached, Long::sum);
+    Thread.sleep(random.nextInt(2_000));
+    server.start();
+    processes.waitReady(i, Duration.ofSeconds(90));
     return true;
   }
 

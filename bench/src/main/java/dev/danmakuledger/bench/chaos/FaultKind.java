@@ -3,16 +3,19 @@ package dev.danmakuledger.bench.chaos;
 /** The faults the chaos harness injects (docs/benchmarks.md), named as the report prints them. */
 enum FaultKind {
   SERVER_SIGKILL("sync-server SIGKILL + restart", Needs.NOTHING),
+  SUBSCRIBED_SERVER_SIGKILL("sync-server SIGKILL with stream subscribers attached", Needs.NOTHING),
   AGENT_SIGKILL("agent SIGKILL mid-capture + restart", Needs.NOTHING),
   REDIS_RESTART_EMPTY("Redis restart, all data lost", Needs.NOTHING),
   REDIS_OLD_SNAPSHOT("Redis restart from an older RDB snapshot", Needs.NOTHING),
-  REDIS_FAILOVER_LAGGING("Redis failover to a lagging replica", Needs.NOTHING),
+  REDIS_FAILOVER_LAGGING("Redis failover to a lagging replica", Needs.REDIS_PAIR),
+  REDIS_MASTER_KILL("Redis Cluster master SIGKILL, replica promoted", Needs.REDIS_CLUSTER),
   ROOM_COUNTER_SET_BACK("room counter set back in Redis", Needs.NOTHING),
   MARIADB_RESTART("MariaDB SIGKILL + restart (harness-owned)", Needs.OWNED_MARIADB),
   SQL_CONNECTION_KILL("SQL session killed mid-transaction", Needs.MARIADB),
-  TWO_INSTANCES("one batch taken by two instances at once", Needs.MARIADB),
+  TWO_INSTANCES("one batch taken by two instances at once", Needs.TWO_SERVERS),
   CLONED_DEVICE("cloned device syncing beside its original", Needs.NOTHING),
   SERVER_PAUSE("sync-server slow-down (SIGSTOP 1-4 s)", Needs.NOTHING),
+  SUBSCRIBER_STALL("stream subscriber stalled (reads nothing for 10 s)", Needs.NOTHING),
   PROXY_SLOW("slow network (proxy delay 50-300 ms/chunk, 5 s)", Needs.NOTHING),
   PROXY_CUT_ALL("all connections cut (proxy)", Needs.NOTHING),
   PROXY_DROPPED_CONNECTION("dropped connection (proxy, random)", Needs.NOTHING),
@@ -21,11 +24,27 @@ enum FaultKind {
   /** What a fault needs of the run's set-up. */
   enum Needs {
     NOTHING,
-    /** A MariaDB the servers share (harness-owned or {@code --jdbc}): SQL sessions, 2 servers. */
+    /** A MariaDB the servers share (harness-owned or {@code --jdbc}): SQL sessions. */
     MARIADB,
     /** A MariaDB the harness owns, so it may kill the server process. */
-    OWNED_MARIADB
+    OWNED_MARIADB,
+    /** Two sync servers or more, on a MariaDB they share. */
+    TWO_SERVERS,
+    /** A Redis primary and replica the harness can cut apart (not a Redis Cluster). */
+    REDIS_PAIR,
+    /** A Redis Cluster ({@code --redis-cluster}). */
+    REDIS_CLUSTER
   }
+
+  /**
+   * The set-up of a run, as far as the faults care.
+   *
+   * @param mariadb the servers share a MariaDB
+   * @param ownedMariaDb that MariaDB is the harness's own
+   * @param servers how many sync servers run
+   * @param redisCluster Redis is a Redis Cluster rather than a primary and a replica
+   */
+  record Setup(boolean mariadb, boolean ownedMariaDb, int servers, boolean redisCluster) {}
 
   final String label;
   final Needs needs;
@@ -41,21 +60,36 @@ enum FaultKind {
   }
 
   /**
-   * Why this fault cannot be injected with the given set-up, or null when it can.
-   *
-   * @param mariadb the servers share a MariaDB
-   * @param ownedMariaDb that MariaDB is the harness's own
+   * True for a fault that belongs to one Redis topology: the other topology has its own (a primary
+   * and replica are failed over by the harness, a Redis Cluster fails over by itself), so it is out
+   * of a run on the other one without being left out by name.
    */
-  String whyNot(boolean mariadb, boolean ownedMariaDb) {
+  boolean ofRedisTopology() {
+    return needs == Needs.REDIS_PAIR || needs == Needs.REDIS_CLUSTER;
+  }
+
+  /** Why this fault cannot be injected with {@code s}, or null when it can. */
+  String whyNot(Setup s) {
     return switch (needs) {
       case NOTHING -> null;
       case MARIADB ->
-          mariadb
+          s.mariadb()
               ? null
-              : "needs a MariaDB two servers share (--own-mariadb or --jdbc); the embedded H2"
+              : "needs a MariaDB the servers share (--own-mariadb or --jdbc); the embedded H2"
                   + " lives inside the one server";
       case OWNED_MARIADB ->
-          ownedMariaDb ? null : "needs a MariaDB the harness owns and may kill (--own-mariadb)";
+          s.ownedMariaDb() ? null : "needs a MariaDB the harness owns and may kill (--own-mariadb)";
+      case TWO_SERVERS ->
+          s.mariadb() && s.servers() >= 2
+              ? null
+              : "needs two sync servers or more on a shared MariaDB (--own-mariadb or --jdbc,"
+                  + " --servers 2 or more)";
+      case REDIS_PAIR ->
+          s.redisCluster()
+              ? "is of a primary and replica the harness fails over; a Redis Cluster fails over"
+                  + " by itself (redis-master-kill) and refuses REPLICAOF"
+              : null;
+      case REDIS_CLUSTER -> s.redisCluster() ? null : "needs a Redis Cluster (--redis-cluster)";
     };
   }
 }

@@ -40,6 +40,7 @@ final class FaultProxy implements AutoCloseable {
   }
 
   private volatile List<InetSocketAddress> targets;
+  private volatile List<InetSocketAddress> hedgeTargets;
   private final ServerSocket listener;
   private final ExecutorService threads = Executors.newCachedThreadPool(FaultProxy::daemon);
   private final Random random;
@@ -112,6 +113,20 @@ final class FaultProxy implements AutoCloseable {
       throw new IllegalArgumentException("proxy targets: got none, want at least one");
     }
     this.targets = List.copyOf(targets);
+    this.hedgeTargets = this.targets;
+  }
+
+  /**
+   * Sends the two halves of a hedged connection to two of {@code targets} instead of two of the
+   * regular targets: with a real load balancer as the one regular target, a hedge still reaches two
+   * instances directly.
+   */
+  public void setHedgeTargets(List<InetSocketAddress> targets) {
+    if (targets == null || targets.size() < 2) {
+      throw new IllegalArgumentException(
+          "hedge targets: got " + (targets == null ? 0 : targets.size()) + ", want at least 2");
+    }
+    this.hedgeTargets = List.copyOf(targets);
   }
 
   /**
@@ -123,9 +138,9 @@ final class FaultProxy implements AutoCloseable {
     if (!(rate >= 0 && rate <= 1)) {
       throw new IllegalArgumentException("hedge rate: got " + rate + ", want 0..1");
     }
-    if (rate > 0 && targets.size() < 2) {
+    if (rate > 0 && hedgeTargets.size() < 2) {
       throw new IllegalArgumentException(
-          "hedge rate: got " + rate + " with " + targets.size() + " target, want 2 targets");
+          "hedge rate: got " + rate + " with " + hedgeTargets.size() + " target, want 2 targets");
     }
     this.hedgeRate = rate;
   }
@@ -179,7 +194,7 @@ final class FaultProxy implements AutoCloseable {
       }
       Fault fault = decide();
       counts.get(fault).incrementAndGet();
-      List<InetSocketAddress> to = targets;
+      List<InetSocketAddress> to = fault == Fault.HEDGE ? hedgeTargets : targets;
       int first;
       int second;
       synchronized (random) {

@@ -25,6 +25,9 @@ final class HttpStatusTally {
   private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.[01] (\\d{3})");
   private static final Pattern CODE = Pattern.compile("\"code\"\\s*:\\s*\"([a-z0-9-]+)\"");
 
+  private static final String BALANCER_MARK =
+      "\r\n" + HaproxyConfig.BALANCER_HEADER.toLowerCase(Locale.ROOT) + ": haproxy";
+
   private final AtomicLong responses = new AtomicLong();
   private final Map<String, AtomicLong> serverErrors = new ConcurrentHashMap<>();
 
@@ -61,8 +64,8 @@ final class HttpStatusTally {
   }
 
   /**
-   * Every 5xx seen, by {@code "<status> <code>[ retry-after]"} (code {@code -} when the body had
-   * none).
+   * Every 5xx seen, by {@code "<status> <code>[ retry-after][ balancer]"} (code {@code -} when the
+   * body had none; {@code balancer} when the load balancer made the answer itself).
    */
   Map<String, Long> serverErrors() {
     Map<String, Long> out = new TreeMap<>();
@@ -70,7 +73,15 @@ final class HttpStatusTally {
     return out;
   }
 
-  /** True for the documented outage answer, the one 5xx the verdict accepts. */
+  /**
+   * True for an answer the load balancer made itself ({@link HaproxyConfig#BALANCER_HEADER}, with
+   * {@code Retry-After}): no instance was reached, so no instance answered 5xx.
+   */
+  static boolean isBalancerAnswer(String key) {
+    return key.endsWith(" retry-after balancer");
+  }
+
+  /** True for the documented outage answer, the one 5xx of an instance the verdict accepts. */
   static boolean isOutageAnswer(String key) {
     for (ErrorCode c : List.of(ErrorCode.REDIS_UNAVAILABLE, ErrorCode.SQL_UNAVAILABLE)) {
       if (key.equals(c.status() + " " + c.code() + " retry-after")) {
@@ -97,7 +108,8 @@ final class HttpStatusTally {
         code
             + " "
             + (problem.find() ? problem.group(1) : "-")
-            + (headers.contains("\r\nretry-after:") ? " retry-after" : "");
+            + (headers.contains("\r\nretry-after:") ? " retry-after" : "")
+            + (headers.contains(BALANCER_MARK) ? " balancer" : "");
     serverErrors.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
   }
 }

@@ -43,6 +43,31 @@ final class RedisAdmin {
     }
   }
 
+  /**
+   * {@code BGSAVE} on {@code port}, waiting until the snapshot is on disk.
+   *
+   * @throws IOException when the save fails or does not finish within 30 s
+   */
+  static void bgsave(int port) throws IOException, InterruptedException {
+    String before = infoField(info(port, "persistence"), "rdb_last_save_time");
+    call(port, "BGSAVE");
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      String info = info(port, "persistence");
+      if ("0".equals(infoField(info, "rdb_bgsave_in_progress"))
+          && !String.valueOf(before).equals(infoField(info, "rdb_last_save_time"))) {
+        if (!"ok".equals(infoField(info, "rdb_last_bgsave_status"))) {
+          throw new IOException("BGSAVE on redis :" + port + " failed; see its log");
+        }
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("BGSAVE on redis :" + port + " did not finish within 30 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+
   /** {@code INFO section} as one string. */
   static String info(int port, String section) throws IOException {
     return String.valueOf(call(port, "INFO", section));

@@ -3,6 +3,7 @@ package dev.danmakuledger.bench.chaos;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -52,12 +53,43 @@ final class RedisFaults {
   }
 
   void restartEmpty() throws IOException, InterruptedException {
+    RedisClusterNodes cluster = processes.redisCluster();
+    if (cluster != null) {
+      int port = pickMaster(cluster);
+      log.println("chaos: SIGKILL redis cluster master :" + port + "; restarting it empty");
+      // back within the node timeout, so it is still the master of its slots (its replica
+      // then copies the empty data set)
+      cluster.restartEmpty(port, random.nextInt(1_000));
+      cluster.awaitHealthy(Duration.ofSeconds(60));
+      return;
+    }
     log.println("chaos: SIGKILL redis primary; restarting it empty");
     processes.redis().restartPrimaryEmpty(random.nextInt(1_500));
   }
 
   /** Snapshot now, let writes go on, then restart Redis from the snapshot: it forgets them. */
   void oldSnapshot() throws IOException, InterruptedException {
+    RedisClusterNodes cluster = processes.redisCluster();
+    if (cluster != null) {
+      int port = pickMaster(cluster);
+      Path rdb = cluster.snapshot(port);
+      long before = RedisClusterNodes.offset(port);
+      long ms = 2_000 + random.nextInt(3_000);
+      Thread.sleep(ms);
+      long lost = RedisClusterNodes.offset(port) - before;
+      log.println(
+          "chaos: SIGKILL redis cluster master :"
+              + port
+              + "; restarting it from the RDB snapshot of "
+              + ms
+              + " ms ago ("
+              + lost
+              + " bytes of writes since)");
+      cluster.restartFrom(port, rdb, random.nextInt(1_000));
+      cluster.awaitHealthy(Duration.ofSeconds(60));
+      measures.merge("Redis write bytes lost to old snapshots", lost, Long::sum);
+      return;
+    }
     RedisNodes redis = processes.redis();
     Path rdb = redis.snapshot();
     long before = redis.replicationOffset(redis.primaryPort());
@@ -106,20 +138,63 @@ final class RedisFaults {
     measures.merge("Redis write bytes the promoted replicas missed", behind, Long::sum);
   }
 
+  /**
+   * SIGKILL a Redis Cluster master and let the cluster fail over by itself: its replica is promoted
+   * once the master was unreachable for the node timeout; the old master then comes back and
+   * rejoins as a replica of the new one. Whatever the replica had not applied yet is lost.
+   */
+  void killClusterMaster() throws IOException, InterruptedException {
+    RedisClusterNodes cluster = processes.redisCluster();
+    List<int[]> shards = cluster.shards();
+    if (shards.isEmpty()) {
+      throw new IllegalStateException("master kill: got no master with a live replica, want one");
+    }
+    int[] shard = shards.get(random.nextInt(shards.size()));
+    long masterAt = RedisClusterNodes.offset(shard[0]);
+    long replicaAt = RedisClusterNodes.offset(shard[1]);
+    cluster.kill(shard[0]);
+    log.println(
+        "chaos: SIGKILL redis cluster master :"
+            + shard[0]
+            + "; waiting for the cluster to promote its replica :"
+            + shard[1]);
+    cluster.awaitMaster(shard[1], Duration.ofSeconds(60));
+    cluster.restart(shard[0]);
+    cluster.awaitHealthy(Duration.ofSeconds(60));
+    log.println(
+        "chaos: redis cluster replica :"
+            + shard[1]
+            + " promoted; the old master :"
+            + shard[0]
+            + " rejoined as its replica");
+    measures.merge(
+        "Redis write bytes the promoted replicas missed",
+        Math.max(0, masterAt - replicaAt),
+        Long::sum);
+  }
+
+  private int pickMaster(RedisClusterNodes cluster) throws IOException {
+    List<int[]> shards = cluster.shards();
+    if (shards.isEmpty()) {
+      throw new IllegalStateException("redis fault: got no master with a live replica, want one");
+    }
+    return shards.get(random.nextInt(shards.size()))[0];
+  }
+
   /** {@code SET {r:<room>}:seq} to a lower value than it holds, in a room that has one. */
   void setCounterBack() throws IOException, InterruptedException {
-    int port = processes.redis().primaryPort();
+    RedisClusterNodes cluster = processes.redisCluster();
     for (int attempt = 0; attempt < 50; attempt++) {
       List<String> order = new ArrayList<>(rooms);
       Collections.shuffle(order, random);
       for (String room : order) {
-        Object v = RedisAdmin.call(port, "GET", counterKey(room));
+        Object v = counterCall(cluster, "GET", counterKey(room));
         long now = v == null ? 0 : Long.parseLong(v.toString());
         if (now < 1) {
           continue;
         }
         long back = 1 + random.nextInt((int) Math.min(now, 40));
-        RedisAdmin.call(port, "SET", counterKey(room), Long.toString(now - back));
+        counterCall(cluster, "SET", counterKey(room), Long.toString(now - back));
         log.println("chaos: SET " + counterKey(room) + " " + (now - back) + " (was " + now + ")");
         measures.merge("room numbers a counter was set back by", back, Long::sum);
         return;
@@ -128,5 +203,11 @@ final class RedisFaults {
     }
     throw new IllegalStateException(
         "counter set back: got no room counter above 0 in Redis within 10 s, want one");
+  }
+
+  private Object counterCall(RedisClusterNodes cluster, String... args) throws IOException {
+    return cluster != null
+        ? cluster.callForKey(args)
+        : RedisAdmin.call(processes.redis().primaryPort(), args);
   }
 }

@@ -80,24 +80,7 @@ final class RedisNodes {
    */
   Path snapshot() throws IOException, InterruptedException {
     Node n = nodes[primary];
-    String before =
-        RedisAdmin.infoField(RedisAdmin.info(n.port, "persistence"), "rdb_last_save_time");
-    RedisAdmin.call(n.port, "BGSAVE");
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (true) {
-      String info = RedisAdmin.info(n.port, "persistence");
-      if ("0".equals(RedisAdmin.infoField(info, "rdb_bgsave_in_progress"))
-          && !String.valueOf(before).equals(RedisAdmin.infoField(info, "rdb_last_save_time"))) {
-        if (!"ok".equals(RedisAdmin.infoField(info, "rdb_last_bgsave_status"))) {
-          throw new IOException("BGSAVE on redis :" + n.port + " failed; see its log");
-        }
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IOException("BGSAVE on redis :" + n.port + " did not finish within 30 s");
-      }
-      Thread.sleep(50);
-    }
+    RedisAdmin.bgsave(n.port);
     Path copy = root.resolve("redis-snapshot-" + (++snapshots) + ".rdb");
     Files.copy(n.dir.resolve(RDB), copy, StandardCopyOption.REPLACE_EXISTING);
     return copy;

@@ -19,6 +19,10 @@ import java.util.TreeSet;
  */
 final class RoomLedger {
   final Map<String, Set<String>> storedByDevice = new HashMap<>();
+
+  /** Per room, its CONFIRMED messages: seq to idempotency key (what its stream must deliver). */
+  final Map<String, Map<Long, String>> confirmedByRoom = new HashMap<>();
+
   final List<String> numberedTwice = new ArrayList<>();
   final List<String> holes = new ArrayList<>();
   long stored;
@@ -33,6 +37,8 @@ final class RoomLedger {
     Map<String, Integer> keyCount = new HashMap<>();
     for (String room : rooms) {
       TreeSet<Long> seqs = new TreeSet<>();
+      Map<Long, String> confirmed = new HashMap<>();
+      l.confirmedByRoom.put(room, confirmed);
       for (RoomMessage m : messages(server, room)) {
         if (!seqs.add(m.seq())) {
           l.numberedTwice.add(room + " seq " + m.seq() + " twice");
@@ -42,6 +48,9 @@ final class RoomLedger {
           continue;
         }
         l.stored++;
+        if ("CONFIRMED".equals(m.status())) {
+          confirmed.put(m.seq(), m.idempotencyKey());
+        }
         keyCount.merge(m.idempotencyKey(), 1, Integer::sum);
         l.storedByDevice
             .computeIfAbsent(m.deviceId(), d -> new HashSet<>())

@@ -23,14 +23,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Exactly-once under faults: agents capture and sync continuously through a fault-injecting"
-          + " load-balancing proxy to sync servers (child processes; two on a shared MariaDB) while"
-          + " the harness SIGKILLs servers and agents, restarts Redis empty or from an older"
-          + " snapshot, fails over to a lagging replica, sets room counters back, kills SQL"
-          + " sessions mid-transaction, sends batches to two servers at once, clones a device,"
-          + " pauses servers and drops connections and responses. Then it checks acknowledged =="
-          + " stored, no duplicates, every room numbered 1..max with every hole a tombstone, every"
-          + " device root, every DUPLICATE/CONFLICT resolving to a stored message, every clone a"
-          + " fork, and no 5xx but the 503 outage answer.",
+          + " proxy (itself the load balancer, or in front of a real HAProxy) to sync servers"
+          + " (child processes; two or more on a shared MariaDB) on a Redis primary and replica or"
+          + " a Redis Cluster, with room-stream subscribers on every server, while the harness"
+          + " SIGKILLs servers (with subscribers attached, too) and agents, restarts Redis empty or"
+          + " from an older snapshot, fails over to a lagging replica or kills a cluster master,"
+          + " sets room counters back, kills SQL sessions mid-transaction, sends batches to two"
+          + " servers at once, clones a device, pauses servers, stalls a subscriber and drops"
+          + " connections and responses. Then it checks acknowledged == stored, no duplicates,"
+          + " every room numbered 1..max with every hole a tombstone, every device root, every"
+          + " DUPLICATE/CONFLICT resolving to a stored message, every clone a fork, no 5xx but the"
+          + " 503 outage answer, and every subscriber's stream exactly once, in order, complete.",
       "Exits 1 on any violation. A fault this set-up cannot inject must be left out with"
           + " --without, else the run refuses to start."
     })
@@ -113,6 +116,34 @@ final class ChaosCommand implements Callable<Integer> {
   Duration gapSealAfter;
 
   @Option(
+      names = "--servers",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "sync servers, 1..8 (default: 2 on a shared MariaDB, 1 on the embedded H2, which lives"
+              + " inside one server)")
+  int servers;
+
+  @Option(
+      names = "--balancer",
+      paramLabel = "KIND",
+      defaultValue = "proxy",
+      description =
+          "what balances the agents over the servers: proxy (the fault proxy itself, at random) or"
+              + " haproxy (a real HAProxy the harness configures and owns, behind the fault proxy;"
+              + " needs the haproxy package) (default ${DEFAULT-VALUE})")
+  String balancer;
+
+  @Option(
+      names = "--redis-cluster",
+      description =
+          "run Redis as a Redis Cluster of 3 masters with a replica each (6 redis-servers the"
+              + " harness owns) instead of a primary and a replica; adds the fault"
+              + " redis-master-kill (the cluster fails over by itself) in place of"
+              + " redis-failover-lagging")
+  boolean redisCluster;
+
+  @Option(
       names = "--work-dir",
       paramLabel = "DIR",
       description = "where agents, server and logs live (default: a new temp directory, kept)")
@@ -122,6 +153,20 @@ final class ChaosCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ChaosHarness.Options o;
     try {
+      ChaosHarness.Balancer kind =
+          switch (balancer) {
+            case "proxy" -> ChaosHarness.Balancer.PROXY;
+            case "haproxy" -> ChaosHarness.Balancer.HAPROXY;
+            default ->
+                throw new IllegalArgumentException(
+                    "balancer: got " + balancer + ", want proxy or haproxy");
+          };
+      if (kind == ChaosHarness.Balancer.HAPROXY && !ChaosHarness.haproxyInstalled()) {
+        throw new IllegalArgumentException(
+            "balancer: got haproxy, but no haproxy executable is installed (PATH, /usr/sbin or"
+                + " $DANMAKU_HAPROXY); install it (apt-get install haproxy) or use --balancer"
+                + " proxy");
+      }
       o =
           new ChaosHarness.Options(
               duration,
@@ -134,7 +179,8 @@ final class ChaosCommand implements Callable<Integer> {
               drop,
               lose,
               Set.copyOf(without),
-              gapSealAfter);
+              gapSealAfter,
+              new ChaosHarness.Topology(servers, kind, redisCluster));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -2,6 +2,7 @@ package dev.danmakuledger.bench.cli;
 
 import dev.danmakuledger.bench.live.LiveBenchmark;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,13 +15,17 @@ import picocli.CommandLine.Spec;
     name = "live",
     mixinStandardHelpOptions = true,
     description = {
-      "Two sync-server instances in this JVM on one Redis and one H2 server-mode database: a"
+      "Two sync-server instances in this JVM on one Redis and one database (embedded Redis and"
+          + " an H2 server-mode file unless --redis/--jdbc are given): a"
           + " device posts to instance A, a viewer on instance B; latency from local ack to SSE"
-          + " receipt next to a Redis PUBLISH->subscriber round trip in the same run."
+          + " receipt next to a Redis PUBLISH->subscriber round trip in the same run. Reports the"
+          + " offered and achieved rates; a run whose device fell behind (achieved < 99% of"
+          + " offered) measured its backlog, not the latency, and is marked not valid."
     })
 final class LiveCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
   @Mixin Output output;
+  @Mixin Targets targets;
 
   @Option(names = "--rate", defaultValue = "1000", description = "messages/s (default 1000)")
   int rate;
@@ -35,15 +40,18 @@ final class LiveCommand implements Callable<Integer> {
   @Option(
       names = "--linger",
       defaultValue = "20ms",
+      split = ",",
       converter = DurationConverter.class,
-      description = "the device flushes a batch this often (default 20ms)")
-  Duration linger;
+      description =
+          "the device sends a batch once its oldest pending capture waited this long; several"
+              + " (comma-separated) run one after another (default 20ms)")
+  List<Duration> lingers;
 
   @Override
   public Integer call() throws Exception {
     LiveBenchmark.Options o;
     try {
-      o = new LiveBenchmark.Options(rate, duration, linger);
+      o = new LiveBenchmark.Options(rate, duration, lingers, targets.redis, targets.jdbc);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -47,6 +47,10 @@ class BenchMainTest {
         "e2e --batch-size 0|batch size: got 0, want 1..1000",
         "live --rate 0|rate: got 0, want 1..100000",
         "live --linger 5s|linger: got PT5S, want 1ms..1s",
+        "live --linger 20ms,5s|linger: got PT5S, want 1ms..1s",
+        "live --duration 0s|want a positive duration",
+        "live --duration 11m|duration: got PT11M, want 1s..10m",
+        "live --jdbc jdbc:postgresql://x/y|want jdbc:mariadb://host:port",
         "e2e --batch-size 500,5000|batch size: got 5000, want 1..1000",
         "e2e --devices 0|devices: got 0, want 1..64",
         "e2e --duplicates 1.5|duplicate share: got 1.5, want 0..0.9",
@@ -69,6 +73,12 @@ class BenchMainTest {
         "chaos --own-mariadb --without no-such-fault|fault: got no-such-fault, want one of",
         "chaos --own-mariadb --gap-seal-after 0s|want a positive duration",
         "chaos --own-mariadb --gap-seal-after 11m|gap-seal-after: got PT11M, want 1s..10m",
+        "chaos --own-mariadb --servers 9|servers: got 9, want 1..8",
+        "chaos --own-mariadb --servers -1|servers: got -1, want 1..8",
+        "chaos --own-mariadb --servers two|'two' is not an int",
+        "chaos --servers 2 --without mariadb-restart,sql-connection-kill,two-instances|servers: got 2 on the embedded H2",
+        "chaos --own-mariadb --servers 1|want that or --without two-instances",
+        "chaos --own-mariadb --balancer nginx|balancer: got nginx, want proxy or haproxy",
         "tamper --unknown|Unknown option: '--unknown'"
       })
   void badValuesAreUsageErrors(String line, String message) {

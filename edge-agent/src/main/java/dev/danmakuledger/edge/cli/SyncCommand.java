@@ -53,6 +53,16 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   /** Released once the agent is closed, so a shutdown hook can wait for it. */
   private final CountDownLatch cleanedUp = new CountDownLatch(1);
 
+  /** The linger of {@code sync}: a catch-up fills its batches, latency matters little. */
+  static final Duration SYNC_LINGER = Duration.ofSeconds(1);
+
+  /**
+   * The linger of {@code run}, the live venue's agent: measured with {@code bin/bench live}
+   * (docs/benchmarks.md, live) as the value that keeps ack-to-viewer p99 within 50 ms plus the
+   * linger at 1,000 messages/s while the device keeps up.
+   */
+  static final Duration RUN_LINGER = Duration.ofMillis(20);
+
   /** Sync tunables shared by {@code sync} and {@code run}. */
   static final class Options {
     @Option(
@@ -70,11 +80,11 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
 
     @Option(
         names = "--linger",
-        defaultValue = "PT1S",
         paramLabel = "DURATION",
         description =
             "How long new captures wait for a full batch before a partial one is sent"
-                + " (ISO-8601, default: ${DEFAULT-VALUE}).")
+                + " (ISO-8601; default: PT1S for sync, PT0.02S for run, which a live venue"
+                + " needs: docs/sync.md, \"Linger\").")
     Duration linger;
 
     @Option(
@@ -85,10 +95,11 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
             "Attempts per request on network errors, 429 and 503 (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
-    SyncSettings settings() {
+    /** The settings, with {@code defaultLinger} unless {@code --linger} was given. */
+    SyncSettings settings(Duration defaultLinger) {
       return SyncSettings.defaults()
           .withBatchSize(batchSize)
-          .withLinger(linger)
+          .withLinger(linger != null ? linger : defaultLinger)
           .withMaxAttempts(maxAttempts);
     }
 
@@ -137,7 +148,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
       return () -> {};
     }
     ServerLink link = options.link(agent.dataDir());
-    SyncSettings settings = options.settings();
+    SyncSettings settings = options.settings(RUN_LINGER);
     OkHttpClient http = SyncClient.defaultHttp();
     SecureRandom random = new SecureRandom();
     SyncDaemon daemon =
@@ -160,7 +171,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Override
   public Integer call() throws Exception {
     ServerLink link = options.link(dir.dataDir);
-    SyncSettings settings = options.settings();
+    SyncSettings settings = options.settings(SYNC_LINGER);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     OkHttpClient http = SyncClient.defaultHttp();

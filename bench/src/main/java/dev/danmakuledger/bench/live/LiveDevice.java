@@ -1,0 +1,157 @@
+package dev.danmakuledger.bench.live;
+
+import dev.danmakuledger.bench.ingest.Latencies;
+import dev.danmakuledger.bench.ingest.LedgerClient;
+import dev.danmakuledger.bench.ingest.SimulatedDevice;
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import java.io.IOException;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The online device of the live benchmark: one thread captures at the offered rate (the local ack
+ * of message n is the moment it was due), another sends what is pending the way the edge agent's
+ * sync daemon does (docs/sync.md): once the oldest pending capture has waited the linger, or at
+ * once when a full batch or a backlog is pending. If the server's answers come slower than the
+ * captures, the pending queue grows and the run says so: the achieved rate falls below the offered.
+ */
+final class LiveDevice {
+  private static final int BATCH = 500;
+
+  /** One pending capture. */
+  private record Pending(long n, long dueNanos) {}
+
+  /**
+   * What one run did.
+   *
+   * @param sent captures made (and, at the end, all sent)
+   * @param offered captures per second over the capture window
+   * @param achieved messages per second the device got acknowledged: all its captures over the time
+   *     from the first capture until the last acknowledgement, less the one linger the last capture
+   *     may rightly wait. A device that keeps up finishes one round trip after the window (achieved
+   *     ≈ offered); one that falls behind drains its backlog long after (achieved well below
+   *     offered)
+   * @param maxBacklog the most captures pending at once
+   * @param roundTrips the time of each batch's POST until its answer
+   */
+  record Run(long sent, double offered, double achieved, long maxBacklog, Latencies roundTrips) {}
+
+  private final LedgerClient client;
+  private final SimulatedDevice device;
+  private final SecureRandom random = new SecureRandom();
+
+  private LiveDevice(LedgerClient client, SimulatedDevice device) {
+    this.client = client;
+    this.device = device;
+  }
+
+  static LiveDevice enroll(URI server, String token, String deviceId) throws IOException {
+    LedgerClient client = new LedgerClient(server, Duration.ofSeconds(30));
+    SimulatedDevice device = SimulatedDevice.create(deviceId, new SecureRandom());
+    try {
+      if (!client.enroll(device.deviceId(), device.publicKeyBase64(), token).ok()) {
+        throw new IOException("enroll " + deviceId + " failed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while enrolling", e);
+    }
+    return new LiveDevice(client, device);
+  }
+
+  /**
+   * Captures {@code rate} messages a second into {@code room} for {@code duration}, syncing with
+   * {@code linger}; each capture's due time goes into {@code acked} under its number before it is
+   * sent. Returns once every capture was acknowledged by the server.
+   */
+  Run run(String room, int rate, Duration duration, Duration linger, Map<Long, Long> acked)
+      throws IOException, InterruptedException {
+    LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    AtomicLong captured = new AtomicLong();
+    long start = System.nanoTime();
+    long end = start + duration.toNanos();
+    long period = 1_000_000_000L / rate;
+    Thread capture =
+        new Thread(
+            () -> {
+              for (long n = 0; ; n++) {
+                long due = start + n * period;
+                if (due >= end) {
+                  return;
+                }
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                  LockSupport.parkNanos(wait);
+                }
+                acked.put(n, due);
+                queue.add(new Pending(n, due));
+                captured.incrementAndGet();
+              }
+            },
+            "live-capture");
+    capture.setDaemon(true);
+    capture.start();
+    long maxBacklog = 0;
+    Latencies roundTrips = new Latencies();
+    long millis = System.currentTimeMillis();
+    while (capture.isAlive() || !queue.isEmpty()) {
+      Pending first = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (first == null) {
+        continue;
+      }
+      // the daemon's rule: wait for the linger from the oldest pending capture, unless a full
+      // batch (or a backlog) is already there
+      long sendAt = first.dueNanos() + linger.toNanos();
+      while (queue.size() + 1 < BATCH && System.nanoTime() < sendAt) {
+        LockSupport.parkNanos(Math.min(1_000_000, sendAt - System.nanoTime()));
+      }
+      maxBacklog = Math.max(maxBacklog, queue.size() + 1);
+      List<Pending> batch = new ArrayList<>();
+      batch.add(first);
+      queue.drainTo(batch, BATCH - 1);
+      List<DanmakuRecord> drafts = new ArrayList<>();
+      for (Pending p : batch) {
+        IdempotencyKey key =
+            new IdempotencyKey(
+                device.deviceId(),
+                "viewer",
+                ++millis,
+                String.format(Locale.ROOT, "%016x", random.nextLong()));
+        drafts.add(
+            new DanmakuRecord(
+                key,
+                device.deviceId(),
+                room,
+                "viewer",
+                "live #" + p.n(),
+                1_000L,
+                1,
+                0xFFFFFF,
+                25,
+                millis << 16,
+                0));
+      }
+      long posted = System.nanoTime();
+      LedgerClient.Reply<?> r = client.postBatch(device.deviceId(), device.append(drafts));
+      roundTrips.add(System.nanoTime() - posted);
+      if (!r.ok()) {
+        throw new IOException("batch failed: " + r.code());
+      }
+    }
+    long done = System.nanoTime();
+    double window = (end - start) / 1e9;
+    double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
+    return new Run(
+        captured.get(), captured.get() / window, captured.get() / draining, maxBacklog, roundTrips);
+  }
+}
