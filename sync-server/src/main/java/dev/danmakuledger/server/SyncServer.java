@@ -11,6 +11,7 @@ import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
+import dev.danmakuledger.server.ingest.QueueReports;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageObserver;
@@ -29,6 +30,7 @@ import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.DeviceSyncStates;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.ReviewStore;
 import dev.danmakuledger.server.storage.RoomLogStore;
@@ -192,6 +194,8 @@ public final class SyncServer implements AutoCloseable {
               rooms,
               admin,
               config.clock());
+      DeviceSyncStates syncStates = new DeviceSyncStates(db);
+      ingest.reportingQueuesTo(new QueueReports(syncStates, config.stuckAfter(), admin));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       new JvmMemoryMetrics().bindTo(registry);
       new JvmThreadMetrics().bindTo(registry);
@@ -231,7 +235,7 @@ public final class SyncServer implements AutoCloseable {
                   new AuditBundles(store, roomLogs),
                   dir.logSigner().verifierKey(),
                   dir.cosigner().verifierKey(),
-                  new AdminView(store, attempts, config.clock(), config.offlineAfter()),
+                  new AdminView(store, attempts, syncStates, config.clock(), config.offlineAfter()),
                   rooms,
                   admin,
                   metrics,
