@@ -11,6 +11,7 @@ import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
 import dev.danmakuledger.protocol.wire.admin.Overview;
@@ -361,7 +362,9 @@ public final class FixtureApi extends Dispatcher {
               now.minusSeconds(4).toString(),
               skew,
               0,
-              now.minusSeconds(2).toString()));
+              now.minusSeconds(2).toString(),
+              0L,
+              new DeviceQueue(null, 4_000L, "ok", false, now.minusSeconds(4).toString())));
       skew += 95;
     }
     out.add(
@@ -375,7 +378,10 @@ public final class FixtureApi extends Dispatcher {
             now.minusSeconds(90).toString(),
             2350L,
             32,
-            now.minusSeconds(30).toString()));
+            now.minusSeconds(30).toString(),
+            0L,
+            new DeviceQueue(
+                750_000L, 30_000L, "bad-proof", true, now.minusSeconds(30).toString())));
     out.add(
         new DeviceSummary(
             "venue-3",
