@@ -59,6 +59,7 @@ public final class DevicesView extends BorderPane {
     // The whole summary, so the chips update when only the STUCK state changes.
     TableColumn<DeviceSummary, DeviceSummary> status = column("Status", d -> d);
     status.setComparator(Comparator.comparing(d -> severity(d.status())));
+    status.setMinWidth(170); // room for a status chip and a STUCK chip
     status.setCellFactory(
         c ->
             new TableCell<>() {
@@ -83,6 +84,7 @@ public final class DevicesView extends BorderPane {
     oldest.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
     TableColumn<DeviceSummary, String> attempt =
         column("Last sync attempt", DevicesViewModel::lastAttempt);
+    attempt.setMinWidth(170);
     table
         .getColumns()
         .addAll(
