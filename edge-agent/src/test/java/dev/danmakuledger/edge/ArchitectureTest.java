@@ -123,6 +123,7 @@ class ArchitectureTest {
     dev.danmakuledger.edge.store.NewRecord.class,
     dev.danmakuledger.edge.store.OutcomeUpdate.class,
     dev.danmakuledger.edge.store.PrivateFiles.class,
+    dev.danmakuledger.edge.store.QueueState.class,
     dev.danmakuledger.edge.store.StoreException.class,
     dev.danmakuledger.edge.store.StoreFullException.class,
     dev.danmakuledger.edge.store.StoreLockedException.class,

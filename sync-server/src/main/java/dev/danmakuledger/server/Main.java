@@ -77,6 +77,14 @@ public final class Main implements Callable<Integer> {
   Long offlineAfterSeconds;
 
   @Option(
+      names = "--stuck-after",
+      paramLabel = "DURATION",
+      description =
+          "a device that keeps syncing while its oldest unsynced capture stays put and is older"
+              + " raises one STUCK alert (ISO-8601, default PT10M)")
+  Duration stuckAfter;
+
+  @Option(
       names = "--otlp-endpoint",
       description =
           "OTLP/HTTP collector to export pipeline spans to, e.g. http://127.0.0.1:4318"
@@ -208,6 +216,9 @@ public final class Main implements Callable<Integer> {
     }
     if (offlineAfterSeconds != null) {
       b.offlineAfter(Duration.ofSeconds(offlineAfterSeconds));
+    }
+    if (stuckAfter != null) {
+      b.stuckAfter(stuckAfter);
     }
     if (otlpEndpoint != null) {
       b.otlpEndpoint(otlpEndpoint);

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  *     holds nothing
  * @param dedupeTtl how long Redis remembers an idempotency key
  * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
+ * @param stuckAfter a device that keeps syncing while its oldest unsynced capture stays put and is
+ *     older than this raises one STUCK alert per episode (docs/sync-server.md, "Stuck devices")
  * @param gapSealAfter a room number that is still neither a message nor a tombstone this long after
  *     a higher number was stored is sealed as a tombstone (docs/architecture.md §5, gap sealer)
  * @param attemptWindow the window of the unauthenticated-attempt limits and of bad-signature
@@ -66,6 +68,7 @@ public record ServerConfig(
     Pattern reviewRule,
     Duration dedupeTtl,
     Duration offlineAfter,
+    Duration stuckAfter,
     Duration gapSealAfter,
     Duration attemptWindow,
     int maxBadSignaturesPerDevice,
@@ -96,6 +99,9 @@ public record ServerConfig(
 
   /** Default time without contact after which a device is OFFLINE: ten minutes. */
   public static final Duration DEFAULT_OFFLINE_AFTER = Duration.ofMinutes(10);
+
+  /** Default age of a device's stuck upload queue before it is STUCK: ten minutes. */
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(10);
 
   /** Default age of a hole in a room's numbering before it is sealed: 30 seconds. */
   public static final Duration DEFAULT_GAP_SEAL_AFTER = Duration.ofSeconds(30);
@@ -128,6 +134,7 @@ public record ServerConfig(
     Objects.requireNonNull(streamLimits, "streamLimits");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
+    Objects.requireNonNull(stuckAfter, "stuckAfter");
     Objects.requireNonNull(gapSealAfter, "gapSealAfter");
     Objects.requireNonNull(historyRetention, "historyRetention");
     if (historyRetention.compareTo(Duration.ofHours(1)) < 0
@@ -153,6 +160,9 @@ public record ServerConfig(
     }
     if (dedupeTtl.isNegative() || dedupeTtl.isZero()) {
       throw new IllegalArgumentException("dedupeTtl: got " + dedupeTtl + ", want > 0");
+    }
+    if (stuckAfter.isNegative() || stuckAfter.isZero()) {
+      throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
     }
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
@@ -231,6 +241,7 @@ public record ServerConfig(
     b.reviewRule = reviewRule;
     b.dedupeTtl = dedupeTtl;
     b.offlineAfter = offlineAfter;
+    b.stuckAfter = stuckAfter;
     b.gapSealAfter = gapSealAfter;
     b.attemptWindow = attemptWindow;
     b.maxBadSignaturesPerDevice = maxBadSignaturesPerDevice;
@@ -261,6 +272,7 @@ public record ServerConfig(
     private Pattern reviewRule = DEFAULT_REVIEW_RULE;
     private Duration dedupeTtl = DEFAULT_DEDUPE_TTL;
     private Duration offlineAfter = DEFAULT_OFFLINE_AFTER;
+    private Duration stuckAfter = DEFAULT_STUCK_AFTER;
     private Duration gapSealAfter = DEFAULT_GAP_SEAL_AFTER;
     private Duration attemptWindow = DEFAULT_ATTEMPT_WINDOW;
     private int maxBadSignaturesPerDevice = DEFAULT_MAX_BAD_SIGNATURES_PER_DEVICE;
@@ -339,6 +351,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder stuckAfter(Duration stuckAfter) {
+      this.stuckAfter = stuckAfter;
+      return this;
+    }
+
     public Builder attemptWindow(Duration attemptWindow) {
       this.attemptWindow = attemptWindow;
       return this;
@@ -405,6 +422,7 @@ public record ServerConfig(
           reviewRule,
           dedupeTtl,
           offlineAfter,
+          stuckAfter,
           gapSealAfter,
           attemptWindow,
           maxBadSignaturesPerDevice,

@@ -13,6 +13,7 @@ import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.OutcomeTally;
+import dev.danmakuledger.server.ingest.QueueReports;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageObserver;
@@ -33,6 +34,7 @@ import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.DeviceSyncStates;
 import dev.danmakuledger.server.storage.HistoryStore;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MinuteCounts;
@@ -201,6 +203,8 @@ public final class SyncServer implements AutoCloseable {
               rooms,
               admin,
               config.clock());
+      DeviceSyncStates syncStates = new DeviceSyncStates(db);
+      ingest.reportingQueuesTo(new QueueReports(syncStates, config.stuckAfter(), admin));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       new JvmMemoryMetrics().bindTo(registry);
       new JvmThreadMetrics().bindTo(registry);
@@ -241,7 +245,7 @@ public final class SyncServer implements AutoCloseable {
                   new AuditBundles(store, roomLogs),
                   dir.logSigner().verifierKey(),
                   dir.cosigner().verifierKey(),
-                  new AdminView(store, attempts, config.clock(), config.offlineAfter()),
+                  new AdminView(store, attempts, syncStates, config.clock(), config.offlineAfter()),
                   new InstanceHistory(history, config.clock()),
                   rooms,
                   admin,

@@ -112,6 +112,17 @@ final class BadInputIT {
     }
   }
 
+  /** An empty batch of the victim whose metadata carries {@code members} besides the counters. */
+  static byte[] queueMetadata(String checkpoint, String members) {
+    return utf8(
+        "{\"oldSize\":1,\"records\":[],\"checkpoint\":"
+            + Api.JSON.valueToTree(checkpoint)
+            + ",\"metadata\":{\"bloomChecks\":1,\"bloomMaybe\":0,\"edgeDuplicates\":0,"
+            + "\"bloomFalsePositives\":0,"
+            + members
+            + "}}");
+  }
+
   static Stream<Arguments> cases() {
     String cp = victim.checkpoint();
     String wire = "{\"index\":1,\"canonical\":\"AAAA\"}";
@@ -212,6 +223,37 @@ final class BadInputIT {
             "bad-signature"),
         Arguments.of(
             "replay-of-another-devices-batch", "victim", json(othersBatch), 403, "bad-signature"),
+        Arguments.of(
+            "negative-oldest-unsynced",
+            "victim",
+            queueMetadata(cp, "\"oldestUnsyncedMillis\":-1"),
+            400,
+            "malformed-json"),
+        Arguments.of(
+            "negative-last-attempt-time",
+            "victim",
+            queueMetadata(cp, "\"lastAttempt\":{\"atMillis\":-1,\"outcome\":\"ok\"}"),
+            400,
+            "malformed-json"),
+        Arguments.of(
+            "oversized-last-attempt-outcome",
+            "victim",
+            queueMetadata(
+                cp, "\"lastAttempt\":{\"atMillis\":1,\"outcome\":\"" + "a".repeat(1000) + "\"}"),
+            400,
+            "malformed-json"),
+        Arguments.of(
+            "markup-in-last-attempt-outcome",
+            "victim",
+            queueMetadata(cp, "\"lastAttempt\":{\"atMillis\":1,\"outcome\":\"<img src=x>\"}"),
+            400,
+            "malformed-json"),
+        Arguments.of(
+            "unknown-queue-member",
+            "victim",
+            queueMetadata(cp, "\"nextRetryMillis\":5"),
+            400,
+            "malformed-json"),
         Arguments.of(
             "garbage-checkpoint",
             "victim",

@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.transformation.SortedList;
+import javafx.css.PseudoClass;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
@@ -21,9 +23,13 @@ import javafx.scene.layout.HBox;
 
 /**
  * The devices tab: a sortable, filterable table with one status chip per device and, beside it, the
- * number of checkpoints for the device that failed verification (docs/security.md).
+ * number of checkpoints for the device that failed verification (docs/security.md) and its upload
+ * queue; a STUCK device's row is highlighted and carries a STUCK chip (docs/console.md, "Devices").
  */
 public final class DevicesView extends BorderPane {
+  /** The pseudo-class of the row of a device in an open STUCK episode. */
+  static final PseudoClass STUCK = PseudoClass.getPseudoClass("stuck");
+
   public DevicesView(DevicesViewModel vm, ZoneId zone) {
     setId("devices-view");
     setPadding(new Insets(12));
@@ -39,6 +45,7 @@ public final class DevicesView extends BorderPane {
         .bind(
             vm.needAttention()
                 .asString("%d device(s) need attention")
+                .concat(vm.stuck().asString(" · %d stuck"))
                 .concat(vm.devices().sizeProperty().asString(" · %d shown")));
     HBox bar = new HBox(12, filter, attention);
     bar.setAlignment(Pos.CENTER_LEFT);
@@ -49,21 +56,35 @@ public final class DevicesView extends BorderPane {
     table.setId("devices-table");
     table.setPlaceholder(new Label("No devices."));
     table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-    TableColumn<DeviceSummary, String> status = column("Status", DeviceSummary::status);
-    status.setComparator(Comparator.comparing(DevicesView::severity));
+    // The whole summary, so the chips update when only the STUCK state changes.
+    TableColumn<DeviceSummary, DeviceSummary> status = column("Status", d -> d);
+    status.setComparator(Comparator.comparing(d -> severity(d.status())));
+    status.setMinWidth(170); // room for a status chip and a STUCK chip
     status.setCellFactory(
         c ->
             new TableCell<>() {
               @Override
-              protected void updateItem(String s, boolean empty) {
-                super.updateItem(s, empty);
+              protected void updateItem(DeviceSummary d, boolean empty) {
+                super.updateItem(d, empty);
                 setText(null);
-                setGraphic(empty || s == null ? null : Chips.of(s));
+                if (empty || d == null) {
+                  setGraphic(null);
+                } else if (DevicesViewModel.isStuck(d)) {
+                  setGraphic(new HBox(4, Chips.of(d.status()), Chips.of("STUCK")));
+                } else {
+                  setGraphic(Chips.of(d.status()));
+                }
               }
             });
     TableColumn<DeviceSummary, Long> skew = column("Clock skew", DeviceSummary::clockSkewMs);
     skew.setComparator(Comparator.nullsFirst(Comparator.comparingLong(Math::abs)));
     skew.setCellFactory(c -> text(Format::skew));
+    TableColumn<DeviceSummary, String> oldest =
+        column("Oldest unsynced", DevicesViewModel::oldestUnsynced);
+    oldest.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
+    TableColumn<DeviceSummary, String> attempt =
+        column("Last sync attempt", DevicesViewModel::lastAttempt);
+    attempt.setMinWidth(170);
     table
         .getColumns()
         .addAll(
@@ -74,10 +95,21 @@ public final class DevicesView extends BorderPane {
                 number("Verified size", DeviceSummary::verifiedSize),
                 number("Claimed size", DeviceSummary::claimedSize),
                 number("Pending (est.)", DeviceSummary::pendingEstimate),
+                oldest,
+                attempt,
                 time("Last checkpoint", DeviceSummary::lastCheckpointAt, zone),
                 time("Last receipt", DeviceSummary::lastReceiptAt, zone),
                 skew,
                 time("Last seen", DeviceSummary::lastSeenAt, zone)));
+    table.setRowFactory(
+        t ->
+            new TableRow<>() {
+              @Override
+              protected void updateItem(DeviceSummary d, boolean empty) {
+                super.updateItem(d, empty);
+                pseudoClassStateChanged(STUCK, !empty && d != null && DevicesViewModel.isStuck(d));
+              }
+            });
     SortedList<DeviceSummary> sorted = new SortedList<>(vm.devices());
     sorted.comparatorProperty().bind(table.comparatorProperty());
     table.setItems(sorted);

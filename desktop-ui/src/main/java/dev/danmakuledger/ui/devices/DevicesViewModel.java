@@ -2,8 +2,10 @@ package dev.danmakuledger.ui.devices;
 
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.ui.live.ConsoleContext;
+import dev.danmakuledger.ui.live.Format;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
 import java.util.Locale;
@@ -21,8 +23,10 @@ import javafx.collections.transformation.FilteredList;
 /**
  * The devices table (docs/console.md, "Devices"): every enrolled device from {@code GET
  * /admin/devices} with its verification status and, beside it, the count of checkpoints for it that
- * failed verification (unauthenticated attempts, which never change the status), filtered by a
- * free-text filter over device id and status.
+ * failed verification (unauthenticated attempts, which never change the status), the upload queue
+ * the device last reported (oldest unsynced capture, last sync attempt; "unknown" for a device that
+ * never reported one) and whether it is STUCK, filtered by a free-text filter over device id and
+ * status.
  */
 public final class DevicesViewModel implements LiveFeed {
   static final String SNAPSHOT = "devices";
@@ -35,6 +39,7 @@ public final class DevicesViewModel implements LiveFeed {
   private final ReadOnlyStringWrapper filter = new ReadOnlyStringWrapper("");
   private final ReadOnlyIntegerWrapper needAttention = new ReadOnlyIntegerWrapper();
   private final ReadOnlyIntegerWrapper withBadSignatures = new ReadOnlyIntegerWrapper();
+  private final ReadOnlyIntegerWrapper stuck = new ReadOnlyIntegerWrapper();
   private boolean loaded;
 
   public DevicesViewModel(ConsoleContext context) {
@@ -59,6 +64,40 @@ public final class DevicesViewModel implements LiveFeed {
   public ReadOnlyIntegerProperty withBadSignatures() {
     return withBadSignatures.getReadOnlyProperty();
   }
+
+  /** Devices in an open STUCK episode: syncing while their upload queue does not drain. */
+  public ReadOnlyIntegerProperty stuck() {
+    return stuck.getReadOnlyProperty();
+  }
+
+  /** True when the device is in an open STUCK episode. */
+  public static boolean isStuck(DeviceSummary d) {
+    return d.queue() != null && d.queue().stuck();
+  }
+
+  /**
+   * The age of the device's oldest unsynced capture: "unknown" when it never reported its queue (an
+   * older agent), "none" when its queue was empty.
+   */
+  public static String oldestUnsynced(DeviceSummary d) {
+    DeviceQueue q = d.queue();
+    if (q == null) {
+      return UNKNOWN;
+    }
+    return q.oldestUnsyncedAgeMs() == null ? "none" : Format.age(q.oldestUnsyncedAgeMs() / 1000);
+  }
+
+  /** The last sync attempt as "outcome, age ago"; "unknown" when the device reported none. */
+  public static String lastAttempt(DeviceSummary d) {
+    DeviceQueue q = d.queue();
+    if (q == null || q.lastAttemptOutcome() == null || q.lastAttemptAgeMs() == null) {
+      return UNKNOWN;
+    }
+    return q.lastAttemptOutcome() + ", " + Format.age(q.lastAttemptAgeMs() / 1000) + " ago";
+  }
+
+  /** What the queue columns show for a device that never reported its queue. */
+  public static final String UNKNOWN = "unknown";
 
   /**
    * Shows only devices whose id contains {@code text} or whose status starts with it, ignoring
@@ -134,5 +173,6 @@ public final class DevicesViewModel implements LiveFeed {
     }
     needAttention.set((int) all.stream().filter(d -> !"VERIFIED".equals(d.status())).count());
     withBadSignatures.set((int) all.stream().filter(d -> d.badSignatureAttempts() > 0).count());
+    stuck.set((int) all.stream().filter(DevicesViewModel::isStuck).count());
   }
 }

@@ -19,10 +19,13 @@ import dev.danmakuledger.ui.testing.Ledger;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import javafx.css.PseudoClass;
 import javafx.scene.Scene;
 import javafx.scene.chart.LineChart;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import okhttp3.mockwebserver.MockWebServer;
@@ -39,6 +42,8 @@ import org.testfx.framework.junit5.Start;
  */
 @ExtendWith(ApplicationExtension.class)
 class ConsoleUiTest {
+  static final PseudoClass STUCK = PseudoClass.getPseudoClass("stuck");
+
   private MockWebServer server;
   private FixtureApi api;
   private ConsoleApp app;
@@ -87,6 +92,17 @@ class ConsoleUiTest {
     robot.clickOn("#tab-devices");
     TableView<DeviceSummary> devices = table(robot, "#devices-table");
     Display.await("five devices", () -> devices.getItems().size() == 5);
+    Display.await(
+        "phone-12's row is highlighted as STUCK, no other",
+        () ->
+            robot.lookup("#devices-table .table-row-cell").queryAll().stream()
+                .map(n -> (TableRow<?>) n)
+                .filter(r -> r.getPseudoClassStates().contains(STUCK))
+                .map(r -> ((DeviceSummary) r.getItem()).deviceId())
+                .toList()
+                .equals(List.of("phone-12")));
+    Label attention = robot.lookup("#devices-attention").queryAs(Label.class);
+    assertTrue(attention.getText().contains("1 stuck"), attention.getText());
     robot.clickOn("#device-filter").write("fork");
     Display.await("the filter leaves venue-3", () -> devices.getItems().size() == 1);
     assertEquals("venue-3", devices.getItems().get(0).deviceId());

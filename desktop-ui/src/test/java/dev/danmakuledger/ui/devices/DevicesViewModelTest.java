@@ -1,7 +1,9 @@
 package dev.danmakuledger.ui.devices;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.ui.testing.Harness;
 import java.util.List;
@@ -37,6 +39,43 @@ class DevicesViewModelTest {
     assertEquals(List.of("phone-12"), shown());
     vm.setFilter("");
     assertEquals(3, shown().size());
+  }
+
+  @Test
+  void queueColumnsSayUnknownForADeviceThatNeverReportedAndFlagStuckDevices() {
+    h.json("devices.json");
+    vm.refresh();
+    assertEquals(
+        List.of("none", "12 min", DevicesViewModel.UNKNOWN),
+        vm.devices().stream().map(DevicesViewModel::oldestUnsynced).toList(),
+        "kiosk-1 drained, phone-12 waits since 750 s, venue-3 runs an older agent");
+    assertEquals(
+        List.of("ok, 4 s ago", "bad-proof, 30 s ago", DevicesViewModel.UNKNOWN),
+        vm.devices().stream().map(DevicesViewModel::lastAttempt).toList());
+    assertEquals(
+        List.of(false, true, false), vm.devices().stream().map(DevicesViewModel::isStuck).toList());
+    assertEquals(1, vm.stuck().get());
+  }
+
+  @Test
+  void aQueueWithoutAnAttemptShowsUnknownNotABogusAge() {
+    DeviceSummary d =
+        new DeviceSummary(
+            "d",
+            "VERIFIED",
+            1,
+            1,
+            null,
+            null,
+            null,
+            null,
+            0,
+            null,
+            0L,
+            new DeviceQueue(61_000L, null, null, false, "2026-11-30T05:00:00Z"));
+    assertEquals("1 min", DevicesViewModel.oldestUnsynced(d));
+    assertEquals(DevicesViewModel.UNKNOWN, DevicesViewModel.lastAttempt(d));
+    assertFalse(DevicesViewModel.isStuck(d));
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
@@ -475,7 +476,9 @@ public final class FixtureApi extends Dispatcher {
               now.minusSeconds(4).toString(),
               skew,
               0,
-              now.minusSeconds(2).toString()));
+              now.minusSeconds(2).toString(),
+              0L,
+              new DeviceQueue(null, 4_000L, "ok", false, now.minusSeconds(4).toString())));
       skew += 95;
     }
     out.add(
@@ -489,7 +492,10 @@ public final class FixtureApi extends Dispatcher {
             now.minusSeconds(90).toString(),
             2350L,
             32,
-            now.minusSeconds(30).toString()));
+            now.minusSeconds(30).toString(),
+            0L,
+            new DeviceQueue(
+                750_000L, 30_000L, "bad-proof", true, now.minusSeconds(30).toString())));
     out.add(
         new DeviceSummary(
             "venue-3",

@@ -2,6 +2,7 @@ package dev.danmakuledger.edge.capture;
 
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.QueueState;
 import dev.danmakuledger.edge.store.StoreException;
 import dev.danmakuledger.edge.store.StoredCheckpoint;
 import dev.danmakuledger.merkle.compact.CompactRange;
@@ -11,8 +12,8 @@ import java.util.Map;
 
 /**
  * What {@code edge-agent status} and {@code GET /v1/status} report: the log (size, root, latest
- * signed checkpoint), server outcomes per record, the latest receipt, store size and bound, and the
- * dedupe counters.
+ * signed checkpoint), server outcomes per record, the latest receipt, store size and bound, the
+ * dedupe counters and the upload queue's state (docs/edge-agent.md, "Sync state").
  */
 public record AgentStatus(
     String deviceId,
@@ -25,7 +26,8 @@ public record AgentStatus(
     Map<String, Long> outcomes,
     long storeBytes,
     long maxStoreBytes,
-    DedupeStats dedupe) {
+    DedupeStats dedupe,
+    QueueState sync) {
   public AgentStatus {
     outcomes = Map.copyOf(outcomes);
   }
@@ -45,7 +47,8 @@ public record AgentStatus(
         store.outcomeCounts(),
         store.sizeOnDiskBytes(),
         maxStoreBytes,
-        capture.stats());
+        capture.stats(),
+        QueueState.read(store));
   }
 
   /** The status read from a store no agent in this process runs (it may be read-only). */
@@ -68,6 +71,7 @@ public record AgentStatus(
         store.outcomeCounts(),
         store.sizeOnDiskBytes(),
         config.maxStoreBytes(),
-        DedupeStats.fromCounters(store.counters(), config.bloom(), rotations));
+        DedupeStats.fromCounters(store.counters(), config.bloom(), rotations),
+        QueueState.read(store));
   }
 }

@@ -4,8 +4,12 @@ import dev.danmakuledger.edge.capture.AgentStatus;
 import dev.danmakuledger.edge.capture.DedupeStats;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.QueueState;
 import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.protocol.wire.SyncAttempt;
 import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +26,10 @@ import picocli.CommandLine.Spec;
     name = "status",
     mixinStandardHelpOptions = true,
     description =
-        "Show log size, root, last checkpoint, outcomes, store size and Bloom statistics"
+        "Show log size, root, last checkpoint, outcomes, store size, Bloom statistics and the"
+            + " upload queue (oldest unsynced capture, last sync attempt, next retry)"
             + " (read-only; works while `run` owns the directory).")
-final class StatusCommand implements Callable<Integer> {
+final class StatusCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;
   @Mixin DataDirOption dir;
 
@@ -46,6 +51,13 @@ final class StatusCommand implements Callable<Integer> {
       String messageId,
       String idempotencyKey,
       String reason) {}
+
+  private Clock clock = Clock.systemUTC();
+
+  @Override
+  public void clock(Clock clock) {
+    this.clock = clock;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -85,7 +97,31 @@ final class StatusCommand implements Callable<Integer> {
     out.printf(
         "duplicates:  %d, conflicts: %d (%d keys flagged by Bloom, %d older than its window)%n",
         d.duplicates(), d.conflicts(), d.bloomHits(), d.bloomMisses());
+    QueueState q = s.sync();
+    long now = clock.millis();
+    out.printf(
+        "unsynced:    %s%n",
+        q.oldestUnsyncedAt() == null
+            ? "none"
+            : "oldest captured " + ago(now, q.oldestUnsyncedAt()) + " ago");
+    SyncAttempt a = q.lastAttempt();
+    out.printf(
+        "last sync:   %s%n",
+        a == null ? "never" : a.outcome() + ", " + ago(now, a.atMillis()) + " ago");
+    out.printf(
+        "next retry:  %s%n",
+        q.nextRetryAt() == null
+            ? "none scheduled"
+            : q.nextRetryAt() >= now
+                ? "in " + ago(q.nextRetryAt(), now)
+                : "overdue by " + ago(now, q.nextRetryAt()) + " (is the agent running?)");
     return ExitCodes.OK;
+  }
+
+  /** How long from {@code then} to {@code now}, rounded down to seconds ("0s" if not later). */
+  static String ago(long now, long then) {
+    Duration d = Duration.ofSeconds(Math.max(0, now - then) / 1000);
+    return d.toString().substring(2).toLowerCase(Locale.ROOT);
   }
 
   private int listRecords(PrintWriter out) throws Exception {

@@ -97,6 +97,9 @@ public interface EdgeStore extends AutoCloseable {
   /** Record counts by server outcome; records not yet synced count under "UNSYNCED". */
   Map<String, Long> outcomeCounts() throws StoreException;
 
+  /** The capture time (epoch ms) of the oldest record without a server outcome, if any. */
+  Optional<Long> oldestUnsyncedCapturedAt() throws StoreException;
+
   /** Stores server outcomes for records (sync client), all or none. */
   void applyOutcomes(List<OutcomeUpdate> updates) throws StoreException;
 

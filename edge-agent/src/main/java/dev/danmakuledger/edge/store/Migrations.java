@@ -17,7 +17,8 @@ import java.util.List;
  */
 final class Migrations {
   /** Migration scripts in order; the schema version is the number applied. */
-  static final List<String> SCRIPTS = List.of("V1__device_log.sql", "V2__pruning.sql");
+  static final List<String> SCRIPTS =
+      List.of("V1__device_log.sql", "V2__pruning.sql", "V3__unsynced_index.sql");
 
   private Migrations() {}
 

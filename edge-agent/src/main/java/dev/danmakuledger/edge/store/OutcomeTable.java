@@ -9,6 +9,7 @@ import java.sql.Types;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The server's answers kept on the records rows (docs/architecture.md §4: CONFIRMED, PENDING,
@@ -57,6 +58,22 @@ final class OutcomeTable {
         out.put(rs.getString(1), rs.getLong(2));
       }
       return out;
+    }
+  }
+
+  /**
+   * The capture time of the oldest record without an outcome; the partial index of schema version 3
+   * keeps this from scanning the synced records.
+   */
+  static Optional<Long> oldestUnsynced(Connection conn) throws SQLException {
+    try (Statement st = conn.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT min(captured_at) FROM records WHERE outcome IS NULL")) {
+      if (!rs.next()) {
+        return Optional.empty();
+      }
+      long at = rs.getLong(1);
+      return rs.wasNull() ? Optional.empty() : Optional.of(at);
     }
   }
 }

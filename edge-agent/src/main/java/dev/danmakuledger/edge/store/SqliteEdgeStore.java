@@ -337,6 +337,15 @@ final class SqliteEdgeStore implements EdgeStore {
   }
 
   @Override
+  public synchronized Optional<Long> oldestUnsyncedCapturedAt() throws StoreException {
+    try {
+      return OutcomeTable.oldestUnsynced(conn);
+    } catch (SQLException e) {
+      throw errors.fail("read the oldest unsynced record", e);
+    }
+  }
+
+  @Override
   public synchronized void applyOutcomes(List<OutcomeUpdate> updates) throws StoreException {
     try {
       conn.setAutoCommit(false);

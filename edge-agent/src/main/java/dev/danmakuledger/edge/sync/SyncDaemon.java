@@ -9,9 +9,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Background sync for a running agent: {@code run} pushes pending records in batches, with
  * configurable batch size and linger (docs/sync.md). A run starts when a full batch is pending, or
- * when records have been pending for the linger time. Transient failures wait with backoff and try
- * again; a fork, quarantine or refused enrolment stops syncing (capture goes on) and is logged as
- * an error, since only an operator can resolve it.
+ * when records have been pending for the linger time. A failed run is retried on the daemon's own
+ * timer after a full-jitter backoff (at least the server's {@code Retry-After}), whether or not
+ * anything new is captured meanwhile; the retry time is part of the queue state {@code edge-agent
+ * status} reports (docs/edge-agent.md, "Sync state"). A fork, quarantine or refused enrolment stops
+ * syncing (capture goes on) and is logged as an error, since only an operator can resolve it.
  */
 public final class SyncDaemon implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SyncDaemon.class);
@@ -24,6 +26,7 @@ public final class SyncDaemon implements AutoCloseable {
   private final SyncSettings settings;
   private final Backoff backoff;
   private final Sleeper sleeper;
+  private final LongSupplier nanoTime;
   private final Thread thread;
   private volatile boolean closed;
   private volatile SyncReport last;
@@ -34,12 +37,14 @@ public final class SyncDaemon implements AutoCloseable {
       LongSupplier logSize,
       SyncSettings settings,
       Backoff backoff,
-      Sleeper sleeper) {
+      Sleeper sleeper,
+      LongSupplier nanoTime) {
     this.syncer = syncer;
     this.logSize = logSize;
     this.settings = settings;
     this.backoff = backoff;
     this.sleeper = sleeper;
+    this.nanoTime = nanoTime;
     this.thread = new Thread(this::loop, "edge-sync");
     this.thread.setDaemon(true);
   }
@@ -55,13 +60,28 @@ public final class SyncDaemon implements AutoCloseable {
       SyncSettings settings,
       Backoff backoff,
       Sleeper sleeper) {
+    return start(syncer, logSize, settings, backoff, sleeper, System::nanoTime);
+  }
+
+  /**
+   * As {@link #start(Syncer, LongSupplier, SyncSettings, Backoff, Sleeper)} measuring the linger
+   * with {@code nanoTime} (a monotonic reading in nanoseconds), so a test can drive time by hand.
+   */
+  public static SyncDaemon start(
+      Syncer syncer,
+      LongSupplier logSize,
+      SyncSettings settings,
+      Backoff backoff,
+      Sleeper sleeper,
+      LongSupplier nanoTime) {
     SyncDaemon d =
         new SyncDaemon(
             Objects.requireNonNull(syncer),
             Objects.requireNonNull(logSize),
             Objects.requireNonNull(settings),
             Objects.requireNonNull(backoff),
-            Objects.requireNonNull(sleeper));
+            Objects.requireNonNull(sleeper),
+            Objects.requireNonNull(nanoTime));
     d.thread.start();
     return d;
   }
@@ -83,7 +103,7 @@ public final class SyncDaemon implements AutoCloseable {
     while (!closed) {
       try {
         long size = logSize.getAsLong();
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         boolean pending = size > synced;
         if (pending && pendingSince < 0) {
           pendingSince = now;
@@ -91,6 +111,7 @@ public final class SyncDaemon implements AutoCloseable {
         boolean due =
             pending
                 && (synced < 0
+                    || failures > 0
                     || size - synced >= settings.batchSize()
                     || now - pendingSince >= settings.linger().toNanos());
         if (!due) {
@@ -110,16 +131,34 @@ public final class SyncDaemon implements AutoCloseable {
             return;
           }
           failures++;
-          LOG.warn("sync failed, will retry: {}", e.getMessage());
-          sleeper.sleep(backoff.delay(Math.min(failures, 20), null));
+          retryLater(failures, e, e.getMessage());
         } catch (java.io.IOException | RuntimeException e) {
           failures++;
-          LOG.warn("sync failed, will retry: {}", e.toString());
-          sleeper.sleep(backoff.delay(Math.min(failures, 20), null));
+          retryLater(failures, e, e.toString());
         }
       } catch (InterruptedException e) {
         return;
       }
+    }
+  }
+
+  /**
+   * Waits out the backoff before retry {@code failures} on this thread, so the retry runs with no
+   * new capture; the wait is at least the server's {@code Retry-After} when it sent one.
+   */
+  private void retryLater(int failures, Exception e, String what) throws InterruptedException {
+    if (closed) {
+      return; // the run failed because close() interrupted it
+    }
+    Duration retryAfter =
+        e.getCause() instanceof ServerProblemException p ? p.retryAfter().orElse(null) : null;
+    Duration wait = backoff.delay(Math.min(failures, 20), retryAfter);
+    LOG.warn("sync failed, retry {} in {} ms: {}", failures, wait.toMillis(), what);
+    syncer.state().retryIn(wait);
+    try {
+      sleeper.sleep(wait);
+    } finally {
+      syncer.state().retrying();
     }
   }
 

@@ -18,6 +18,7 @@ import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
+import dev.danmakuledger.protocol.wire.SyncAttempt;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import java.io.IOException;
 import java.time.Clock;
@@ -68,6 +69,8 @@ public final class Syncer {
   private final Sleeper sleeper;
   private final Clock clock;
   private final Supplier<BatchMetadata> metadata;
+  private final SyncState state;
+  private final Refusals refusals;
 
   /** Compact range of {@code [0, range.end())}, the prefix last confirmed by the server. */
   private CompactRange range;
@@ -124,15 +127,27 @@ public final class Syncer {
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metadata = Objects.requireNonNull(metadata, "metadata");
+    this.state = new SyncState(store, clock);
+    this.refusals = new Refusals(identity.deviceId());
+  }
+
+  /** How the last request ended and when the next retry is due (docs/edge-agent.md). */
+  SyncState state() {
+    return state;
   }
 
   /**
-   * The counters to report, stamped with this device's clock for the server's skew; null when the
-   * supplier has none (the server then leaves the device's counters and skew as they were).
+   * The counters to report, stamped with this device's clock for the server's skew, with the upload
+   * queue's state (docs/sync.md, "Queue state"); null when the supplier has none (the server then
+   * leaves the device's counters, skew and queue state as they were).
    */
-  private BatchMetadata metadata() {
+  private BatchMetadata metadata() throws IOException {
     BatchMetadata m = metadata.get();
-    return m == null ? null : m.sentAt(clock.millis());
+    if (m == null) {
+      return null;
+    }
+    return m.sentAt(clock.millis())
+        .withQueue(store.oldestUnsyncedCapturedAt().orElse(null), state.last());
   }
 
   /** The batch metadata of a device's dedupe counters. */
@@ -190,10 +205,17 @@ public final class Syncer {
       }
       String note =
           Checkpoints.sign(new Checkpoint(identity.origin(), end, next.root()), identity.signer());
-      BatchRequest request = new BatchRequest(verified, wire, note, metadata());
+      long from = verified;
       BatchResponse response;
       try {
-        response = withRetries(() -> client.postBatch(identity.deviceId(), request), t);
+        // Metadata per attempt: a retry reports the failure before it.
+        response =
+            withRetries(
+                () ->
+                    client.postBatch(
+                        identity.deviceId(), new BatchRequest(from, wire, note, metadata())),
+                t,
+                true);
       } catch (ServerProblemException e) {
         if (e.errorCode().orElse(null) == ErrorCode.SIZE_MISMATCH) {
           if (++t.resumes > MAX_RESUMES) {
@@ -208,14 +230,14 @@ public final class Syncer {
         }
         if (e.status() == 413) {
           if (end - verified == 1) {
-            throw stopped(e);
+            throw refusals.stopped(e);
           }
           refusedAbove = (int) Math.max(1, (end - verified) / 2);
           LOG.info(
               "server refused a batch of {} as too large; trying {}", end - verified, refusedAbove);
           continue;
         }
-        throw stopped(e);
+        throw refusals.stopped(e);
       }
       accept(response, verified, end, next, note);
       range = next;
@@ -243,9 +265,9 @@ public final class Syncer {
   private long resume(Tally t) throws IOException, InterruptedException {
     LogState server;
     try {
-      server = withRetries(() -> client.log(identity.deviceId()), t);
+      server = withRetries(() -> client.log(identity.deviceId()), t, false);
     } catch (ServerProblemException e) {
-      throw stopped(e);
+      throw refusals.stopped(e);
     }
     if ("QUARANTINED".equals(server.status())) {
       throw new SyncStoppedException(
@@ -308,12 +330,16 @@ public final class Syncer {
     rangeAt(size);
     String note =
         Checkpoints.sign(new Checkpoint(identity.origin(), size, range.root()), identity.signer());
-    BatchRequest empty = new BatchRequest(size, List.of(), note, metadata());
     try {
-      withRetries(() -> client.postBatch(identity.deviceId(), empty), t);
+      withRetries(
+          () ->
+              client.postBatch(
+                  identity.deviceId(), new BatchRequest(size, List.of(), note, metadata())),
+          t,
+          true);
       LOG.warn("the server accepted this device's checkpoint for size {} as consistent", size);
     } catch (ServerProblemException e) {
-      throw stopped(e);
+      throw refusals.stopped(e);
     }
   }
 
@@ -347,9 +373,9 @@ public final class Syncer {
       long start = from;
       AcksResponse acks;
       try {
-        acks = withRetries(() -> client.acks(identity.deviceId(), start, to), t);
+        acks = withRetries(() -> client.acks(identity.deviceId(), start, to), t, false);
       } catch (ServerProblemException e) {
-        throw stopped(e);
+        throw refusals.stopped(e);
       }
       List<RecordOutcome> got = acks.outcomes();
       if (got.size() != to - from) {
@@ -493,13 +519,24 @@ public final class Syncer {
     T run() throws IOException;
   }
 
-  private <T> T withRetries(Call<T> call, Tally t) throws IOException, InterruptedException {
+  /**
+   * Runs {@code call}, retrying transient failures. Every failure is the last sync attempt; a
+   * success only for an {@code upload} (a batch), so a read that works does not hide a batch the
+   * server keeps refusing.
+   */
+  private <T> T withRetries(Call<T> call, Tally t, boolean upload)
+      throws IOException, InterruptedException {
     for (int attempt = 1; ; attempt++) {
       IOException failure;
       java.time.Duration retryAfter = null;
       try {
-        return call.run();
+        T answer = call.run();
+        if (upload) {
+          state.ended(SyncAttempt.OK);
+        }
+        return answer;
       } catch (ServerProblemException e) {
+        state.ended(SyncState.outcomeOf(e));
         if (!e.transientFailure() && e.errorCode().orElse(null) != ErrorCode.VERSION_CONFLICT) {
           throw e;
         }
@@ -508,6 +545,7 @@ public final class Syncer {
       } catch (SyncStoppedException e) {
         throw e;
       } catch (IOException e) {
+        state.ended(SyncState.outcomeOf(e));
         failure = e;
       }
       if (attempt >= settings.maxAttempts()) {
@@ -523,66 +561,10 @@ public final class Syncer {
       t.retries++;
       java.time.Duration wait = backoff.delay(attempt, retryAfter);
       LOG.info("{}; retry {} in {} ms", failure.getMessage(), attempt, wait.toMillis());
+      state.retryIn(wait);
       sleeper.sleep(wait);
+      state.retrying();
     }
-  }
-
-  /**
-   * Why a refusal stops the run. Decided by the problem's {@link ErrorCode}; a missing or unknown
-   * code (a newer server) falls back to the HTTP status, so it never crashes the run.
-   */
-  private SyncStoppedException stopped(ServerProblemException e) {
-    ErrorCode code = e.errorCode().orElse(null);
-    if (e.status() == 401) {
-      return notEnrolled(e);
-    }
-    if (code == null) {
-      return e.status() == 403 ? refused(e) : protocol(e);
-    }
-    return switch (code) {
-      case NOT_FOUND, UNAUTHENTICATED -> notEnrolled(e);
-      case DEVICE_QUARANTINED ->
-          new SyncStoppedException(
-              SyncStoppedException.Reason.QUARANTINED,
-              "device "
-                  + identity.deviceId()
-                  + " is quarantined; all local data is kept; ask an operator ("
-                  + e.getMessage()
-                  + ")",
-              e);
-      case FORK_DETECTED, BAD_PROOF ->
-          new SyncStoppedException(
-              SyncStoppedException.Reason.FORK,
-              "FORK: the server says this device's log disagrees with what it verified ("
-                  + e.getMessage()
-                  + "); the device was cloned, rolled back or tampered with. All local data is"
-                  + " kept",
-              e);
-      default -> e.status() == 403 ? refused(e) : protocol(e);
-    };
-  }
-
-  private SyncStoppedException notEnrolled(ServerProblemException e) {
-    return new SyncStoppedException(
-        SyncStoppedException.Reason.NOT_ENROLLED,
-        "the server does not know device "
-            + identity.deviceId()
-            + "; enrol it with `edge-agent enroll --server URL --token-file F` ("
-            + e.getMessage()
-            + ")",
-        e);
-  }
-
-  private SyncStoppedException refused(ServerProblemException e) {
-    return new SyncStoppedException(
-        SyncStoppedException.Reason.REFUSED,
-        "the server refused device " + identity.deviceId() + " (" + e.getMessage() + ")",
-        e);
-  }
-
-  private static SyncStoppedException protocol(ServerProblemException e) {
-    return new SyncStoppedException(
-        SyncStoppedException.Reason.PROTOCOL, "the server refused the sync: " + e.getMessage(), e);
   }
 
   private static final class Tally {

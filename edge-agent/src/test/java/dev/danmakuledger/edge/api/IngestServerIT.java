@@ -185,6 +185,11 @@ class IngestServerIT {
     assertEquals(1, s.get("logSize").asLong());
     assertEquals("dev-1", s.get("deviceId").asText());
     assertEquals(1, s.get("dedupe").get("duplicates").asLong());
+    JsonNode queue = s.get("sync");
+    assertEquals(
+        device.store.records(0, 1).get(0).capturedAt(), queue.get("oldestUnsyncedAt").asLong());
+    assertTrue(queue.get("lastAttempt").isNull(), "never synced: " + queue);
+    assertTrue(queue.get("nextRetryAt").isNull(), "no retry scheduled: " + queue);
 
     HttpResponse<String> metrics = get("/metrics");
     assertEquals(200, metrics.statusCode());

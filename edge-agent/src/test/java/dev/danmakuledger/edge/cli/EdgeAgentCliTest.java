@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.edge.store.DataDirLock;
+import dev.danmakuledger.edge.store.Durability;
 import dev.danmakuledger.edge.store.EdgeStore;
+import dev.danmakuledger.edge.store.QueueState;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.protocol.wire.SyncAttempt;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -172,6 +175,47 @@ class EdgeAgentCliTest {
       assertTrue(err.contains("another edge-agent owns"), err);
       assertEquals(0, run("status", "-d", dataDir.toString()), "status reads while locked");
     }
+  }
+
+  @Test
+  void statusReportsTheUploadQueue() throws Exception {
+    init();
+    assertEquals(0, run("status", "-d", dataDir.toString()));
+    assertTrue(out.contains("unsynced:    none\n"), out);
+    assertTrue(out.contains("last sync:   never\n"), out);
+    assertTrue(out.contains("next retry:  none scheduled\n"), out);
+    assertEquals(0, run("status", "-d", dataDir.toString(), "--json"));
+    JsonNode empty = Json.mapper().readTree(out).get("sync");
+    assertTrue(empty.get("oldestUnsyncedAt").isNull(), out);
+    assertTrue(empty.get("lastAttempt").isNull(), out);
+    assertTrue(empty.get("nextRetryAt").isNull(), out);
+
+    Path file = tmp.resolve("comments.xml");
+    try (InputStream in = getClass().getResourceAsStream("/bilibili/bilibili-comments.xml")) {
+      Files.copy(in, file);
+    }
+    long capturedAt = clock.millis();
+    assertEquals(
+        0, run("import", "-d", dataDir.toString(), "--room", "bili", file.toString()), err);
+    clock.advance(Duration.ofMinutes(20));
+    try (EdgeStore store = EdgeStore.open(EdgeStore.fileIn(dataDir), Durability.FULL)) {
+      QueueState.saveLastAttempt(store, new SyncAttempt(clock.millis() - 5_000, "bad-proof"));
+      QueueState.saveNextRetry(store, clock.millis() + 90_000);
+    }
+    assertEquals(0, run("status", "-d", dataDir.toString()));
+    assertTrue(out.contains("unsynced:    oldest captured 20m ago\n"), out);
+    assertTrue(out.contains("last sync:   bad-proof, 5s ago\n"), out);
+    assertTrue(out.contains("next retry:  in 1m30s\n"), out);
+    assertEquals(0, run("status", "-d", dataDir.toString(), "--json"));
+    JsonNode q = Json.mapper().readTree(out).get("sync");
+    assertEquals(capturedAt, q.get("oldestUnsyncedAt").asLong());
+    assertEquals("bad-proof", q.get("lastAttempt").get("outcome").asText());
+    assertEquals(clock.millis() - 5_000, q.get("lastAttempt").get("atMillis").asLong());
+    assertEquals(clock.millis() + 90_000, q.get("nextRetryAt").asLong());
+
+    clock.advance(Duration.ofMinutes(3));
+    assertEquals(0, run("status", "-d", dataDir.toString()));
+    assertTrue(out.contains("next retry:  overdue by 1m30s (is the agent running?)\n"), out);
   }
 
   @Test

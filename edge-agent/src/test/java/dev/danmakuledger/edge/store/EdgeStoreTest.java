@@ -42,14 +42,14 @@ class EdgeStoreTest {
   void newStoreIsMigratedOnceAndReopensAtTheSameVersion() throws Exception {
     Path file = EdgeStore.fileIn(dir);
     try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
-      assertEquals(2, s.schemaVersion());
+      assertEquals(3, s.schemaVersion());
       assertEquals(0, s.logState().size());
     }
     try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
-      assertEquals(2, s.schemaVersion());
+      assertEquals(3, s.schemaVersion());
     }
     try (EdgeStore s = EdgeStore.openReadOnly(file)) {
-      assertEquals(2, s.schemaVersion());
+      assertEquals(3, s.schemaVersion());
     }
   }
 
@@ -61,15 +61,42 @@ class EdgeStoreTest {
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement st = c.createStatement()) {
+      st.executeUpdate("DROP INDEX records_unsynced");
       st.executeUpdate("ALTER TABLE records DROP COLUMN pruned_at");
       st.executeUpdate("UPDATE meta SET value = '1' WHERE name = 'schema_version'");
     }
     assertThrows(StoreException.class, () -> EdgeStore.openReadOnly(file).close());
 
     try (EdgeStore s = EdgeStore.open(file, Durability.FULL)) {
-      assertEquals(2, s.schemaVersion());
+      assertEquals(3, s.schemaVersion());
       assertEquals(2, s.records(0, 10).size());
       assertFalse(s.records(0, 10).get(1).pruned());
+    }
+  }
+
+  @Test
+  void oldestUnsyncedIsTheEarliestCaptureWithoutAnOutcome() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      assertTrue(s.oldestUnsyncedCapturedAt().isEmpty(), "empty log has no queue");
+      s.append(
+          new AppendBatch(
+              0,
+              List.of(
+                  new NewRecord(0, "a", "h-a", new byte[] {1}, new byte[32], 300),
+                  new NewRecord(1, "b", "h-b", new byte[] {2}, new byte[32], 100),
+                  new NewRecord(2, "c", "h-c", new byte[] {3}, new byte[32], 200)),
+              new byte[] {9},
+              "note-3",
+              7,
+              Map.of()));
+      assertEquals(100L, s.oldestUnsyncedCapturedAt().orElseThrow(), "a clock step back counts");
+      s.applyOutcomes(List.of(new OutcomeUpdate(1, "CONFIRMED", 1L, "m1", null, 400)));
+      assertEquals(200L, s.oldestUnsyncedCapturedAt().orElseThrow());
+      s.applyOutcomes(
+          List.of(
+              new OutcomeUpdate(0, "REJECTED", null, null, "bad", 400),
+              new OutcomeUpdate(2, "DUPLICATE", 2L, "m2", null, 400)));
+      assertTrue(s.oldestUnsyncedCapturedAt().isEmpty(), "drained: every record has an outcome");
     }
   }
 

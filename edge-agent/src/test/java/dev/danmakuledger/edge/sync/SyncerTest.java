@@ -23,6 +23,7 @@ import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.SyncAttempt;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -173,7 +174,13 @@ class SyncerTest {
     for (BatchRequest b : witness.batches) {
       Checkpoint cp = Checkpoints.open(b.checkpoint(), dev.identity.origin(), deviceVerifier());
       assertEquals(b.oldSize() + b.records().size(), cp.size());
-      assertEquals(new BatchMetadata(RECORDS, 2, 1, 1).sentAt(clock.millis()), b.metadata());
+      SyncAttempt before = b.oldSize() == 0 ? null : new SyncAttempt(clock.millis(), "ok");
+      assertEquals(
+          new BatchMetadata(RECORDS, 2, 1, 1)
+              .sentAt(clock.millis())
+              .withQueue(clock.millis(), before),
+          b.metadata(),
+          "counters, clock, the queue's oldest capture and the batch before");
     }
     StoredRecord last = dev.store.records(RECORDS - 1, 1).get(0);
     assertEquals("CONFIRMED", last.outcome());

@@ -145,6 +145,11 @@ public final class FaultyStore implements EdgeStore {
   }
 
   @Override
+  public Optional<Long> oldestUnsyncedCapturedAt() throws StoreException {
+    return real.oldestUnsyncedCapturedAt();
+  }
+
+  @Override
   public void applyOutcomes(List<OutcomeUpdate> updates) throws StoreException {
     real.applyOutcomes(updates);
   }

@@ -7,5 +7,10 @@ public enum AlertKind {
   /** A batch's records do not give the root of its signed checkpoint. */
   BAD_PROOF,
   /** Checkpoints that did not verify under the enrolled key (unauthenticated, counted). */
-  BAD_SIGNATURE
+  BAD_SIGNATURE,
+  /**
+   * A device keeps syncing while its oldest unsynced capture does not move and is older than the
+   * threshold (docs/sync-server.md, "Stuck devices"); once per episode.
+   */
+  STUCK
 }

@@ -82,6 +82,7 @@ public final class BatchIngest {
   private final StageTimes stages = new StageTimes();
   private final OutcomeTally tally = new OutcomeTally();
   private volatile StageObserver observer = StageObserver.NONE;
+  private volatile QueueReports queues;
 
   public BatchIngest(
       LedgerStore store,
@@ -115,6 +116,15 @@ public final class BatchIngest {
   /** Reports every stage of every batch to {@code observer} (metrics and tracing). */
   public BatchIngest observedBy(StageObserver observer) {
     this.observer = Objects.requireNonNull(observer, "observer");
+    return this;
+  }
+
+  /**
+   * Stores the queue state devices report and raises STUCK alerts through {@code queues}; without
+   * it reported queue state is not kept.
+   */
+  public BatchIngest reportingQueuesTo(QueueReports queues) {
+    this.queues = Objects.requireNonNull(queues, "queues");
     return this;
   }
 
@@ -158,7 +168,7 @@ public final class BatchIngest {
       BatchMetadata metadata) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return attempt(deviceId, oldSize, canonicals, checkpointNote, metadata);
+        return attempt(deviceId, oldSize, canonicals, checkpointNote, metadata, attempt == 1);
       } catch (StaleDeviceException e) {
         if (attempt >= MAX_ATTEMPTS) {
           throw new LedgerException(
@@ -186,12 +196,22 @@ public final class BatchIngest {
   }
 
   private IngestResult attempt(
-      String deviceId, long oldSize, List<byte[]> canonicals, String note, BatchMetadata metadata)
+      String deviceId,
+      long oldSize,
+      List<byte[]> canonicals,
+      String note,
+      BatchMetadata metadata,
+      boolean first)
       throws StaleDeviceException {
     DeviceRow device = witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
     long now = clock.millis();
+    QueueReports q = queues;
+    if (first && q != null) {
+      // Authenticated from here on; kept even if the batch is refused below.
+      q.report(deviceId, metadata, now);
+    }
     if (oldSize > device.verifiedSize()) {
       store.markSeen(deviceId, newSize, now);
       throw witness.sizeMismatch(device);

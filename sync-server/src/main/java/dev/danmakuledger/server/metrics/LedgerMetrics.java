@@ -102,6 +102,10 @@ public final class LedgerMetrics implements StageObserver {
         "danmaku.ledger.sealed.gaps",
         "room numbers sealed by the gap sealer (cluster, also in tombstones)",
         LedgerSnapshot::sealedGaps);
+    ledger(
+        "danmaku.ledger.stuck.episodes",
+        "STUCK episodes opened: devices whose upload queue stopped draining (cluster)",
+        LedgerSnapshot::stuckEpisodes);
     this.rooms =
         MultiGauge.builder("danmaku.room.high.water")
             .description("highest room number handed out, for the busiest rooms (cluster)")

@@ -87,4 +87,8 @@ public record LedgerSnapshot(Map<String, Long> counters, long edge, List<RoomSta
   long sealedGaps() {
     return get(Counter.SEALED_GAPS);
   }
+
+  long stuckEpisodes() {
+    return get(Counter.STUCK_EPISODES);
+  }
 }

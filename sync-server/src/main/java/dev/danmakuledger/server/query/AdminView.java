@@ -4,6 +4,7 @@ import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
 import dev.danmakuledger.protocol.wire.admin.Overview;
@@ -16,6 +17,8 @@ import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
+import dev.danmakuledger.server.storage.DeviceSyncState;
+import dev.danmakuledger.server.storage.DeviceSyncStates;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.RoomStats;
@@ -40,6 +43,7 @@ public final class AdminView {
 
   private final LedgerStore store;
   private final SignatureAttempts attempts;
+  private final DeviceSyncStates queues;
   private final Clock clock;
   private final Duration offlineAfter;
   private final Object rateLock = new Object();
@@ -52,12 +56,17 @@ public final class AdminView {
    * {@code offlineAfter} is OFFLINE when nothing else is wrong with it.
    */
   public AdminView(
-      LedgerStore store, SignatureAttempts attempts, Clock clock, Duration offlineAfter) {
+      LedgerStore store,
+      SignatureAttempts attempts,
+      DeviceSyncStates queues,
+      Clock clock,
+      Duration offlineAfter) {
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
     }
     this.store = store;
     this.attempts = attempts;
+    this.queues = queues;
     this.clock = clock;
     this.offlineAfter = offlineAfter;
   }
@@ -114,6 +123,7 @@ public final class AdminView {
     long now = clock.millis();
     List<DeviceSummary> out = new ArrayList<>();
     Map<String, Long> failed = attempts.counts();
+    Map<String, DeviceSyncState> reported = queues.all();
     for (DeviceRow d : store.devices()) {
       out.add(
           new DeviceSummary(
@@ -127,9 +137,23 @@ public final class AdminView {
               d.clockSkewMs(),
               Math.max(0, d.claimedSize() - d.verifiedSize()),
               iso(d.lastSeenAt()),
-              failed.getOrDefault(d.id(), 0L)));
+              failed.getOrDefault(d.id(), 0L),
+              queue(reported.get(d.id()), now)));
     }
     return new DeviceList(out);
+  }
+
+  /** The queue a device reported, aged to {@code now}; null when it never reported one. */
+  static DeviceQueue queue(DeviceSyncState s, long now) {
+    if (s == null) {
+      return null;
+    }
+    return new DeviceQueue(
+        s.queueAgeAt(now),
+        s.lastAttemptAgeAt(now),
+        s.lastOutcome(),
+        s.stuck(),
+        Instant.ofEpochMilli(s.reportedAt()).toString());
   }
 
   static String status(DeviceRow d, long now, Duration offlineAfter) {

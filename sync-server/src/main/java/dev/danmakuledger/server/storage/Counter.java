@@ -24,7 +24,9 @@ public enum Counter {
   /** Keys Redis remembered without an SQL row, stored as new. */
   ORPHANS("orphans"),
   REPLAYS("replays"),
-  BAD_PROOFS("bad-proofs");
+  BAD_PROOFS("bad-proofs"),
+  /** STUCK episodes opened: devices whose upload queue stopped draining (docs/sync-server.md). */
+  STUCK_EPISODES("stuck-episodes");
 
   /** Prefix of the per-outcome counters. */
   public static final String OUTCOME_PREFIX = "outcome:";

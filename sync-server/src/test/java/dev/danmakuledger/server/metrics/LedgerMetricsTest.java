@@ -59,7 +59,8 @@ class LedgerMetricsTest {
                 Counter.FORKS.key(), 1L,
                 Counter.SIGNATURE_FAILURES.key(), 4L,
                 Counter.TOMBSTONES.key(), 9L,
-                Counter.SEALED_GAPS.key(), 5L),
+                Counter.SEALED_GAPS.key(), 5L,
+                Counter.STUCK_EPISODES.key(), 6L),
             11,
             List.of(room("busy", 42))));
     String text = metrics.scrape();
@@ -71,6 +72,7 @@ class LedgerMetricsTest {
     assertTrue(text.contains("danmaku_ledger_bad_signatures_total 4.0"), text);
     assertTrue(text.contains("danmaku_ledger_tombstones_total 9.0"), text);
     assertTrue(text.contains("danmaku_ledger_sealed_gaps_total 5.0"), text);
+    assertTrue(text.contains("danmaku_ledger_stuck_episodes_total 6.0"), text);
     assertTrue(text.contains("danmaku_room_high_water{room=\"busy\"} 42.0"), text);
   }
 

@@ -91,7 +91,7 @@ final class AdminViewTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new AdminView(null, null, Clock.systemUTC(), Duration.ZERO));
+            () -> new AdminView(null, null, null, Clock.systemUTC(), Duration.ZERO));
     assertEquals("offlineAfter: got PT0S, want > 0", e.getMessage());
   }
 }

@@ -149,6 +149,96 @@ abstract class LedgerStoreContract {
     assertEquals(1, store.devices().size());
   }
 
+  static final java.time.Duration STUCK_AFTER = java.time.Duration.ofMinutes(10);
+  static final long MIN = 60_000;
+
+  /**
+   * A report of {@code device}'s queue: its oldest unsynced capture {@code age} old at {@code at}.
+   */
+  static DeviceSyncState queue(String device, Long oldest, Long age, String outcome, long at) {
+    return new DeviceSyncState(
+        device, oldest, age, outcome == null ? null : 1000L, outcome, at, null);
+  }
+
+  DeviceSyncStates.Recorded report(DeviceSyncStates states, DeviceSyncState s) {
+    return states.record(
+        s,
+        STUCK_AFTER,
+        r ->
+            new AlertRow(
+                0, "ALERT", "WARN", r.deviceId(), null, "stuck " + r.queueAgeMs(), null, 9));
+  }
+
+  @Test
+  void queueStateIsStoredPerDeviceAndReplacedByEachReport() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    assertTrue(states.get("d1").isEmpty(), "never reported: unknown");
+    report(states, queue("d1", 100L, 5_000L, "transport-timeout", 1_000));
+    report(states, queue("d2", null, null, null, 2_000));
+    DeviceSyncState d1 = report(states, queue("d1", 200L, 6_000L, "ok", 3_000)).state();
+    assertEquals(d1, states.get("d1").orElseThrow());
+    assertEquals(200L, d1.oldestUnsyncedAt());
+    assertEquals("ok", d1.lastOutcome());
+    assertEquals(1000L, d1.lastAttemptAgeMs());
+    assertEquals(3_000, d1.reportedAt());
+    assertEquals(6_000L + 7_000, d1.queueAgeAt(10_000), "aged by the time since the report");
+    assertEquals(2, states.all().size());
+    assertEquals(null, states.all().get("d2").oldestUnsyncedAt(), "an empty queue");
+    assertEquals(0, store.alertCount());
+  }
+
+  @Test
+  void stuckIsRaisedOncePerEpisode() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    long head = 1_000;
+    long t = 100 * MIN;
+    assertTrue(
+        report(states, queue("d1", head, 11 * MIN, "bad-proof", t)).newAlert().isEmpty(),
+        "one contact with an old queue is not yet a device that keeps contacting");
+    DeviceSyncStates.Recorded raised =
+        report(states, queue("d1", head, 12 * MIN, "bad-proof", t + MIN));
+    AlertRow alert = raised.newAlert().orElseThrow();
+    assertEquals("d1", alert.deviceId());
+    assertEquals("stuck " + 12 * MIN, alert.message());
+    assertEquals(t + MIN, raised.state().stuckSince());
+    for (int i = 2; i < 5; i++) {
+      assertTrue(
+          report(states, queue("d1", head, (10 + i) * MIN, "bad-proof", t + i * MIN))
+              .newAlert()
+              .isEmpty(),
+          "the episode is open: no second alert");
+    }
+    assertTrue(states.get("d1").orElseThrow().stuck());
+    assertEquals(1, store.alertCount());
+
+    DeviceSyncState drained = report(states, queue("d1", null, null, "ok", t + 6 * MIN)).state();
+    assertFalse(drained.stuck(), "drained: the episode is over");
+    report(states, queue("d1", 50_000L, 11 * MIN, "rate-limited", t + 20 * MIN));
+    assertTrue(
+        report(states, queue("d1", 50_000L, 12 * MIN, "rate-limited", t + 21 * MIN))
+            .newAlert()
+            .isPresent(),
+        "stuck again: a new episode, a new alert");
+    assertEquals(2, store.alertCount());
+    assertEquals(2L, store.counters().get(Counter.STUCK_EPISODES.key()));
+  }
+
+  @Test
+  void aDrainingBacklogIsNotStuck() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    for (int i = 0; i < 5; i++) {
+      assertTrue(
+          report(states, queue("d1", 1_000L + i, 60 * MIN, "ok", i * MIN)).newAlert().isEmpty(),
+          "days-old captures, but the queue moves with every batch");
+    }
+    report(states, queue("d1", 9_000L, 9 * MIN, "ok", 6 * MIN));
+    assertTrue(
+        report(states, queue("d1", 9_000L, 9 * MIN + 30_000, "ok", 7 * MIN)).newAlert().isEmpty(),
+        "unmoved but younger than the threshold");
+    assertEquals(0, store.alertCount());
+    assertFalse(states.get("d1").orElseThrow().stuck());
+  }
+
   @Test
   void unknownDeviceIsEmpty() {
     assertEquals(Optional.empty(), store.device("nobody"));

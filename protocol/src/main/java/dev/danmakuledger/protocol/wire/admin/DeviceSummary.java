@@ -20,6 +20,8 @@ import dev.danmakuledger.protocol.wire.Checks;
  * @param badSignatureAttempts checkpoints for this device that did not verify under its enrolled
  *     key (unauthenticated attempts, counted beside the status and never trusted); absent (0) in
  *     answers of older servers
+ * @param queue the upload queue the device last reported, or null when it never reported one (an
+ *     older agent, or an older server): unknown, never empty
  */
 public record DeviceSummary(
     String deviceId,
@@ -32,7 +34,8 @@ public record DeviceSummary(
     Long clockSkewMs,
     long pendingEstimate,
     String lastSeenAt,
-    Long badSignatureAttempts) {
+    Long badSignatureAttempts,
+    DeviceQueue queue) {
   /** Checks that required members are present and counts are not negative. */
   public DeviceSummary {
     badSignatureAttempts = badSignatureAttempts == null ? 0L : badSignatureAttempts;
@@ -42,6 +45,34 @@ public record DeviceSummary(
     Checks.nonNegative("verifiedSize", verifiedSize);
     Checks.nonNegative("claimedSize", claimedSize);
     Checks.nonNegative("pendingEstimate", pendingEstimate);
+  }
+
+  /** A summary without a reported queue (as sent by servers that do not keep one). */
+  public DeviceSummary(
+      String deviceId,
+      String status,
+      long verifiedSize,
+      long claimedSize,
+      String rootHex,
+      String lastCheckpointAt,
+      String lastReceiptAt,
+      Long clockSkewMs,
+      long pendingEstimate,
+      String lastSeenAt,
+      Long badSignatureAttempts) {
+    this(
+        deviceId,
+        status,
+        verifiedSize,
+        claimedSize,
+        rootHex,
+        lastCheckpointAt,
+        lastReceiptAt,
+        clockSkewMs,
+        pendingEstimate,
+        lastSeenAt,
+        badSignatureAttempts,
+        null);
   }
 
   /** A summary without bad-signature attempts (as sent by servers that do not count them). */
@@ -67,6 +98,7 @@ public record DeviceSummary(
         clockSkewMs,
         pendingEstimate,
         lastSeenAt,
-        0L);
+        0L,
+        null);
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.wire.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +127,43 @@ class AdminJsonTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new DeviceSummary("k", "VERIFIED", 1, 1, null, null, null, null, 0, null, -1L));
+  }
+
+  @Test
+  void deviceSummaryCarriesTheReportedQueueOrNothing() throws Exception {
+    DeviceQueue q = new DeviceQueue(720_000L, 5_000L, "bad-proof", true, "2026-11-30T05:00:00Z");
+    DeviceSummary s =
+        new DeviceSummary("kiosk-01", "VERIFIED", 1, 1, null, null, null, null, 0, null, 0L, q);
+    String json = JSON.writeValueAsString(s);
+    assertTrue(
+        json.contains(
+            "\"queue\":{\"oldestUnsyncedAgeMs\":720000,\"lastAttemptAgeMs\":5000,"
+                + "\"lastAttemptOutcome\":\"bad-proof\",\"stuck\":true,"
+                + "\"reportedAt\":\"2026-11-30T05:00:00Z\"}"),
+        json);
+    assertEquals(s, JSON.readValue(json, DeviceSummary.class));
+    String older = json.substring(0, json.indexOf(",\"queue\"")) + "}";
+    assertEquals(null, JSON.readValue(older, DeviceSummary.class).queue(), "unknown, not empty");
+  }
+
+  @Test
+  void hostileDeviceQueueIsRefused() {
+    List<Runnable> broken = new ArrayList<>();
+    broken.add(() -> new DeviceQueue(-1L, null, null, false, "t"));
+    broken.add(() -> new DeviceQueue(null, -1L, null, false, "t"));
+    broken.add(() -> new DeviceQueue(null, null, "NOT A TOKEN", false, "t"));
+    broken.add(() -> new DeviceQueue(null, null, "x".repeat(49), false, "t"));
+    broken.add(() -> new DeviceQueue(null, null, null, false, null));
+    for (int i = 0; i < broken.size(); i++) {
+      assertThrows(IllegalArgumentException.class, broken.get(i)::run, "case " + i);
+    }
+    assertThrows(
+        JacksonException.class,
+        () ->
+            JSON.readValue(
+                "{\"oldestUnsyncedAgeMs\":1,\"lastAttemptAgeMs\":1,\"lastAttemptOutcome\":\"ok\","
+                    + "\"stuck\":false,\"reportedAt\":\"t\",\"extra\":1}",
+                DeviceQueue.class));
   }
 
   @Test

@@ -1,0 +1,101 @@
+package dev.danmakuledger.server.ingest;
+
+import dev.danmakuledger.protocol.wire.BatchMetadata;
+import dev.danmakuledger.protocol.wire.SyncAttempt;
+import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.AlertKind;
+import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.events.Severity;
+import dev.danmakuledger.server.storage.AlertRow;
+import dev.danmakuledger.server.storage.DeviceSyncState;
+import dev.danmakuledger.server.storage.DeviceSyncStates;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Stores the upload queue state an agent reports with a batch and raises the STUCK alert
+ * (docs/sync-server.md, "Stuck devices"). The batch pipeline calls it once per request, right after
+ * the device's checkpoint signature verified and before anything that may refuse the batch, so a
+ * device that keeps failing the same way is seen; input that did not authenticate never reaches it.
+ * Batches of agents that report no queue state leave the stored state as it was.
+ */
+public final class QueueReports {
+  private final DeviceSyncStates states;
+  private final Duration stuckAfter;
+  private final AdminHub admin;
+
+  /**
+   * @param stuckAfter how old a device's oldest unsynced capture may get while its queue does not
+   *     move before it is STUCK
+   */
+  public QueueReports(DeviceSyncStates states, Duration stuckAfter, AdminHub admin) {
+    if (stuckAfter.isNegative() || stuckAfter.isZero()) {
+      throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
+    }
+    this.states = Objects.requireNonNull(states, "states");
+    this.stuckAfter = stuckAfter;
+    this.admin = Objects.requireNonNull(admin, "admin");
+  }
+
+  /** Records what an authenticated batch of {@code deviceId} reported, received at {@code now}. */
+  void report(String deviceId, BatchMetadata m, long now) {
+    if (m == null || !m.reportsQueue()) {
+      return;
+    }
+    SyncAttempt last = m.lastAttempt();
+    DeviceSyncState report =
+        new DeviceSyncState(
+            deviceId,
+            m.oldestUnsyncedMillis(),
+            age(m, now),
+            last == null ? null : Math.max(0, sentAt(m, now) - last.atMillis()),
+            last == null ? null : last.outcome(),
+            now,
+            null);
+    states
+        .record(report, stuckAfter, this::alert)
+        .newAlert()
+        .ifPresent(a -> admin.publish(Events.of(a)));
+  }
+
+  /**
+   * How old the oldest unsynced capture was at sending, on the device's own clock when it sent one
+   * (skew then cancels out), else on the server's; never negative. The last attempt's age likewise.
+   */
+  static Long age(BatchMetadata m, long now) {
+    if (m.oldestUnsyncedMillis() == null) {
+      return null;
+    }
+    return Math.max(0, sentAt(m, now) - m.oldestUnsyncedMillis());
+  }
+
+  private static long sentAt(BatchMetadata m, long now) {
+    return m.deviceClockMillis() != null ? m.deviceClockMillis() : now;
+  }
+
+  private AlertRow alert(DeviceSyncState s) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("queueAgeMs", s.queueAgeMs());
+    data.put("oldestUnsyncedAt", Instant.ofEpochMilli(s.oldestUnsyncedAt()).toString());
+    data.put("lastOutcome", s.lastOutcome());
+    data.put("stuckAfterMs", stuckAfter.toMillis());
+    return Events.alert(
+        AlertKind.STUCK,
+        Severity.WARN,
+        s.deviceId(),
+        "device "
+            + s.deviceId()
+            + " keeps syncing but its upload queue does not drain: its oldest unsynced capture is "
+            + Duration.ofMillis(s.queueAgeMs()).toSeconds()
+            + " s old (threshold "
+            + stuckAfter.toSeconds()
+            + " s), last attempt "
+            + (s.lastOutcome() == null ? "unknown" : s.lastOutcome())
+            + "; check what the server answers this device (alerts, logs, edge-agent status)",
+        data,
+        s.reportedAt());
+  }
+}
