@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
           + " an H2 server-mode file unless --redis/--jdbc are given): a"
           + " device posts to instance A, a viewer on instance B; latency from local ack to SSE"
           + " receipt next to a Redis PUBLISH->subscriber round trip in the same run. Reports the"
-          + " offered and achieved rates; a run whose device fell behind (achieved < 99% of"
+          + " offered and achieved rates; a run whose device fell behind (achieved < 99%% of"
           + " offered) measured its backlog, not the latency, and is marked not valid."
     })
 final class LiveCommand implements Callable<Integer> {
@@ -39,12 +39,12 @@ final class LiveCommand implements Callable<Integer> {
 
   @Option(
       names = "--linger",
-      defaultValue = "20ms",
+      defaultValue = "50ms",
       split = ",",
       converter = DurationConverter.class,
       description =
           "the device sends a batch once its oldest pending capture waited this long; several"
-              + " (comma-separated) run one after another (default 20ms)")
+              + " (comma-separated) run one after another (default 50ms, the default of edge-agent run)")
   List<Duration> lingers;
 
   @Override

@@ -61,7 +61,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
    * (docs/benchmarks.md, live) as the value that keeps ack-to-viewer p99 within 50 ms plus the
    * linger at 1,000 messages/s while the device keeps up.
    */
-  static final Duration RUN_LINGER = Duration.ofMillis(20);
+  static final Duration RUN_LINGER = Duration.ofMillis(50);
 
   /** Sync tunables shared by {@code sync} and {@code run}. */
   static final class Options {
@@ -83,7 +83,7 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
         paramLabel = "DURATION",
         description =
             "How long new captures wait for a full batch before a partial one is sent"
-                + " (ISO-8601; default: PT1S for sync, PT0.02S for run, which a live venue"
+                + " (ISO-8601; default: PT1S for sync, PT0.05S for run, which a live venue"
                 + " needs: docs/sync.md, \"Linger\").")
     Duration linger;
 

@@ -19,9 +19,9 @@ class LingerDefaultsTest {
   }
 
   @Test
-  void runLingersTwentyMillisecondsAndSyncOneSecond() {
+  void runLingersFiftyMillisecondsAndSyncOneSecond() {
     SyncCommand.Options o = parse();
-    assertEquals(Duration.ofMillis(20), o.settings(SyncCommand.RUN_LINGER).linger());
+    assertEquals(Duration.ofMillis(50), o.settings(SyncCommand.RUN_LINGER).linger());
     assertEquals(Duration.ofSeconds(1), o.settings(SyncCommand.SYNC_LINGER).linger());
   }
 
@@ -36,7 +36,7 @@ class LingerDefaultsTest {
   void helpOfRunNamesBothDefaults() {
     // the usage text wraps at 80 columns: compare with the line breaks folded
     String help = new CommandLine(new RunCommand()).getUsageMessage().replaceAll("\\s+", " ");
-    assertTrue(help.contains("PT0.02S for run"), help);
+    assertTrue(help.contains("PT0.05S for run"), help);
     assertTrue(help.contains("PT1S for sync"), help);
   }
 }
