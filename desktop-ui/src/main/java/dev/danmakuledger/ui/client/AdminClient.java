@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.room.AuditBundle;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.LogState;

@@ -1,13 +1,13 @@
 package dev.danmakuledger.ui.inspector;
 
 import dev.danmakuledger.protocol.id.MessageId;
+import dev.danmakuledger.protocol.room.AuditBundle;
 import dev.danmakuledger.protocol.wire.InclusionProofResponse;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.DeviceKey;
 import dev.danmakuledger.ui.client.AdminClient;
 import dev.danmakuledger.ui.client.ApiException;
-import dev.danmakuledger.ui.client.AuditBundle;
 import dev.danmakuledger.ui.client.ServerKeys;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.Format;

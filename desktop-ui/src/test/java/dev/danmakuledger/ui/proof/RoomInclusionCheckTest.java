@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.protocol.room.AuditBundle;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.ui.client.ApiException;
-import dev.danmakuledger.ui.client.AuditBundle;
 import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.testing.FixtureApi;
 import dev.danmakuledger.ui.testing.Harness;

@@ -4,6 +4,7 @@ import dev.danmakuledger.merkle.tiles.TileException;
 import dev.danmakuledger.merkle.tiles.TileId;
 import dev.danmakuledger.merkle.tiles.TileReader;
 import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.room.AuditBundle;
 import dev.danmakuledger.protocol.room.RoomLog;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.query.DeviceTrees;
