@@ -81,6 +81,15 @@ final class E2eCommand implements Callable<Integer> {
       description = "on: the server integrates room logs while ingesting (default); off: not")
   String roomLog;
 
+  @Option(
+      names = "--room-checkpoint-interval",
+      converter = DurationConverter.class,
+      defaultValue = "1s",
+      description =
+          "the server signs each room's checkpoint at most this often (default ${DEFAULT-VALUE},"
+              + " the server's default)")
+  Duration roomCheckpointInterval;
+
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
@@ -118,7 +127,8 @@ final class E2eCommand implements Callable<Integer> {
                 targets.redis,
                 targets.jdbc,
                 nats,
-                roomLogOn()));
+                roomLogOn(),
+                roomCheckpointInterval));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -47,6 +47,8 @@ public final class IngestBenchmark {
    * @param redisUri a Redis for the server and the per-message baseline, or null for embedded
    * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
    * @param natsUrl the NATS server for the peer row
+   * @param roomLog whether the server integrates room logs while ingesting
+   * @param roomCheckpointInterval the server's {@code --room-checkpoint-interval}
    */
   public record Options(
       long records,
@@ -59,8 +61,9 @@ public final class IngestBenchmark {
       String redisUri,
       String jdbcUrl,
       String natsUrl,
-      boolean roomLog) {
-    /** Options with room log integration on, the server default. */
+      boolean roomLog,
+      Duration roomCheckpointInterval) {
+    /** Options with room log integration on at the server's default interval. */
     public Options(
         long records,
         Duration duration,
@@ -83,10 +86,15 @@ public final class IngestBenchmark {
           redisUri,
           jdbcUrl,
           natsUrl,
-          true);
+          true,
+          ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL);
     }
 
     public Options {
+      if (roomCheckpointInterval == null || roomCheckpointInterval.toMillis() < 1) {
+        throw new IllegalArgumentException(
+            "room checkpoint interval: got " + roomCheckpointInterval + ", want >= 1 ms");
+      }
       if (duration == null && records < 1) {
         throw new IllegalArgumentException("records: got " + records + ", want >= 1");
       }
@@ -183,6 +191,7 @@ public final class IngestBenchmark {
             .jdbc(db.embedded() ? null : db.url(), null, null)
             .reviewRule(null)
             .roomLog(o.roomLog())
+            .roomCheckpointInterval(o.roomCheckpointInterval())
             .build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;

@@ -59,6 +59,8 @@ class BenchMainTest {
         "e2e --devices four|'four' is not an int",
         "e2e --duration 0s|want a positive duration",
         "e2e --duration soon|want a duration such as 90s",
+        "e2e --room-checkpoint-interval 0s|want a positive duration",
+        "e2e --room-checkpoint-interval soon|want a duration such as 90s",
         "e2e --jdbc jdbc:postgresql://x/y|want jdbc:mariadb://host:port",
         "proofs --leaves 1|leaves: got 1, want 2..100000000",
         "proofs --samples 0|want >= 1 each",
