@@ -8,7 +8,6 @@ import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.ingest.StageTimes;
-import dev.danmakuledger.server.redis.EmbeddedRedis;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -66,29 +65,13 @@ public final class BacklogBenchmark {
   /** Runs the drain and the baseline; progress goes to {@code log}. */
   public static List<BenchResult> run(Options o, PrintStream log) throws Exception {
     String runId = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-    Path tmp = Files.createTempDirectory("danmaku-bench-backlog-");
-    EmbeddedRedis embedded = null;
-    try {
-      String redisUri = o.redisUri();
-      if (redisUri == null) {
-        embedded = EmbeddedRedis.start();
-        redisUri = embedded.uri();
-      }
-      try (FreshDatabase db = FreshDatabase.create(o.jdbcUrl(), tmp.resolve("server"))) {
-        String target = db.describe() + ", Redis " + (embedded == null ? redisUri : "embedded");
-        log.println("backlog: target " + target);
-        return runOn(o, db, redisUri, runId, tmp, target, log);
-      } finally {
-        if (embedded == null) {
-          RedisKeys.deleteMatching(redisUri, "{r:k" + runId + "-*");
-        }
-      }
-    } finally {
-      if (embedded != null) {
-        embedded.close();
-      }
-      Dirs.deleteTree(tmp);
-    }
+    return RunTarget.run(
+        "backlog",
+        o.redisUri(),
+        o.jdbcUrl(),
+        List.of("{r:k" + runId + "-*"),
+        log,
+        (db, redisUri, tmp, target) -> runOn(o, db, redisUri, runId, tmp, target, log));
   }
 
   private static List<BenchResult> runOn(

@@ -8,10 +8,8 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.ingest.StageTimes;
-import dev.danmakuledger.server.redis.EmbeddedRedis;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -146,30 +144,13 @@ public final class IngestBenchmark {
   /** Runs everything and returns the measured paths; progress goes to {@code log}. */
   public static Run run(Options o, PrintStream log) throws Exception {
     String runId = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-    Path tmp = Files.createTempDirectory("danmaku-bench-e2e-");
-    EmbeddedRedis embedded = null;
-    try {
-      String redisUri = o.redisUri();
-      if (redisUri == null) {
-        embedded = EmbeddedRedis.start();
-        redisUri = embedded.uri();
-      }
-      try (FreshDatabase db = FreshDatabase.create(o.jdbcUrl(), tmp.resolve("server"))) {
-        String target = db.describe() + ", Redis " + (embedded == null ? redisUri : "embedded");
-        log.println("e2e: target " + target);
-        return runOn(o, db, redisUri, runId, tmp, target, log);
-      } finally {
-        if (embedded == null) {
-          RedisKeys.deleteMatching(redisUri, "{r:b" + runId + "-*");
-          RedisKeys.deleteMatching(redisUri, SeedPerMessageBaseline.roomPattern(runId));
-        }
-      }
-    } finally {
-      if (embedded != null) {
-        embedded.close();
-      }
-      Dirs.deleteTree(tmp);
-    }
+    return RunTarget.run(
+        "e2e",
+        o.redisUri(),
+        o.jdbcUrl(),
+        List.of("{r:b" + runId + "-*", SeedPerMessageBaseline.roomPattern(runId)),
+        log,
+        (db, redisUri, tmp, target) -> runOn(o, db, redisUri, runId, tmp, target, log));
   }
 
   private static Run runOn(
