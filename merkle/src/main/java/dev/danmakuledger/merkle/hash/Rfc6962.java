@@ -15,8 +15,12 @@ public final class Rfc6962 {
 
   private static final byte LEAF_PREFIX = 0x00;
   private static final byte NODE_PREFIX = 0x01;
-  private static final MessageDigest PROTOTYPE = newDigest();
-  private static final byte[] EMPTY_ROOT = sha256().digest();
+
+  /** One digest per thread, reset by every {@code digest()}: hashing allocates only the result. */
+  private static final ThreadLocal<MessageDigest> DIGEST =
+      ThreadLocal.withInitial(Rfc6962::newDigest);
+
+  private static final byte[] EMPTY_ROOT = newDigest().digest();
 
   private Rfc6962() {}
 
@@ -68,11 +72,9 @@ public final class Rfc6962 {
    * per hash; falls back to a lookup for providers whose digests cannot be cloned.
    */
   private static MessageDigest sha256() {
-    try {
-      return (MessageDigest) PROTOTYPE.clone();
-    } catch (CloneNotSupportedException e) {
-      return newDigest();
-    }
+    MessageDigest md = DIGEST.get();
+    md.reset();
+    return md;
   }
 
   private static MessageDigest newDigest() {

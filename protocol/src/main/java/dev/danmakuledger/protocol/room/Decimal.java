@@ -1,16 +1,13 @@
 package dev.danmakuledger.protocol.room;
 
 import dev.danmakuledger.protocol.Quote;
-import java.util.regex.Pattern;
 
 /** Canonical non-negative decimals of room log entries: no sign, no leading zeros, fits a long. */
 final class Decimal {
-  private static final Pattern CANONICAL = Pattern.compile("0|[1-9][0-9]{0,18}");
-
   private Decimal() {}
 
   static long parse(String field, String value) {
-    if (!CANONICAL.matcher(value).matches()) {
+    if (!isCanonical(value)) {
       throw new IllegalArgumentException(
           field + ": got " + Quote.of(value) + ", want a decimal without sign or leading zeros");
     }
@@ -20,5 +17,20 @@ final class Decimal {
       throw new IllegalArgumentException(
           field + ": got " + Quote.of(value) + ", want at most " + Long.MAX_VALUE, e);
     }
+  }
+
+  /** {@code 0|[1-9][0-9]{0,18}}. */
+  private static boolean isCanonical(String value) {
+    int n = value.length();
+    if (n == 0 || n > 19 || (value.charAt(0) == '0' && n > 1)) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 }

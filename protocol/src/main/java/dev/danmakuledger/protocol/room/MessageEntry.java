@@ -5,7 +5,6 @@ import dev.danmakuledger.protocol.id.MessageId;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import java.util.HexFormat;
-import java.util.regex.Pattern;
 
 /**
  * A room log entry assigning sequence number {@code seq} to one device record: {@code v1 <seq> M
@@ -30,7 +29,6 @@ public record MessageEntry(
     IdempotencyKey idempotencyKey)
     implements RoomLogEntry {
   static final String TYPE = "M";
-  private static final Pattern LOWER_HEX_32 = Pattern.compile("[0-9a-f]{64}");
 
   /** Validates every field. */
   public MessageEntry {
@@ -45,7 +43,7 @@ public record MessageEntry(
     if (deviceIndex < 0) {
       throw new IllegalArgumentException("deviceIndex: got " + deviceIndex + ", want >= 0");
     }
-    if (deviceLeafHashHex == null || !LOWER_HEX_32.matcher(deviceLeafHashHex).matches()) {
+    if (!isLowerHex64(deviceLeafHashHex)) {
       throw new IllegalArgumentException(
           "deviceLeafHashHex: got " + Quote.of(deviceLeafHashHex) + ", want 64 lowercase hex");
     }
@@ -67,6 +65,19 @@ public record MessageEntry(
         record.index(),
         HexFormat.of().formatHex(record.leafHash()),
         record.key());
+  }
+
+  private static boolean isLowerHex64(String s) {
+    if (s == null || s.length() != 64) {
+      return false;
+    }
+    for (int i = 0; i < 64; i++) {
+      char c = s.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Returns the 32-byte device leaf hash. */
