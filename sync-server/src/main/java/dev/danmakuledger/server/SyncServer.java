@@ -205,6 +205,9 @@ public final class SyncServer implements AutoCloseable {
               config.clock());
       DeviceSyncStates syncStates = new DeviceSyncStates(db);
       ingest.reportingQueuesTo(new QueueReports(syncStates, config.stuckAfter(), admin));
+      if (config.roomLog()) {
+        ingest.handingCommittedSlotsTo(integrator::committed);
+      }
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       new JvmMemoryMetrics().bindTo(registry);
       new JvmThreadMetrics().bindTo(registry);

@@ -26,11 +26,13 @@ import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.EdgeCounters;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.LogSlot;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.SlotTakenException;
 import dev.danmakuledger.server.storage.StaleDeviceException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -39,6 +41,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -83,6 +87,7 @@ public final class BatchIngest {
   private final OutcomeTally tally = new OutcomeTally();
   private volatile StageObserver observer = StageObserver.NONE;
   private volatile QueueReports queues;
+  private volatile BiConsumer<String, List<LogSlot>> committedSlots = (room, slots) -> {};
 
   public BatchIngest(
       LedgerStore store,
@@ -125,6 +130,15 @@ public final class BatchIngest {
    */
   public BatchIngest reportingQueuesTo(QueueReports queues) {
     this.queues = Objects.requireNonNull(queues, "queues");
+    return this;
+  }
+
+  /**
+   * Hands the room slots of every committed batch, by room, to {@code sink} (the room-log
+   * integrator, which then extends the logs without reading them back from SQL).
+   */
+  public BatchIngest handingCommittedSlotsTo(BiConsumer<String, List<LogSlot>> sink) {
+    this.committedSlots = Objects.requireNonNull(sink, "sink");
     return this;
   }
 
@@ -236,6 +250,7 @@ public final class BatchIngest {
         PipelineStage.PUBLISH,
         () -> {
           publish(done.batch(), updated, canonicals.size(), now);
+          handOver(plan, deviceId, oldSize, ext.leafHashes());
           return null;
         });
     stages.countBatch();
@@ -400,6 +415,47 @@ public final class BatchIngest {
       return null;
     }
     return metadata.deviceClockMillis() - now;
+  }
+
+  /**
+   * Hands the committed slots of {@code plan} over, by room, in seq order.
+   *
+   * @param leafHashes the leaf hash of each record of the batch of {@code deviceId}, the first at
+   *     {@code oldSize}
+   */
+  private void handOver(Plan plan, String deviceId, long oldSize, List<byte[]> leafHashes) {
+    if (plan.messages().isEmpty()) {
+      return;
+    }
+    Map<String, List<LogSlot>> byRoom = new TreeMap<>();
+    for (MessageRow m : plan.messages()) {
+      byte[] leaf = null;
+      if (m.deviceIndex() != null) {
+        long i = m.deviceIndex() - oldSize;
+        if (!deviceId.equals(m.deviceId()) || i < 0 || i >= leafHashes.size()) {
+          continue; // not a record of this batch: the integrator reads it from SQL
+        }
+        leaf = leafHashes.get((int) i);
+      }
+      byRoom
+          .computeIfAbsent(m.room(), r -> new ArrayList<>())
+          .add(
+              new LogSlot(
+                  m.seq(),
+                  m.status(),
+                  m.reason(),
+                  m.messageId(),
+                  m.deviceId(),
+                  m.deviceIndex(),
+                  m.idempotencyKey(),
+                  leaf));
+    }
+    BiConsumer<String, List<LogSlot>> sink = committedSlots;
+    for (Map.Entry<String, List<LogSlot>> e : byRoom.entrySet()) {
+      List<LogSlot> slots = e.getValue();
+      slots.sort(Comparator.comparingLong(LogSlot::seq));
+      sink.accept(e.getKey(), slots);
+    }
   }
 
   /** Broadcasts what committed; nothing uncommitted is ever published. */

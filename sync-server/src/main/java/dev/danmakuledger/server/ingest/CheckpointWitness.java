@@ -44,7 +44,11 @@ final class CheckpointWitness {
   private static final HexFormat HEX = HexFormat.of();
 
   /** A batch whose records extend the verified log, with the compact range after them. */
-  record Extension(CompactRange range, List<NodeRow> nodes, String receipt) {}
+  /**
+   * @param leafHashes the RFC 6962 leaf hash of each record of the batch, in log order
+   */
+  record Extension(
+      CompactRange range, List<NodeRow> nodes, List<byte[]> leafHashes, String receipt) {}
 
   private final LedgerStore store;
   private final DeviceTrees trees;
@@ -209,14 +213,15 @@ final class CheckpointWitness {
     long newSize = oldSize + canonicals.size();
     CompactRange range = CompactRange.fromBytes(device.compactRange());
     List<NodeRow> nodes = new ArrayList<>(canonicals.size() * 2 + 8);
+    List<byte[]> leaves = new ArrayList<>(canonicals.size());
     for (byte[] bytes : canonicals) {
-      range.append(
-          Rfc6962.leafHash(bytes),
-          (id, hash) -> nodes.add(new NodeRow(id.level(), id.index(), hash)));
+      byte[] leaf = Rfc6962.leafHash(bytes);
+      leaves.add(leaf);
+      range.append(leaf, (id, hash) -> nodes.add(new NodeRow(id.level(), id.index(), hash)));
     }
     byte[] root = range.root();
     if (Arrays.equals(root, cp.root())) {
-      return new Extension(range, nodes, receipt);
+      return new Extension(range, nodes, leaves, receipt);
     }
     store.addCounters(Map.of(Counter.BAD_PROOFS.key(), 1L));
     AlertRow alert =

@@ -12,17 +12,23 @@ import dev.danmakuledger.server.storage.RoomLogRow;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.RoomTile;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +37,12 @@ import org.slf4j.LoggerFactory;
  * (docs/room-log.md, "Integration"; the sequence → integrate → publish split of Tessera), off the
  * request path on a scheduled thread. A room log grows in seq order only: a step appends the run of
  * committed slots directly above the log's size and stops at the first number that is neither a
- * committed message nor a tombstone (the gap sealer bounds that wait). Each step is one SQL
- * transaction under the room's row lock that stores the full tiles completed, the partial tiles of
- * the new size and the checkpoint of that size, signed with the log key; so whichever instance wins
- * the lock extends the log, and a restart resumes from the stored partial tiles.
+ * committed message nor a tombstone (the gap sealer bounds that wait). A step stores the full tiles
+ * completed, the partial tiles of the new size and the checkpoint of that size, signed with the log
+ * key, under the room's row lock; so whichever instance wins the lock extends the log, and a
+ * restart resumes from the stored partial tiles. One run steps every room that is behind and due in
+ * one SQL transaction (one commit a run, not one a room); if that transaction fails, the run steps
+ * each room in a transaction of its own, so that one room cannot hold back the others.
  *
  * <p>A room's checkpoint is signed at most once per {@code interval} (shared by all instances
  * through {@code room_logs.published_at}); {@link #integrateNow()} ignores the interval.
@@ -48,6 +56,9 @@ public final class RoomLogIntegrator implements AutoCloseable {
   /** Most steps per room per run, so that one room cannot starve the others. */
   static final int MAX_STEPS = 64;
 
+  /** Most committed slots held in memory for the next runs, over all rooms. */
+  static final int MAX_RECENT = 65_536;
+
   private record Tip(long version, LogWriter writer) {}
 
   private final RoomLogStore store;
@@ -56,6 +67,10 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final Clock clock;
   private final Map<String, Tip> tips = new ConcurrentHashMap<>();
   private final Object runLock = new Object();
+  private final RecentSlots recent = new RecentSlots(MAX_RECENT);
+  private final AtomicLong fromMemory = new AtomicLong();
+  private final AtomicLong fromSql = new AtomicLong();
+  private volatile boolean holding;
   private ScheduledExecutorService executor;
 
   public RoomLogIntegrator(
@@ -81,6 +96,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    holding = true;
     long period = interval.toMillis();
     executor.scheduleWithFixedDelay(this::runScheduled, period, period, TimeUnit.MILLISECONDS);
   }
@@ -102,52 +118,174 @@ public final class RoomLogIntegrator implements AutoCloseable {
     return run(true);
   }
 
+  /**
+   * Hands over slots of {@code room} that a transaction of this instance committed, so that the
+   * next run extends the log from memory rather than reading them back; ignored until {@link
+   * #start()} and after {@link #close()}.
+   */
+  public void committed(String room, List<LogSlot> slots) {
+    if (holding && !slots.isEmpty()) {
+      recent.offer(room, slots);
+    }
+  }
+
+  /** Slots this instance's runs took from what was handed over, since it was created. */
+  long slotsFromMemory() {
+    return fromMemory.get();
+  }
+
+  /** Slots this instance's runs read from SQL, since it was created. */
+  long slotsFromSql() {
+    return fromSql.get();
+  }
+
   private long run(boolean force) {
     synchronized (runLock) {
+      SortedMap<String, Long> behind = new TreeMap<>();
+      for (Map.Entry<String, RoomLogStore.Progress> e : store.progress().entrySet()) {
+        RoomLogStore.Progress p = e.getValue();
+        if (p.isBehind()) {
+          behind.put(e.getKey(), p.highest());
+        } else {
+          recent.forgetUpTo(e.getKey(), p.size());
+        }
+      }
+      if (behind.isEmpty()) {
+        return 0;
+      }
+      Map<String, Long> added;
+      try {
+        added = step(behind.keySet(), behind, force);
+      } catch (RuntimeException e) {
+        log.warn(
+            "room log integration of {} rooms in one transaction failed, integrating each alone: {}",
+            behind.size(),
+            e.toString());
+        return eachAlone(behind.keySet(), force);
+      }
       long appended = 0;
-      for (String room : store.roomsBehind()) {
-        appended += integrate(room, force);
+      for (Map.Entry<String, Long> e : added.entrySet()) {
+        appended += e.getValue();
+        if (force && e.getValue() == STEP_SLOTS) {
+          appended += integrate(e.getKey(), true, MAX_STEPS - 1);
+        }
       }
       return appended;
     }
   }
 
+  /** One transaction per room, so that one room whose step fails holds back no other. */
+  private long eachAlone(Collection<String> rooms, boolean force) {
+    long appended = 0;
+    for (String room : rooms) {
+      try {
+        appended += integrate(room, force);
+      } catch (RuntimeException e) {
+        log.warn("room log integration of {} failed, retrying next run: {}", room, e.toString());
+      }
+    }
+    return appended;
+  }
+
   /** Integrates one room; returns how many entries were appended. */
   long integrate(String room, boolean force) {
+    return integrate(room, force, MAX_STEPS);
+  }
+
+  private long integrate(String room, boolean force, int maxSteps) {
     long appended = 0;
-    for (int step = 0; step < MAX_STEPS; step++) {
-      long before = appended;
-      Optional<RoomLogRow> head;
-      Tip tip = tips.remove(room);
-      long[] added = new long[1];
-      long[] version = new long[1];
-      LogWriter[] used = new LogWriter[1];
-      head =
-          store.integrate(
-              room,
-              STEP_SLOTS,
-              (current, slots, stored) -> {
-                version[0] = current.version();
-                if (!force && clock.millis() - current.publishedAt() < interval.toMillis()) {
-                  return Optional.empty();
-                }
-                LogWriter w = writerFor(current, tip, stored);
-                used[0] = w;
-                return extend(room, current, slots, w, added);
-              });
-      if (head.isPresent() && used[0] != null) {
-        tips.put(room, new Tip(head.get().version(), used[0]));
-      } else if (used[0] != null) {
-        tips.put(room, new Tip(version[0], used[0]));
-      } else if (tip != null) {
-        tips.put(room, tip);
-      }
-      appended += added[0];
-      if (head.isEmpty() || appended - before < STEP_SLOTS) {
+    for (int step = 0; step < maxSteps; step++) {
+      long added = step(List.of(room), Map.of(), force).getOrDefault(room, 0L);
+      appended += added;
+      if (added < STEP_SLOTS) {
         break;
       }
     }
     return appended;
+  }
+
+  /**
+   * One integration step of {@code rooms} in one transaction.
+   *
+   * @param highest the highest committed number of each room as last read, where known: a room
+   *     whose held slots reach it needs no read of SQL
+   * @return how many entries each room that was written got
+   */
+  private Map<String, Long> step(
+      Collection<String> rooms, Map<String, Long> highest, boolean force) {
+    Map<String, Tip> taken = new HashMap<>();
+    for (String room : rooms) {
+      Tip tip = tips.remove(room);
+      if (tip != null) {
+        taken.put(room, tip);
+      }
+    }
+    Map<String, Long> added = new HashMap<>();
+    Map<String, Tip> used = new HashMap<>();
+    Map<String, RoomLogRow> heads;
+    try {
+      heads =
+          store.integrate(
+              rooms,
+              STEP_SLOTS,
+              new RoomLogStore.Step() {
+                @Override
+                public boolean due(RoomLogRow current) {
+                  return force || clock.millis() - current.publishedAt() >= interval.toMillis();
+                }
+
+                @Override
+                public List<LogSlot> slots(RoomLogRow current, RoomLogStore.SlotReader sql)
+                    throws SQLException {
+                  String room = current.room();
+                  recent.forgetUpTo(room, current.size());
+                  List<LogSlot> run = recent.runAbove(room, current.size(), STEP_SLOTS);
+                  long end = current.size() + run.size();
+                  fromMemory.addAndGet(run.size());
+                  Long top = highest.get(room);
+                  if (run.size() == STEP_SLOTS || (top != null && end >= top)) {
+                    return run;
+                  }
+                  List<LogSlot> read = sql.after(end, STEP_SLOTS - run.size());
+                  fromSql.addAndGet(read.size());
+                  List<LogSlot> all = new ArrayList<>(run);
+                  all.addAll(read);
+                  return all;
+                }
+
+                @Override
+                public Optional<RoomLogStore.Extension> extend(
+                    RoomLogRow current, List<LogSlot> slots, TileSource stored)
+                    throws IOException, TileException {
+                  String room = current.room();
+                  LogWriter w = writerFor(current, taken.get(room), stored);
+                  used.put(room, new Tip(current.version(), w));
+                  Optional<RoomLogStore.Extension> x =
+                      RoomLogIntegrator.this.extend(room, current, slots, w);
+                  x.ifPresent(e -> added.put(room, e.size() - current.size()));
+                  return x;
+                }
+              });
+    } catch (RuntimeException e) {
+      // the transaction rolled back: writers that were extended are ahead of the stored logs, and
+      // the next step resumes those rooms from the stored tiles; the others keep their tips
+      taken.keySet().removeAll(used.keySet());
+      tips.putAll(taken);
+      throw e;
+    }
+    for (String room : rooms) {
+      Tip u = used.get(room);
+      RoomLogRow head = heads.get(room);
+      if (u != null && head != null) {
+        tips.put(room, new Tip(head.version(), u.writer()));
+        recent.forgetUpTo(room, head.size());
+      } else if (u != null) {
+        tips.put(room, u);
+      } else if (taken.containsKey(room)) {
+        tips.put(room, taken.get(room));
+      }
+    }
+    return added;
   }
 
   private static LogWriter writerFor(RoomLogRow current, Tip tip, TileSource stored)
@@ -161,7 +299,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
   }
 
   private Optional<RoomLogStore.Extension> extend(
-      String room, RoomLogRow current, List<LogSlot> slots, LogWriter w, long[] added) {
+      String room, RoomLogRow current, List<LogSlot> slots, LogWriter w) {
     List<RoomTile> tiles = new ArrayList<>();
     long expected = current.size() + 1;
     for (LogSlot slot : slots) {
@@ -184,7 +322,6 @@ public final class RoomLogIntegrator implements AutoCloseable {
     byte[] root = w.root();
     String checkpoint =
         Checkpoints.sign(new Checkpoint(RoomLog.origin(room), size, root), logSigner);
-    added[0] = size - current.size();
     return Optional.of(new RoomLogStore.Extension(size, root, checkpoint, now, tiles));
   }
 
@@ -194,6 +331,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
+    holding = false;
     if (executor != null) {
       executor.shutdown();
       try {

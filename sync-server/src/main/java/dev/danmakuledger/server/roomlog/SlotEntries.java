@@ -1,6 +1,5 @@
 package dev.danmakuledger.server.roomlog;
 
-import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.room.MessageEntry;
 import dev.danmakuledger.protocol.room.RoomLogEntry;
@@ -27,8 +26,8 @@ final class SlotEntries {
     if (slot.isTombstone()) {
       return Optional.of(tombstone(slot.seq(), slot.reason()));
     }
-    byte[] canonical = slot.canonical();
-    if (canonical == null
+    byte[] leaf = slot.deviceLeafHash();
+    if (leaf == null
         || slot.messageId() == null
         || slot.deviceId() == null
         || slot.deviceIndex() == null
@@ -41,7 +40,7 @@ final class SlotEntries {
             slot.messageId(),
             slot.deviceId(),
             slot.deviceIndex(),
-            HexFormat.of().formatHex(Rfc6962.leafHash(canonical)),
+            HexFormat.of().formatHex(leaf),
             IdempotencyKey.parse(slot.idempotencyKey())));
   }
 

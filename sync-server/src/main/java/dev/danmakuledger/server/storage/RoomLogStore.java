@@ -14,23 +14,41 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
  * SQL side of the room transparency logs (docs/room-log.md, "Integration" and "Serving"): the
  * {@code room_logs} row per room, the stored tiles and entry bundles ({@code room_tiles}), and the
- * committed slots the integrator appends. One integration step is one transaction under the room's
- * row lock ({@code SELECT ... FOR UPDATE}) with a version check on the update, so two server
- * instances never extend the same room log at once; the one that waits sees the new size.
+ * committed slots the integrator appends. One integration step is one transaction under the rooms'
+ * row locks ({@code SELECT ... FOR UPDATE}, in name order) with a version check on each update, so
+ * two server instances never extend the same room log at once; the one that waits sees the new
+ * size.
  */
 public final class RoomLogStore {
-  /** Extends a room log from its current state and the next committed slots. */
-  @FunctionalInterface
+  /** Extends room logs from their current state and their next committed slots. */
   public interface Step {
+    /**
+     * Whether to extend the room now; asked under the lock, before any slot is read, so that a room
+     * that is not due costs no read of its slots.
+     */
+    boolean due(RoomLogRow current);
+
+    /**
+     * The committed slots above {@code current.size()} to extend from, in seq order, possibly with
+     * holes: from memory where the caller holds them, else (or for the rest) from {@code sql}.
+     */
+    List<LogSlot> slots(RoomLogRow current, SlotReader sql) throws SQLException;
+
     /**
      * Returns the extension to store, or empty when there is nothing to write.
      *
@@ -40,6 +58,13 @@ public final class RoomLogStore {
      */
     Optional<Extension> extend(RoomLogRow current, List<LogSlot> slots, TileSource stored)
         throws IOException, TileException;
+  }
+
+  /** Reads committed slots of one room from SQL, in the integration step's transaction. */
+  @FunctionalInterface
+  public interface SlotReader {
+    /** Up to {@code max} committed slots with seq above {@code after}, in seq order. */
+    List<LogSlot> after(long after, int max) throws SQLException;
   }
 
   /** What one integration step writes: the new head and the tiles it completed or re-cut. */
@@ -70,11 +95,18 @@ public final class RoomLogStore {
     this.clock = clock;
   }
 
+  /** How far a room's log is integrated and how far its slots are committed. */
+  public record Progress(long size, long highest) {
+    public boolean isBehind() {
+      return highest > size;
+    }
+  }
+
   /**
-   * Rooms whose highest committed number is above their integrated size, in name order. Two
-   * index-only queries joined here, as in the gap sealer.
+   * The integrated size and the highest committed number of every room with a slot, rooms in name
+   * order. Two index-only queries joined here, as in the gap sealer.
    */
-  public List<String> roomsBehind() {
+  public SortedMap<String, Progress> progress() {
     Map<String, Long> sizes = new HashMap<>();
     for (Map.Entry<String, Long> e :
         jdbc.query(
@@ -83,17 +115,15 @@ public final class RoomLogStore {
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
       sizes.put(e.getKey(), e.getValue());
     }
-    List<String> behind = new ArrayList<>();
+    SortedMap<String, Progress> out = new TreeMap<>();
     for (Map.Entry<String, Long> e :
         jdbc.query(
             "SELECT room, MAX(seq) FROM messages GROUP BY room ORDER BY room",
             ps -> {},
             rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
-      if (e.getValue() > sizes.getOrDefault(e.getKey(), 0L)) {
-        behind.add(e.getKey());
-      }
+      out.put(e.getKey(), new Progress(sizes.getOrDefault(e.getKey(), 0L), e.getValue()));
     }
-    return behind;
+    return out;
   }
 
   /** The room's log head, if anything was ever integrated or published for it. */
@@ -101,13 +131,17 @@ public final class RoomLogStore {
     return jdbc.queryOne(ROW + " WHERE room = ?", ps -> ps.setString(1, room), RoomLogStore::row);
   }
 
-  /** The stored bytes of one tile or bundle, exactly as served. */
+  private static final String TILE =
+      "SELECT data, encoding FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ?"
+          + " AND idx = ? AND width = ?";
+
+  /** The bytes of one stored tile or bundle, exactly as served. */
   public Optional<byte[]> tile(String room, RoomTile.Kind kind, TileId id) {
-    return jdbc.queryOne(
-        "SELECT data FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
-            + " AND width = ?",
-        ps -> bindTile(ps, room, kind, id),
-        rs -> rs.getBytes(1));
+    return jdbc.queryOne(TILE, ps -> bindTile(ps, room, kind, id), RoomLogStore::tileBytes);
+  }
+
+  private static byte[] tileBytes(ResultSet rs) throws SQLException {
+    return TileEncoding.of(rs.getString(2)).decode(rs.getBytes(1));
   }
 
   /** A tile source over the stored tiles of {@code room}, for proofs (tile paths as in C2SP). */
@@ -132,57 +166,67 @@ public final class RoomLogStore {
   }
 
   /**
-   * Runs one integration step for {@code room}: locks (creating if needed) the room's row, reads up
-   * to {@code maxSlots} committed slots above its size, and stores what {@code step} returns.
+   * Runs one integration step for each of {@code rooms}, all in one transaction (one commit for the
+   * run, however many rooms it extends): locks (creating if needed) the rooms' rows in name order,
+   * and for each room that {@link Step#due} accepts reads up to {@code maxSlots} committed slots
+   * above its size and stores what {@code step} returns.
    *
-   * @return the new head, or empty when the step wrote nothing
-   * @throws IllegalStateException if the row changed under the lock (not expected; the caller's
-   *     next run starts again from the stored state)
+   * @return the new head of each room the step wrote, by room
+   * @throws IllegalStateException if a row changed under the lock (not expected; the caller's next
+   *     run starts again from the stored state)
    */
-  public Optional<RoomLogRow> integrate(String room, int maxSlots, Step step) {
+  public Map<String, RoomLogRow> integrate(Collection<String> rooms, int maxSlots, Step step) {
     long now = clock.millis();
+    List<String> names = new ArrayList<>(new TreeSet<>(rooms));
+    if (names.isEmpty()) {
+      return Map.of();
+    }
     return jdbc.inTransaction(
         c -> {
-          ensureRow(c, room, now);
-          RoomLogRow current = lock(c, room);
-          List<LogSlot> slots = slots(c, room, current.size(), maxSlots);
-          Optional<Extension> ext;
-          try {
-            ext = step.extend(current, slots, path -> read(room, path, tileIn(c)));
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          } catch (TileException e) {
-            throw new IllegalStateException(
-                "room " + room + ": stored tiles: " + e.getMessage(), e);
+          ensureRows(c, names, now);
+          Map<String, RoomLogRow> heads = new LinkedHashMap<>();
+          for (RoomLogRow current : lock(c, names)) {
+            if (!step.due(current)) {
+              continue;
+            }
+            String room = current.room();
+            List<LogSlot> slots =
+                step.slots(current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)));
+            Optional<Extension> ext;
+            try {
+              ext = step.extend(current, slots, path -> read(room, path, tileIn(c)));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            } catch (TileException e) {
+              throw new IllegalStateException(
+                  "room " + room + ": stored tiles: " + e.getMessage(), e);
+            }
+            if (ext.isEmpty()) {
+              continue;
+            }
+            Extension x = ext.get();
+            store(c, room, x.tiles());
+            update(c, room, current.version(), x, now);
+            heads.put(
+                room,
+                new RoomLogRow(
+                    room,
+                    x.size(),
+                    x.root(),
+                    x.checkpoint(),
+                    x.publishedAt(),
+                    current.version() + 1));
           }
-          if (ext.isEmpty()) {
-            return Optional.<RoomLogRow>empty();
-          }
-          Extension x = ext.get();
-          for (RoomTile t : x.tiles()) {
-            store(c, room, t);
-          }
-          update(c, room, current.version(), x, now);
-          return Optional.of(
-              new RoomLogRow(
-                  room,
-                  x.size(),
-                  x.root(),
-                  x.checkpoint(),
-                  x.publishedAt(),
-                  current.version() + 1));
+          return heads;
         });
   }
 
   private static TileLookup tileIn(Connection c) {
     return (room, kind, id) -> {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "SELECT data FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ?"
-                  + " AND idx = ? AND width = ?")) {
+      try (PreparedStatement ps = c.prepareStatement(TILE)) {
         bindTile(ps, room, kind, id);
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(rs.getBytes(1)) : Optional.empty();
+          return rs.next() ? Optional.of(tileBytes(rs)) : Optional.empty();
         }
       }
     };
@@ -197,29 +241,45 @@ public final class RoomLogStore {
     ps.setInt(5, id.width());
   }
 
-  private static void ensureRow(Connection c, String room, long now) throws SQLException {
+  private static void ensureRows(Connection c, List<String> rooms, long now) throws SQLException {
+    String values = String.join(",", Collections.nCopies(rooms.size(), "(?, 0, ?, NULL, 0, 0, ?)"));
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT IGNORE INTO room_logs"
                 + " (room, tree_size, root_hash, checkpoint, published_at, version, updated_at)"
-                + " VALUES (?, 0, ?, NULL, 0, 0, ?)")) {
-      ps.setString(1, room);
-      ps.setBytes(2, Rfc6962.emptyRoot());
-      ps.setLong(3, now);
+                + " VALUES "
+                + values)) {
+      int i = 1;
+      for (String room : rooms) {
+        ps.setString(i++, room);
+        ps.setBytes(i++, Rfc6962.emptyRoot());
+        ps.setLong(i++, now);
+      }
       ps.executeUpdate();
     }
   }
 
-  private static RoomLogRow lock(Connection c, String room) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(ROW + " WHERE room = ? FOR UPDATE")) {
-      ps.setString(1, room);
+  /** Locks the rows of {@code rooms} (sorted), in that order, and returns them. */
+  private static List<RoomLogRow> lock(Connection c, List<String> rooms) throws SQLException {
+    String marks = String.join(",", Collections.nCopies(rooms.size(), "?"));
+    List<RoomLogRow> rows = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(ROW + " WHERE room IN (" + marks + ") ORDER BY room FOR UPDATE")) {
+      int i = 1;
+      for (String room : rooms) {
+        ps.setString(i++, room);
+      }
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new IllegalStateException("room log " + room + ": got no row, want one");
+        while (rs.next()) {
+          rows.add(row(rs));
         }
-        return row(rs);
       }
     }
+    if (rows.size() != rooms.size()) {
+      throw new IllegalStateException(
+          "room logs " + rooms + ": got " + rows.size() + " rows, want " + rooms.size());
+    }
+    return rows;
   }
 
   private static List<LogSlot> slots(Connection c, String room, long size, int max)
@@ -245,36 +305,55 @@ public final class RoomLogStore {
                   rs.getString(5),
                   Jdbc.getLong(rs, 6),
                   rs.getString(7),
-                  rs.getBytes(8)));
+                  leafHash(rs.getBytes(8))));
         }
       }
     }
     return out;
   }
 
+  private static byte[] leafHash(byte[] canonical) {
+    return canonical == null ? null : Rfc6962.leafHash(canonical);
+  }
+
   /**
-   * Stores one tile: a full tile replaces the partial tiles of its index (C2SP tlog-tiles lets
+   * Stores tiles, one batch of statements for all of them, entry bundles deflated ({@link
+   * TileEncoding}): a full tile replaces the partial tiles of its index (C2SP tlog-tiles lets
    * clients read a missing partial tile from the full one); a partial tile of a size stored before
    * is the same bytes and is kept.
    */
-  private static void store(Connection c, String room, RoomTile t) throws SQLException {
-    TileId id = t.id();
-    if (id.isFull()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
-                  + " AND width < ?")) {
-        bindTile(ps, room, t.kind(), id);
-        ps.executeUpdate();
+  private static void store(Connection c, String room, List<RoomTile> tiles) throws SQLException {
+    boolean anyFull = false;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
+                + " AND width < ?")) {
+      for (RoomTile t : tiles) {
+        if (t.id().isFull()) {
+          bindTile(ps, room, t.kind(), t.id());
+          ps.addBatch();
+          anyFull = true;
+        }
       }
+      if (anyFull) {
+        ps.executeBatch();
+      }
+    }
+    if (tiles.isEmpty()) {
+      return;
     }
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT IGNORE INTO room_tiles (room, kind, tile_level, idx, width, data)"
-                + " VALUES (?, ?, ?, ?, ?, ?)")) {
-      bindTile(ps, room, t.kind(), id);
-      ps.setBytes(6, t.data());
-      ps.executeUpdate();
+            "INSERT IGNORE INTO room_tiles (room, kind, tile_level, idx, width, data, encoding)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (RoomTile t : tiles) {
+        TileEncoding encoding = TileEncoding.forKind(t.kind());
+        bindTile(ps, room, t.kind(), t.id());
+        ps.setBytes(6, encoding.encode(t.data()));
+        ps.setString(7, encoding.code());
+        ps.addBatch();
+      }
+      ps.executeBatch();
     }
   }
 

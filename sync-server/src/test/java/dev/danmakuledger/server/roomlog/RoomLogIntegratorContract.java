@@ -15,11 +15,15 @@ import dev.danmakuledger.merkle.tiles.TileWriter;
 import dev.danmakuledger.protocol.room.RoomLog;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.LogSlot;
+import dev.danmakuledger.server.storage.MessageStatus;
 import dev.danmakuledger.server.storage.RoomLogRow;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.RoomTile;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,30 +43,42 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Room log integration (docs/room-log.md, "Integration") against an independent reference: the RFC
  * 6962 root recomputed here from the expected entry bytes, and the tiles a fresh merkle.tiles
- * writer cuts from them.
+ * writer cuts from them. Run on H2 ({@link RoomLogIntegratorTest}) and MariaDB/MySQL ({@link
+ * MariaDbRoomLogIntegratorIT}).
  */
-final class RoomLogIntegratorTest {
+abstract class RoomLogIntegratorContract {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final NoteSigner LOG_KEY =
       NoteSigner.generate("danmaku-ledger/server-log/test", RANDOM);
 
   @TempDir Path dir;
   private Database db;
+
+  /** Opens a fresh, migrated database. */
+  abstract Database openDatabase(Path dir) throws Exception;
+
+  /** Opens the database {@link #openDatabase} opened once more, as another server instance. */
+  abstract Database openAgain(Path dir) throws Exception;
+
+  /** Drops what {@link #openDatabase} created, after every database opened is closed. */
+  abstract void dropDatabase() throws Exception;
+
   private RoomSlots slots;
   private MutableClock clock;
   private RoomLogStore store;
 
   @BeforeEach
-  void open() {
-    db = Database.open(Database.h2Url(dir), null, null);
+  void open() throws Exception {
+    db = openDatabase(dir);
     slots = new RoomSlots(db);
     clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     store = new RoomLogStore(db, clock);
   }
 
   @AfterEach
-  void close() {
+  void close() throws Exception {
     db.close();
+    dropDatabase();
   }
 
   private RoomLogIntegrator integrator() {
@@ -210,7 +226,7 @@ final class RoomLogIntegratorTest {
   void twoIntegratorsOnOneDatabaseBuildOneTree() throws Exception {
     String room = "race";
     List<byte[]> expected = new ArrayList<>();
-    Database other = Database.open(Database.h2Url(dir), null, null);
+    Database other = openAgain(dir);
     RoomLogStore otherStore = new RoomLogStore(other, clock);
     RoomLogIntegrator a = integrator();
     RoomLogIntegrator b = new RoomLogIntegrator(otherStore, LOG_KEY, Duration.ofSeconds(1), clock);
@@ -238,5 +254,91 @@ final class RoomLogIntegratorTest {
       pool.shutdownNow();
       other.close();
     }
+  }
+
+  /** The slot {@link RoomSlots#message} commits, as the write path hands it over. */
+  private static LogSlot committed(long seq, String device, long index) {
+    return new LogSlot(
+        seq,
+        MessageStatus.CONFIRMED,
+        null,
+        1000 + seq,
+        device,
+        index,
+        RoomSlots.key(device, index),
+        Rfc6962.leafHash(RoomSlots.canonical(device, index)));
+  }
+
+  @Test
+  void slotsHandedOverAreIntegratedFromMemoryAndTheRestIsReadFromSql() throws Exception {
+    String room = "handed";
+    List<byte[]> expected = new ArrayList<>();
+    List<LogSlot> handed = new ArrayList<>();
+    for (int seq = 1; seq <= 300; seq++) {
+      expected.add(slots.message(room, seq, "dev", seq));
+      if (seq <= 200) {
+        handed.add(committed(seq, "dev", seq));
+      }
+    }
+    RoomLogIntegrator integrator =
+        new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    integrator.start(); // holds what it is handed; the first scheduled run is an hour away
+    try {
+      integrator.committed(room, handed);
+      assertEquals(300, integrator.integrateNow());
+      assertLogIs(room, expected);
+      assertEquals(200, integrator.slotsFromMemory());
+      assertEquals(100, integrator.slotsFromSql(), "201..300 were not handed over");
+      // a later batch of the same room, all handed over: nothing is read back
+      List<LogSlot> more = new ArrayList<>();
+      for (int seq = 301; seq <= 340; seq++) {
+        expected.add(slots.message(room, seq, "dev", seq));
+        more.add(committed(seq, "dev", seq));
+      }
+      integrator.committed(room, more);
+      assertEquals(40, integrator.integrateNow());
+      assertLogIs(room, expected);
+      assertEquals(240, integrator.slotsFromMemory());
+      assertEquals(100, integrator.slotsFromSql());
+    } finally {
+      integrator.close();
+    }
+  }
+
+  @Test
+  void slotsHandedOverBeforeTheIntegratorStartsAreIgnored() throws Exception {
+    RoomLogIntegrator integrator = integrator();
+    List<byte[]> expected = List.of(slots.message("early", 1, "dev", 1));
+    integrator.committed("early", List.of(committed(1, "dev", 1)));
+    assertEquals(1, integrator.integrateNow());
+    assertLogIs("early", expected);
+    assertEquals(0, integrator.slotsFromMemory());
+    assertEquals(1, integrator.slotsFromSql());
+  }
+
+  @Test
+  void aRoomWhoseStoredTilesAreDamagedHoldsBackNoOtherRoom() throws Exception {
+    List<byte[]> good = new ArrayList<>();
+    for (int seq = 1; seq <= 300; seq++) {
+      good.add(slots.message("good", seq, "good-dev", seq));
+      slots.tombstone("damaged", seq, "gap-sealed"); // message ids follow seq: one room has them
+    }
+    assertEquals(600, integrator().integrateNow());
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE room_tiles SET data = ? WHERE room = 'damaged' AND kind = 'hash'"
+                    + " AND tile_level = 0 AND width < 256")) {
+      ps.setBytes(1, new byte[] {1, 2, 3});
+      assertEquals(1, ps.executeUpdate(), "the partial hash tile of size 300");
+    }
+    for (int seq = 301; seq <= 310; seq++) {
+      good.add(slots.message("good", seq, "good-dev", seq));
+      slots.tombstone("damaged", seq, "gap-sealed"); // message ids follow seq: one room has them
+    }
+    // a new instance resumes both rooms from their stored tiles: one of them cannot be resumed
+    assertEquals(10, integrator().integrateNow());
+    assertLogIs("good", good);
+    assertEquals(300, store.log("damaged").orElseThrow().size());
   }
 }
