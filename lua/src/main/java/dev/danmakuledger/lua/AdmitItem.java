@@ -1,7 +1,6 @@
 package dev.danmakuledger.lua;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One record offered to the admit script (docs/architecture.md §5, check 2): its idempotency key,
@@ -19,7 +18,7 @@ public record AdmitItem(String idempotencyKey, String contentHash, long candidat
   /** Longest accepted idempotency key, in chars. */
   public static final int MAX_KEY_LENGTH = 1024;
 
-  private static final Pattern CONTENT_HASH = Pattern.compile("[0-9A-Za-z]{1,128}");
+  private static final int MAX_CONTENT_HASH = 128;
 
   public AdmitItem {
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
@@ -28,7 +27,7 @@ public record AdmitItem(String idempotencyKey, String contentHash, long candidat
       throw new IllegalArgumentException(
           "idempotency key: got length " + idempotencyKey.length() + ", want 1.." + MAX_KEY_LENGTH);
     }
-    if (!CONTENT_HASH.matcher(contentHash).matches()) {
+    if (!isContentHash(contentHash)) {
       throw new IllegalArgumentException(
           "content hash: got length "
               + contentHash.length()
@@ -38,5 +37,19 @@ public record AdmitItem(String idempotencyKey, String contentHash, long candidat
       throw new IllegalArgumentException(
           "candidate message id: got " + candidateMessageId + ", want >= 0");
     }
+  }
+
+  /** {@code [0-9A-Za-z]{1,128}}. */
+  private static boolean isContentHash(String s) {
+    if (s.isEmpty() || s.length() > MAX_CONTENT_HASH) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -87,7 +87,7 @@ public final class BatchIngest {
   private final OutcomeTally tally = new OutcomeTally();
   private volatile StageObserver observer = StageObserver.NONE;
   private volatile QueueReports queues;
-  private volatile BiConsumer<String, List<LogSlot>> committedSlots = (room, slots) -> {};
+  private volatile BiConsumer<String, List<LogSlot>> committedSlots;
 
   public BatchIngest(
       LedgerStore store,
@@ -424,7 +424,8 @@ public final class BatchIngest {
    *     {@code oldSize}
    */
   private void handOver(Plan plan, String deviceId, long oldSize, List<byte[]> leafHashes) {
-    if (plan.messages().isEmpty()) {
+    BiConsumer<String, List<LogSlot>> sink = committedSlots;
+    if (sink == null || plan.messages().isEmpty()) {
       return;
     }
     Map<String, List<LogSlot>> byRoom = new TreeMap<>();
@@ -450,7 +451,6 @@ public final class BatchIngest {
                   m.idempotencyKey(),
                   leaf));
     }
-    BiConsumer<String, List<LogSlot>> sink = committedSlots;
     for (Map.Entry<String, List<LogSlot>> e : byRoom.entrySet()) {
       List<LogSlot> slots = e.getValue();
       slots.sort(Comparator.comparingLong(LogSlot::seq));
