@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * keys admitted before) next to the same keys written as raw pipelined {@code SET key value NX EX
  * ttl} ({@code redis-benchmark -P}-style, the seed design's fast path without a sequence number)
  * against the same Redis in the same run, with the same number of connections and threads. All keys
- * carry a unique run prefix and are deleted afterwards.
+ * carry a unique run prefix and are deleted after each measured run.
  */
 public final class RedisAdmitBenchmark {
   /** Name of the baseline in the result rows. */
@@ -146,12 +146,15 @@ public final class RedisAdmitBenchmark {
                 Math.max(batch, options.keysPerBatchSize() / 2), batch, options, ++round);
         measureRaw(options, pool, warm, rawPrefix + "-w" + round);
         measureOurs(options, pool, warm, oursPrefix + "-w" + round);
+        deleteRun(options, rawPrefix + "-w" + round, oursPrefix + "-w" + round);
         double[] raw = new double[options.repetitions()];
         double[] ours = new double[options.repetitions()];
         for (int rep = 0; rep < options.repetitions(); rep++) {
           Workload work = Workload.generate(options.keysPerBatchSize(), batch, options, ++round);
           raw[rep] = measureRaw(options, pool, work, rawPrefix + "-" + round);
+          deleteRun(options, rawPrefix + "-" + round, null);
           ours[rep] = measureOurs(options, pool, work, oursPrefix + "-" + round);
+          deleteRun(options, null, oursPrefix + "-" + round);
         }
         double rawMedian = median(raw);
         double oursMedian = median(ours);
@@ -365,6 +368,20 @@ public final class RedisAdmitBenchmark {
     } finally {
       connections.forEach(StatefulRedisConnection::close);
       client.shutdown();
+    }
+  }
+
+  /**
+   * Deletes the keys of one measured run (untimed), so that every run starts from the Redis the
+   * previous one found: keys left behind would make later runs pay for a larger keyspace and its
+   * incremental rehashing, and whichever side happened to run then would look slower.
+   */
+  private static void deleteRun(Options options, String rawPrefix, String oursPrefix) {
+    if (rawPrefix != null) {
+      deleteKeys(options.redisUri(), rawPrefix + "-*");
+    }
+    if (oursPrefix != null) {
+      deleteKeys(options.redisUri(), "{r:" + oursPrefix + "-*");
     }
   }
 
