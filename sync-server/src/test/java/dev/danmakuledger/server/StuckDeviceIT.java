@@ -163,4 +163,32 @@ final class StuckDeviceIT {
         api.get("/metrics").body().contains("danmaku_ledger_stuck_episodes_total"),
         "the episode counter is exported");
   }
+
+  @Test
+  void aQueueReportedWithABatchThatWasStoredIsShownDeliveredWhileTheDeviceIsIdle() {
+    TestDevice d = enrolledDevice();
+    long oldest = clock.millis() - 3 * MIN;
+    Api.Reply stored =
+        api.post(
+            path(d.id), reporting(d.batch(d.record("r", "u", "the whole queue")), oldest, "ok"));
+    assertEquals(200, stored.status(), stored.toString());
+    clock.advance(Duration.ofMinutes(20));
+    JsonNode q = queueOf(d.id);
+    assertTrue(
+        q.get("oldestUnsyncedAgeMs").isNull(),
+        "the capture that was oldest went out with that very batch: " + q);
+    assertFalse(q.get("stuck").asBoolean());
+    assertEquals("ok", q.get("lastAttemptOutcome").asText());
+
+    long later = clock.millis() - 12 * MIN;
+    for (int i = 0; i < 3; i++) {
+      assertEquals(
+          409,
+          api.post(path(d.id), reporting(refusedAfterAuthentication(d), later, "ok")).status());
+      clock.advance(Duration.ofMinutes(1));
+    }
+    JsonNode failing = queueOf(d.id);
+    assertTrue(failing.get("oldestUnsyncedAgeMs").asLong() >= 12 * MIN, failing.toString());
+    assertTrue(failing.get("stuck").asBoolean(), "a refused batch delivered nothing: " + failing);
+  }
 }

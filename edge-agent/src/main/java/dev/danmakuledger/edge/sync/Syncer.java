@@ -239,7 +239,7 @@ public final class Syncer {
         }
         throw refusals.stopped(e);
       }
-      accept(response, verified, end, next, note);
+      accept(response, records, verified, end, next, note);
       range = next;
       outcomesBelow = Math.max(outcomesBelow, end);
       verified = end;
@@ -417,8 +417,17 @@ public final class Syncer {
   }
 
   /** Checks a batch reply and stores its outcomes and receipt. */
+  /**
+   * Checks the answer to the batch of {@code sent} (the records {@code [oldSize, newSize)} as read
+   * for sending) and stores its outcomes and receipt.
+   */
   private void accept(
-      BatchResponse response, long oldSize, long newSize, CompactRange next, String note)
+      BatchResponse response,
+      List<StoredRecord> sent,
+      long oldSize,
+      long newSize,
+      CompactRange next,
+      String note)
       throws IOException {
     if (response.verifiedSize() < newSize) {
       throw new SyncStoppedException(
@@ -451,8 +460,7 @@ public final class Syncer {
           "batch [" + oldSize + ", " + newSize + "): got no receipt, want a cosigned checkpoint");
     }
     checkReceipt(response.receipt(), newSize, next.root());
-    List<StoredRecord> local = store.records(oldSize, (int) (newSize - oldSize));
-    store.applyOutcomes(updates(outcomes, local, oldSize));
+    store.applyOutcomes(updates(outcomes, sent, oldSize));
     store.saveReceipt(newSize, response.receipt(), clock.millis());
     LOG.debug("batch [{}, {}) accepted; checkpoint {}", oldSize, newSize, note.length());
   }

@@ -224,7 +224,7 @@ public final class BatchIngest {
     QueueReports q = queues;
     if (first && q != null) {
       // Authenticated from here on; kept even if the batch is refused below.
-      q.report(deviceId, metadata, now);
+      q.report(deviceId, metadata, oldSize, now);
     }
     if (oldSize > device.verifiedSize()) {
       store.markSeen(deviceId, newSize, now);

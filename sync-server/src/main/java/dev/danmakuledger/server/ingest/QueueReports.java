@@ -40,8 +40,12 @@ public final class QueueReports {
     this.admin = Objects.requireNonNull(admin, "admin");
   }
 
-  /** Records what an authenticated batch of {@code deviceId} reported, received at {@code now}. */
-  void report(String deviceId, BatchMetadata m, long now) {
+  /**
+   * Records what an authenticated batch of {@code deviceId} reported, received at {@code now};
+   * {@code oldSize} is the device log size the batch starts at (its first record was the oldest the
+   * device had not synced).
+   */
+  void report(String deviceId, BatchMetadata m, long oldSize, long now) {
     if (m == null || !m.reportsQueue()) {
       return;
     }
@@ -54,7 +58,8 @@ public final class QueueReports {
             last == null ? null : Math.max(0, sentAt(m, now) - last.atMillis()),
             last == null ? null : last.outcome(),
             now,
-            null);
+            null,
+            oldSize);
     states
         .record(report, stuckAfter, this::alert)
         .newAlert()

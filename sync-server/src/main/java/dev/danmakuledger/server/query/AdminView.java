@@ -138,21 +138,27 @@ public final class AdminView {
               Math.max(0, d.claimedSize() - d.verifiedSize()),
               iso(d.lastSeenAt()),
               failed.getOrDefault(d.id(), 0L),
-              queue(reported.get(d.id()), now)));
+              queue(reported.get(d.id()), d.verifiedSize(), now)));
     }
     return new DeviceList(out);
   }
 
-  /** The queue a device reported, aged to {@code now}; null when it never reported one. */
-  static DeviceQueue queue(DeviceSyncState s, long now) {
+  /**
+   * The queue a device reported, aged to {@code now}; null when it never reported one. Once the
+   * device's verified size passed the size it reported at, the record that was oldest then has been
+   * delivered: its age and a STUCK episode about it are no longer shown (the device sends no new
+   * report while it has nothing to sync; pending records, if any, show in {@code pending}).
+   */
+  static DeviceQueue queue(DeviceSyncState s, long verifiedSize, long now) {
     if (s == null) {
       return null;
     }
+    boolean delivered = s.deliveredBy(verifiedSize);
     return new DeviceQueue(
-        s.queueAgeAt(now),
+        delivered ? null : s.queueAgeAt(now),
         s.lastAttemptAgeAt(now),
         s.lastOutcome(),
-        s.stuck(),
+        s.stuck() && !delivered,
         Instant.ofEpochMilli(s.reportedAt()).toString());
   }
 

@@ -14,6 +14,8 @@ package dev.danmakuledger.server.storage;
  *     or null
  * @param reportedAt server time of the report
  * @param stuckSince server time the current STUCK episode began, or null outside one
+ * @param reportedAtSize the device log size the reporting batch started at, i.e. the index of the
+ *     oldest record the device had not synced then; null when not known (older rows)
  */
 public record DeviceSyncState(
     String deviceId,
@@ -22,7 +24,8 @@ public record DeviceSyncState(
     Long lastAttemptAgeMs,
     String lastOutcome,
     long reportedAt,
-    Long stuckSince) {
+    Long stuckSince,
+    Long reportedAtSize) {
   /** Longest stored outcome token (the wire's bound). */
   public static final int MAX_OUTCOME = 48;
 
@@ -36,6 +39,9 @@ public record DeviceSyncState(
     if (lastAttemptAgeMs != null && lastAttemptAgeMs < 0) {
       throw new IllegalArgumentException(
           "lastAttemptAgeMs: got " + lastAttemptAgeMs + ", want >= 0");
+    }
+    if (reportedAtSize != null && reportedAtSize < 0) {
+      throw new IllegalArgumentException("reportedAtSize: got " + reportedAtSize + ", want >= 0");
     }
     if (lastOutcome != null && lastOutcome.length() > MAX_OUTCOME) {
       throw new IllegalArgumentException(
@@ -61,6 +67,22 @@ public record DeviceSyncState(
   /** A copy in (or, with null, out of) a STUCK episode. */
   DeviceSyncState withStuckSince(Long since) {
     return new DeviceSyncState(
-        deviceId, oldestUnsyncedAt, queueAgeMs, lastAttemptAgeMs, lastOutcome, reportedAt, since);
+        deviceId,
+        oldestUnsyncedAt,
+        queueAgeMs,
+        lastAttemptAgeMs,
+        lastOutcome,
+        reportedAt,
+        since,
+        reportedAtSize);
+  }
+
+  /**
+   * True when the record that was oldest at the report has since been delivered: the device's
+   * verified size passed the size the report was sent at. The reported age then no longer describes
+   * the queue (the device sends no new report while it has nothing to sync).
+   */
+  public boolean deliveredBy(long verifiedSize) {
+    return reportedAtSize != null && verifiedSize > reportedAtSize;
   }
 }

@@ -24,7 +24,7 @@ import javax.sql.DataSource;
 public final class DeviceSyncStates {
   private static final String COLUMNS =
       "device_id, oldest_unsynced_at, queue_age_ms, last_attempt_age_ms, last_outcome, reported_at,"
-          + " stuck_since";
+          + " stuck_since, reported_at_size";
 
   private final DataSource ds;
 
@@ -94,10 +94,11 @@ public final class DeviceSyncStates {
     String sql =
         exists
             ? "UPDATE device_sync_state SET oldest_unsynced_at = ?, queue_age_ms = ?,"
-                + " last_attempt_age_ms = ?, last_outcome = ?, reported_at = ?, stuck_since = ?"
-                + " WHERE device_id = ?"
+                + " last_attempt_age_ms = ?, last_outcome = ?, reported_at = ?, stuck_since = ?,"
+                + " reported_at_size = ? WHERE device_id = ?"
             : "INSERT INTO device_sync_state (oldest_unsynced_at, queue_age_ms, last_attempt_age_ms,"
-                + " last_outcome, reported_at, stuck_since, device_id) VALUES (?,?,?,?,?,?,?)";
+                + " last_outcome, reported_at, stuck_since, reported_at_size, device_id)"
+                + " VALUES (?,?,?,?,?,?,?,?)";
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       setLong(ps, 1, s.oldestUnsyncedAt());
       setLong(ps, 2, s.queueAgeMs());
@@ -105,7 +106,8 @@ public final class DeviceSyncStates {
       ps.setString(4, s.lastOutcome());
       ps.setLong(5, s.reportedAt());
       setLong(ps, 6, s.stuckSince());
-      ps.setString(7, s.deviceId());
+      setLong(ps, 7, s.reportedAtSize());
+      ps.setString(8, s.deviceId());
       ps.executeUpdate();
     }
   }
@@ -141,7 +143,8 @@ public final class DeviceSyncStates {
         Jdbc.getLong(rs, 4),
         rs.getString(5),
         rs.getLong(6),
-        Jdbc.getLong(rs, 7));
+        Jdbc.getLong(rs, 7),
+        Jdbc.getLong(rs, 8));
   }
 
   /** The state a device last reported, if it ever did. */

@@ -157,7 +157,7 @@ abstract class LedgerStoreContract {
    */
   static DeviceSyncState queue(String device, Long oldest, Long age, String outcome, long at) {
     return new DeviceSyncState(
-        device, oldest, age, outcome == null ? null : 1000L, outcome, at, null);
+        device, oldest, age, outcome == null ? null : 1000L, outcome, at, null, null);
   }
 
   DeviceSyncStates.Recorded report(DeviceSyncStates states, DeviceSyncState s) {
@@ -185,6 +185,12 @@ abstract class LedgerStoreContract {
     assertEquals(2, states.all().size());
     assertEquals(null, states.all().get("d2").oldestUnsyncedAt(), "an empty queue");
     assertEquals(0, store.alertCount());
+    DeviceSyncState sized = new DeviceSyncState("d1", 300L, 7_000L, 1000L, "ok", 4_000, null, 42L);
+    assertEquals(sized, report(states, sized).state());
+    assertEquals(42L, states.get("d1").orElseThrow().reportedAtSize(), "the size it reported at");
+    assertFalse(sized.deliveredBy(42), "record 42 is the oldest unsynced: not delivered yet");
+    assertTrue(sized.deliveredBy(43), "the verified size passed it: delivered");
+    assertFalse(d1.deliveredBy(Long.MAX_VALUE), "a report without its size: never assumed");
   }
 
   @Test
