@@ -88,6 +88,26 @@ public final class LedgerClient {
     return post("/v1/devices/" + deviceId + "/batches", batch, BatchResponse.class);
   }
 
+  /** The JSON body {@link #postBatch} would send for {@code batch}, to send later. */
+  public byte[] encode(BatchRequest batch) {
+    try {
+      return json.writeValueAsBytes(batch);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot serialise the batch", e);
+    }
+  }
+
+  /** {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made. */
+  public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
+      throws IOException, InterruptedException {
+    HttpRequest req =
+        builder("/v1/devices/" + deviceId + "/batches")
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
+            .build();
+    return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
+  }
+
   /** {@code GET /v1/devices/{deviceId}/log}. */
   public Reply<LogState> log(String deviceId) throws IOException, InterruptedException {
     return get("/v1/devices/" + deviceId + "/log", LogState.class);
