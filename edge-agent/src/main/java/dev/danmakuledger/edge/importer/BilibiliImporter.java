@@ -6,6 +6,7 @@ import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.capture.IdempotencyConflictException;
 import dev.danmakuledger.edge.store.StoreException;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.InvalidRecordException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,13 +49,28 @@ public final class BilibiliImporter {
     this.capture = capture;
   }
 
+  /** Cloned per nonce: cheaper than a provider lookup, and a clone is private to its caller. */
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
+  private static final HexFormat HEX = HexFormat.of();
+
   /** The deterministic nonce of a Bilibili row id. */
   public static String nonceFor(String rowId) {
+    byte[] digest = sha256().digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest, 0, 16);
+  }
+
+  private static MessageDigest sha256() {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
+      return (MessageDigest) SHA256_PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256();
+    }
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }
@@ -85,14 +102,14 @@ public final class BilibiliImporter {
           String text = xml.getElementText();
           tally.entries++;
           try {
-            CaptureRequest request = toRequest(capture.deviceId(), room, p, text);
+            CaptureRequest request = parse(capture.deviceId(), room, p, text);
             lines.add(line);
             group.add(request);
           } catch (IllegalArgumentException e) {
             tally.skipped.add(new ImportSummary.Skipped(line, e.getMessage()));
           }
           if (group.size() >= GROUP) {
-            List<Submitted> submitted = submit(lines, group);
+            List<Submitted> submitted = submit(lines, group, tally);
             drain(inFlight, tally);
             inFlight = submitted;
             progress.update(tally.entries - inFlight.size(), total);
@@ -109,8 +126,9 @@ public final class BilibiliImporter {
       fatal = "cannot read " + file + " as XML: " + e.getMessage();
     }
     drain(inFlight, tally);
-    drain(submit(lines, group), tally);
+    drain(submit(lines, group, tally), tally);
     progress.update(tally.entries, total);
+    tally.skipped.sort(Comparator.comparingLong(ImportSummary.Skipped::line));
     return new ImportSummary(
         tally.entries, tally.captured, tally.duplicates, tally.conflicts, tally.skipped, fatal);
   }
@@ -148,9 +166,34 @@ public final class BilibiliImporter {
     return out;
   }
 
-  /** Hands a group to the capture service as one bulk submission and clears it. */
-  private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group) {
-    List<CompletableFuture<CaptureAck>> futures = capture.submitAll(group);
+  /**
+   * Hands a group to the capture service as one bulk submission and clears it. The service
+   * validates every request on submission (refusing the whole group if one is invalid), so entries
+   * are validated once; only a group the service refused is validated entry by entry, its invalid
+   * entries skipped and the rest submitted.
+   */
+  private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group, Tally tally) {
+    List<CompletableFuture<CaptureAck>> futures;
+    try {
+      futures = capture.submitAll(group);
+    } catch (InvalidRecordException refused) {
+      List<Long> validLines = new ArrayList<>(lines.size());
+      List<CaptureRequest> valid = new ArrayList<>(group.size());
+      for (int i = 0; i < group.size(); i++) {
+        try {
+          group.get(i).draft(capture.deviceId());
+          validLines.add(lines.get(i));
+          valid.add(group.get(i));
+        } catch (InvalidRecordException e) {
+          tally.skipped.add(new ImportSummary.Skipped(lines.get(i), e.getMessage()));
+        }
+      }
+      lines.clear();
+      group.clear();
+      lines.addAll(validLines);
+      group.addAll(valid);
+      futures = capture.submitAll(group);
+    }
     List<Submitted> out = new ArrayList<>(futures.size());
     for (int i = 0; i < futures.size(); i++) {
       out.add(new Submitted(lines.get(i), futures.get(i)));
@@ -182,6 +225,16 @@ public final class BilibiliImporter {
    * @throws IllegalArgumentException naming the malformed part
    */
   static CaptureRequest toRequest(String deviceId, String room, String p, String text) {
+    CaptureRequest request = parse(deviceId, room, p, text);
+    request.draft(deviceId);
+    return request;
+  }
+
+  /**
+   * As {@link #toRequest} without validating the resulting record (the capture service does that on
+   * submission).
+   */
+  private static CaptureRequest parse(String deviceId, String room, String p, String text) {
     if (p == null) {
       throw new IllegalArgumentException("entry has no p attribute");
     }
@@ -199,7 +252,7 @@ public final class BilibiliImporter {
     long unixSeconds = longValue("unixSeconds", f[4]);
     String sender = f[6];
     String rowId = f[7];
-    if (!rowId.matches("[0-9]{1,20}")) {
+    if (!isRowId(rowId)) {
       throw new IllegalArgumentException("rowId: got \"" + rowId + "\", want 1 to 20 digits");
     }
     if (unixSeconds < 1_000_000_000L || unixSeconds > 9_999_999_999L) {
@@ -207,10 +260,21 @@ public final class BilibiliImporter {
           "unixSeconds: got " + unixSeconds + ", want 10 digits (a 13-digit millisecond time)");
     }
     IdempotencyKey key = new IdempotencyKey(deviceId, sender, unixSeconds * 1000, nonceFor(rowId));
-    CaptureRequest request =
-        new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
-    request.draft(deviceId);
-    return request;
+    return new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
+  }
+
+  /** 1 to 20 ASCII digits. */
+  private static boolean isRowId(String s) {
+    if (s.isEmpty() || s.length() > 20) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static long playbackMillis(String seconds) {
