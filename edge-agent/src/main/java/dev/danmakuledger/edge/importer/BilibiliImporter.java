@@ -16,8 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,11 +39,19 @@ import javax.xml.stream.XMLStreamReader;
  * <p>The XML parser has DTDs and external entities disabled: a document type declaration or an
  * entity other than the five predefined ones stops the import (no XXE). Malformed entries are
  * skipped and reported with their line; captures are submitted in groups of {@value #GROUP} that
- * the capture service commits in one transaction each, while the next group is parsed.
+ * the capture service commits in one transaction each, while the next group is parsed (up to
+ * {@value #GROUPS_IN_FLIGHT} groups wait for their acks meanwhile).
  */
 public final class BilibiliImporter {
   /** Entries submitted before waiting for their acks. */
   static final int GROUP = 1024;
+
+  /**
+   * Groups submitted and not yet answered while the next one is parsed. With two, the group after
+   * the one committing is already queued when its transaction starts, so the capture writer plans
+   * it during that commit (docs/edge-agent.md "Durability and crash safety") instead of after it.
+   */
+  static final int GROUPS_IN_FLIGHT = 2;
 
   private final CaptureService capture;
 
@@ -88,7 +98,7 @@ public final class BilibiliImporter {
     Tally tally = new Tally();
     List<Long> lines = new ArrayList<>(GROUP);
     List<CaptureRequest> group = new ArrayList<>(GROUP);
-    List<Submitted> inFlight = List.of();
+    Deque<List<Submitted>> inFlight = new ArrayDeque<>();
     String fatal = null;
     try (InputStream in = Files.newInputStream(file)) {
       XMLStreamReader xml = factory().createXMLStreamReader(in);
@@ -109,10 +119,11 @@ public final class BilibiliImporter {
             tally.skipped.add(new ImportSummary.Skipped(line, e.getMessage()));
           }
           if (group.size() >= GROUP) {
-            List<Submitted> submitted = submit(lines, group, tally);
-            drain(inFlight, tally);
-            inFlight = submitted;
-            progress.update(tally.entries - inFlight.size(), total);
+            inFlight.add(submit(lines, group, tally));
+            while (inFlight.size() > GROUPS_IN_FLIGHT) {
+              drain(inFlight.remove(), tally);
+            }
+            progress.update(tally.entries - waiting(inFlight), total);
           }
         }
       } catch (XMLStreamException e) {
@@ -125,8 +136,10 @@ public final class BilibiliImporter {
     } catch (XMLStreamException e) {
       fatal = "cannot read " + file + " as XML: " + e.getMessage();
     }
-    drain(inFlight, tally);
-    drain(submit(lines, group, tally), tally);
+    inFlight.add(submit(lines, group, tally));
+    while (!inFlight.isEmpty()) {
+      drain(inFlight.remove(), tally);
+    }
     progress.update(tally.entries, total);
     tally.skipped.sort(Comparator.comparingLong(ImportSummary.Skipped::line));
     return new ImportSummary(
@@ -201,6 +214,14 @@ public final class BilibiliImporter {
     lines.clear();
     group.clear();
     return out;
+  }
+
+  private static long waiting(Deque<List<Submitted>> inFlight) {
+    long n = 0;
+    for (List<Submitted> g : inFlight) {
+      n += g.size();
+    }
+    return n;
   }
 
   private static void drain(List<Submitted> group, Tally tally)
