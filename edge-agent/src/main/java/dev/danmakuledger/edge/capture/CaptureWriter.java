@@ -20,7 +20,11 @@ import org.slf4j.LoggerFactory;
  * {@link CaptureQueue}, commits each batch's {@link Plan} in one store transaction and only then
  * answers its futures, moves the {@link CommittedLog} and feeds the Bloom filter. While a
  * transaction commits, a planner thread plans the next queued batch on top of it; that plan is used
- * only if the transaction commits, and dropped otherwise.
+ * only if the transaction commits, and dropped otherwise. When the next batch is already waiting,
+ * the post-commit step (Bloom feed, stats, answering the futures) of a committed batch is handed to
+ * the planner thread too, ahead of the plan it makes next, so the writer starts the next
+ * transaction at once; a lone capture is answered by the writer itself, with no hand-over on its
+ * ack path.
  *
  * <p>The Bloom filter forgets keys older than two generations; a repeat of such a key reaches the
  * store's UNIQUE index, which rolls the transaction back, and the batch is redone with an exact
@@ -47,6 +51,12 @@ final class CaptureWriter implements Runnable {
             t.setDaemon(true);
             return t;
           });
+
+  /**
+   * The last post-commit step handed to the planner thread (Bloom feed, stats, acks), or null; the
+   * writer waits for it before it reads the Bloom filter itself.
+   */
+  private Future<?> settling;
 
   // Owned by the writer thread (and by its owner before it starts and after it ends).
   private DedupeCounts totals;
@@ -109,9 +119,21 @@ final class CaptureWriter implements Runnable {
       if (following != null) {
         batch = following;
       } else {
+        settle();
         batch = batch.stop() ? null : queue.take();
       }
     }
+    settle();
+  }
+
+  /**
+   * Waits for the post-commit step handed to the planner thread, so the Bloom filter holds every
+   * committed key and every committed capture is answered.
+   */
+  private void settle() {
+    Future<?> s = settling;
+    settling = null;
+    awaitQuietly(s);
   }
 
   /** The batch to process next, if one was drained, and its plan if one was made ahead. */
@@ -128,6 +150,9 @@ final class CaptureWriter implements Runnable {
       return Carry.NONE;
     }
     boolean exactForAll = false;
+    if (plan == null) {
+      settle();
+    }
     Plan round =
         plan != null
             ? plan
@@ -180,6 +205,7 @@ final class CaptureWriter implements Runnable {
               "key {} was older than the Bloom window; redoing the batch exactly",
               e.idempotencyKey());
           exactForAll = true;
+          settle();
           round = planner.plan(batch.requests(), true, log.size(), log.range(), Map.of(), true);
           continue;
         } catch (StoreException e) {
@@ -195,10 +221,28 @@ final class CaptureWriter implements Runnable {
         totals = totals.plus(written);
         log.advance(round);
         Plan following = awaitQuietly(planned);
-        bloom.addCommitted(round.newHashes);
-        publish();
-        round.complete(null);
-        bloom.snapshotIfDue(log.size());
+        Plan committed = round;
+        DedupeCounts counted = totals;
+        long size = log.size();
+        Runnable settle =
+            () -> {
+              try {
+                bloom.addCommitted(committed.newHashes);
+                stats = stats(counted);
+                committed.complete(null);
+                bloom.snapshotIfDue(size);
+              } catch (RuntimeException e) {
+                LOG.error("answering a committed capture batch failed", e);
+              }
+            };
+        if (next == null) {
+          // Nothing queued behind: answer from this thread, with no hand-over on the ack path.
+          settle.run();
+        } else {
+          // The next batch is ready to commit: the planner thread feeds the Bloom filter and
+          // answers this one (both before it plans the batch after next) while it commits.
+          settling = ahead.submit(settle);
+        }
         return new Carry(next, following);
       }
     } catch (RuntimeException e) {
@@ -217,8 +261,11 @@ final class CaptureWriter implements Runnable {
     totals = totals.plus(counts);
   }
 
-  /** The plan made ahead, or null if it failed (the batch is then planned again on its turn). */
-  private static Plan awaitQuietly(Future<Plan> planned) {
+  /**
+   * The result of a task on the planner thread, or null if it failed (a plan made ahead is then
+   * made again on the batch's turn).
+   */
+  private static <T> T awaitQuietly(Future<T> planned) {
     if (planned == null) {
       return null;
     }
@@ -232,7 +279,7 @@ final class CaptureWriter implements Runnable {
         }
       }
     } catch (ExecutionException e) {
-      LOG.debug("planning ahead failed; planning again on the batch's turn", e.getCause());
+      LOG.debug("a task on the planner thread failed", e.getCause());
       return null;
     } finally {
       if (interrupted) {
@@ -249,7 +296,13 @@ final class CaptureWriter implements Runnable {
     }
   }
 
+  /** Publishes the stats of the writer's totals (after the post-commit step handed over). */
   private void publish() {
-    stats = DedupeStats.of(totals, configuredFpr, bloom.memoryBytes(), bloom.rotations());
+    settle();
+    stats = stats(totals);
+  }
+
+  private DedupeStats stats(DedupeCounts counts) {
+    return DedupeStats.of(counts, configuredFpr, bloom.memoryBytes(), bloom.rotations());
   }
 }

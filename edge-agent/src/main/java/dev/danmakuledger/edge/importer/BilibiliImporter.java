@@ -6,6 +6,7 @@ import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.capture.IdempotencyConflictException;
 import dev.danmakuledger.edge.store.StoreException;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.InvalidRecordException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -15,7 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,11 +39,19 @@ import javax.xml.stream.XMLStreamReader;
  * <p>The XML parser has DTDs and external entities disabled: a document type declaration or an
  * entity other than the five predefined ones stops the import (no XXE). Malformed entries are
  * skipped and reported with their line; captures are submitted in groups of {@value #GROUP} that
- * the capture service commits in one transaction each, while the next group is parsed.
+ * the capture service commits in one transaction each, while the next group is parsed (up to
+ * {@value #GROUPS_IN_FLIGHT} groups wait for their acks meanwhile).
  */
 public final class BilibiliImporter {
   /** Entries submitted before waiting for their acks. */
   static final int GROUP = 1024;
+
+  /**
+   * Groups submitted and not yet answered while the next one is parsed. With two, the group after
+   * the one committing is already queued when its transaction starts, so the capture writer plans
+   * it during that commit (docs/edge-agent.md "Durability and crash safety") instead of after it.
+   */
+  static final int GROUPS_IN_FLIGHT = 2;
 
   private final CaptureService capture;
 
@@ -47,13 +59,28 @@ public final class BilibiliImporter {
     this.capture = capture;
   }
 
+  /** Cloned per nonce: cheaper than a provider lookup, and a clone is private to its caller. */
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
+  private static final HexFormat HEX = HexFormat.of();
+
   /** The deterministic nonce of a Bilibili row id. */
   public static String nonceFor(String rowId) {
+    byte[] digest = sha256().digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest, 0, 16);
+  }
+
+  private static MessageDigest sha256() {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
+      return (MessageDigest) SHA256_PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256();
+    }
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }
@@ -71,7 +98,7 @@ public final class BilibiliImporter {
     Tally tally = new Tally();
     List<Long> lines = new ArrayList<>(GROUP);
     List<CaptureRequest> group = new ArrayList<>(GROUP);
-    List<Submitted> inFlight = List.of();
+    Deque<List<Submitted>> inFlight = new ArrayDeque<>();
     String fatal = null;
     try (InputStream in = Files.newInputStream(file)) {
       XMLStreamReader xml = factory().createXMLStreamReader(in);
@@ -85,17 +112,18 @@ public final class BilibiliImporter {
           String text = xml.getElementText();
           tally.entries++;
           try {
-            CaptureRequest request = toRequest(capture.deviceId(), room, p, text);
+            CaptureRequest request = parse(capture.deviceId(), room, p, text);
             lines.add(line);
             group.add(request);
           } catch (IllegalArgumentException e) {
             tally.skipped.add(new ImportSummary.Skipped(line, e.getMessage()));
           }
           if (group.size() >= GROUP) {
-            List<Submitted> submitted = submit(lines, group);
-            drain(inFlight, tally);
-            inFlight = submitted;
-            progress.update(tally.entries - inFlight.size(), total);
+            inFlight.add(submit(lines, group, tally));
+            while (inFlight.size() > GROUPS_IN_FLIGHT) {
+              drain(inFlight.remove(), tally);
+            }
+            progress.update(tally.entries - waiting(inFlight), total);
           }
         }
       } catch (XMLStreamException e) {
@@ -108,9 +136,12 @@ public final class BilibiliImporter {
     } catch (XMLStreamException e) {
       fatal = "cannot read " + file + " as XML: " + e.getMessage();
     }
-    drain(inFlight, tally);
-    drain(submit(lines, group), tally);
+    inFlight.add(submit(lines, group, tally));
+    while (!inFlight.isEmpty()) {
+      drain(inFlight.remove(), tally);
+    }
     progress.update(tally.entries, total);
+    tally.skipped.sort(Comparator.comparingLong(ImportSummary.Skipped::line));
     return new ImportSummary(
         tally.entries, tally.captured, tally.duplicates, tally.conflicts, tally.skipped, fatal);
   }
@@ -148,9 +179,34 @@ public final class BilibiliImporter {
     return out;
   }
 
-  /** Hands a group to the capture service as one bulk submission and clears it. */
-  private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group) {
-    List<CompletableFuture<CaptureAck>> futures = capture.submitAll(group);
+  /**
+   * Hands a group to the capture service as one bulk submission and clears it. The service
+   * validates every request on submission (refusing the whole group if one is invalid), so entries
+   * are validated once; only a group the service refused is validated entry by entry, its invalid
+   * entries skipped and the rest submitted.
+   */
+  private List<Submitted> submit(List<Long> lines, List<CaptureRequest> group, Tally tally) {
+    List<CompletableFuture<CaptureAck>> futures;
+    try {
+      futures = capture.submitAll(group);
+    } catch (InvalidRecordException refused) {
+      List<Long> validLines = new ArrayList<>(lines.size());
+      List<CaptureRequest> valid = new ArrayList<>(group.size());
+      for (int i = 0; i < group.size(); i++) {
+        try {
+          group.get(i).draft(capture.deviceId());
+          validLines.add(lines.get(i));
+          valid.add(group.get(i));
+        } catch (InvalidRecordException e) {
+          tally.skipped.add(new ImportSummary.Skipped(lines.get(i), e.getMessage()));
+        }
+      }
+      lines.clear();
+      group.clear();
+      lines.addAll(validLines);
+      group.addAll(valid);
+      futures = capture.submitAll(group);
+    }
     List<Submitted> out = new ArrayList<>(futures.size());
     for (int i = 0; i < futures.size(); i++) {
       out.add(new Submitted(lines.get(i), futures.get(i)));
@@ -158,6 +214,14 @@ public final class BilibiliImporter {
     lines.clear();
     group.clear();
     return out;
+  }
+
+  private static long waiting(Deque<List<Submitted>> inFlight) {
+    long n = 0;
+    for (List<Submitted> g : inFlight) {
+      n += g.size();
+    }
+    return n;
   }
 
   private static void drain(List<Submitted> group, Tally tally)
@@ -182,6 +246,16 @@ public final class BilibiliImporter {
    * @throws IllegalArgumentException naming the malformed part
    */
   static CaptureRequest toRequest(String deviceId, String room, String p, String text) {
+    CaptureRequest request = parse(deviceId, room, p, text);
+    request.draft(deviceId);
+    return request;
+  }
+
+  /**
+   * As {@link #toRequest} without validating the resulting record (the capture service does that on
+   * submission).
+   */
+  private static CaptureRequest parse(String deviceId, String room, String p, String text) {
     if (p == null) {
       throw new IllegalArgumentException("entry has no p attribute");
     }
@@ -199,7 +273,7 @@ public final class BilibiliImporter {
     long unixSeconds = longValue("unixSeconds", f[4]);
     String sender = f[6];
     String rowId = f[7];
-    if (!rowId.matches("[0-9]{1,20}")) {
+    if (!isRowId(rowId)) {
       throw new IllegalArgumentException("rowId: got \"" + rowId + "\", want 1 to 20 digits");
     }
     if (unixSeconds < 1_000_000_000L || unixSeconds > 9_999_999_999L) {
@@ -207,10 +281,21 @@ public final class BilibiliImporter {
           "unixSeconds: got " + unixSeconds + ", want 10 digits (a 13-digit millisecond time)");
     }
     IdempotencyKey key = new IdempotencyKey(deviceId, sender, unixSeconds * 1000, nonceFor(rowId));
-    CaptureRequest request =
-        new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
-    request.draft(deviceId);
-    return request;
+    return new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
+  }
+
+  /** 1 to 20 ASCII digits. */
+  private static boolean isRowId(String s) {
+    if (s.isEmpty() || s.length() > 20) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static long playbackMillis(String seconds) {

@@ -16,17 +16,6 @@ import java.util.Optional;
 final class NoteTables {
   private NoteTables() {}
 
-  static void insertCheckpoint(Connection conn, long size, String note, long createdAt)
-      throws SQLException {
-    try (PreparedStatement ps =
-        conn.prepareStatement("INSERT INTO checkpoints(size, note, created_at) VALUES (?, ?, ?)")) {
-      ps.setLong(1, size);
-      ps.setString(2, note);
-      ps.setLong(3, createdAt);
-      ps.executeUpdate();
-    }
-  }
-
   static void saveReceipt(Connection conn, long size, String note, long receivedAt)
       throws SQLException {
     try (PreparedStatement ps =

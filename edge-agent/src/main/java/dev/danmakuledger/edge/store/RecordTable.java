@@ -15,7 +15,8 @@ import org.sqlite.SQLiteException;
 /**
  * The {@code records} table: one row per log index with the canonical bytes (the Merkle leaf, RFC
  * 6962 §2.1), the columns exact dedupe reads, and the server outcome. {@code idempotency_key} is
- * UNIQUE, the last edge guard against a repeat the Bloom filter forgot.
+ * UNIQUE, the last edge guard against a repeat the Bloom filter forgot. Capture transactions insert
+ * through {@link AppendStatements}.
  */
 final class RecordTable {
   private static final String COLUMNS =
@@ -24,44 +25,8 @@ final class RecordTable {
 
   private RecordTable() {}
 
-  /**
-   * Inserts the batch's records, in the caller's transaction.
-   *
-   * @throws DuplicateKeyException if a key is already stored (the caller rolls back)
-   */
-  static void insert(Connection conn, AppendBatch batch)
-      throws SQLException, DuplicateKeyException {
-    try (PreparedStatement ps =
-        conn.prepareStatement(
-            "INSERT INTO records(idx, idempotency_key, content_hash, canonical, leaf_hash,"
-                + " captured_at, checkpoint_size) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-      for (NewRecord r : batch.records()) {
-        ps.setLong(1, r.index());
-        ps.setString(2, r.idempotencyKey());
-        ps.setString(3, r.contentHash());
-        ps.setBytes(4, r.canonical());
-        ps.setBytes(5, r.leafHash());
-        ps.setLong(6, r.capturedAt());
-        ps.setLong(7, batch.newSize());
-        ps.addBatch();
-      }
-      try {
-        ps.executeBatch();
-      } catch (SQLException e) {
-        if (isUniqueViolation(e)) {
-          try {
-            conn.rollback();
-          } catch (SQLException ignored) {
-            // The caller rolls back again; the duplicate is the error to report.
-          }
-          throw new DuplicateKeyException(firstStoredKey(conn, batch.records()), e);
-        }
-        throw e;
-      }
-    }
-  }
-
-  private static boolean isUniqueViolation(SQLException e) {
+  /** Whether {@code e} is a UNIQUE constraint violation (a key already stored). */
+  static boolean isUniqueViolation(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLiteException s
           && s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE) {
@@ -72,8 +37,7 @@ final class RecordTable {
   }
 
   /** The first key of {@code records} already in the table (after a UNIQUE violation). */
-  private static String firstStoredKey(Connection conn, List<NewRecord> records)
-      throws SQLException {
+  static String firstStoredKey(Connection conn, List<NewRecord> records) throws SQLException {
     try (PreparedStatement ps =
         conn.prepareStatement("SELECT 1 FROM records WHERE idempotency_key = ?")) {
       for (NewRecord r : records) {

@@ -33,6 +33,9 @@ final class SqliteEdgeStore implements EdgeStore {
   private final Connection conn;
   private final SqliteErrors errors;
 
+  /** Prepared on the first append (the tables exist by then), closed with the connection. */
+  private AppendStatements appendStatements;
+
   private SqliteEdgeStore(Path file, Connection conn) {
     this.file = file;
     this.conn = conn;
@@ -220,8 +223,12 @@ final class SqliteEdgeStore implements EdgeStore {
   @Override
   public synchronized void append(AppendBatch batch) throws StoreException {
     try {
+      if (appendStatements == null) {
+        appendStatements = new AppendStatements(conn);
+      }
+      AppendStatements st = appendStatements;
       conn.setAutoCommit(false);
-      long committed = committedSize();
+      long committed = st.committedSize();
       if (committed != batch.oldSize()) {
         throw new StoreException(
             "append at size "
@@ -230,18 +237,11 @@ final class SqliteEdgeStore implements EdgeStore {
                 + committed);
       }
       if (!batch.records().isEmpty()) {
-        RecordTable.insert(conn, batch);
-        NoteTables.insertCheckpoint(
-            conn, batch.newSize(), batch.checkpointNote(), batch.createdAt());
-        try (PreparedStatement ps =
-            conn.prepareStatement(
-                "UPDATE log_state SET size = ?, compact_range = ? WHERE id = 0")) {
-          ps.setLong(1, batch.newSize());
-          ps.setBytes(2, batch.compactRange());
-          ps.executeUpdate();
-        }
+        st.insertRecords(conn, batch);
+        st.insertCheckpoint(batch.newSize(), batch.checkpointNote(), batch.createdAt());
+        st.updateLogState(batch.newSize(), batch.compactRange());
       }
-      CounterTable.add(conn, batch.counterDeltas());
+      st.addCounters(batch.counterDeltas());
       conn.commit();
     } catch (SQLException e) {
       errors.rollbackQuietly();
@@ -251,13 +251,6 @@ final class SqliteEdgeStore implements EdgeStore {
       throw e;
     } finally {
       errors.autoCommit();
-    }
-  }
-
-  private long committedSize() throws SQLException {
-    try (PreparedStatement size = conn.prepareStatement("SELECT size FROM log_state WHERE id = 0");
-        ResultSet rs = size.executeQuery()) {
-      return rs.next() ? rs.getLong(1) : -1;
     }
   }
 
@@ -441,6 +434,9 @@ final class SqliteEdgeStore implements EdgeStore {
   @Override
   public synchronized void compact() throws StoreException {
     try {
+      // VACUUM refuses to run beside prepared statements that are not reset; prepared again on
+      // the next append.
+      closeAppendStatements();
       RetentionTable.compact(conn);
     } catch (SQLException e) {
       throw errors.fail("compact the store", e);
@@ -461,9 +457,18 @@ final class SqliteEdgeStore implements EdgeStore {
     }
   }
 
+  private void closeAppendStatements() throws SQLException {
+    if (appendStatements != null) {
+      AppendStatements st = appendStatements;
+      appendStatements = null;
+      st.close();
+    }
+  }
+
   @Override
   public synchronized void close() throws StoreException {
     try {
+      closeAppendStatements();
       conn.close();
     } catch (SQLException e) {
       throw errors.fail("close", e);

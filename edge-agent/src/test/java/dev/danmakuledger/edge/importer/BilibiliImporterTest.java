@@ -178,6 +178,52 @@ class BilibiliImporterTest {
   }
 
   @Test
+  void invalidAndHostileEntriesInsideFullGroupsAreSkippedAndTheRestCaptured() throws Exception {
+    // More than two groups; invalid records (validated only when their group is submitted) at the
+    // start, middle and end of full groups and in the last, partial one.
+    int n = 2 * BilibiliImporter.GROUP + 100;
+    Map<Integer, String> bad =
+        Map.of(
+            0,
+            "\u007fdelete",
+            700,
+            "",
+            BilibiliImporter.GROUP - 1,
+            "x".repeat(301),
+            BilibiliImporter.GROUP,
+            "next line \u0085 control",
+            n - 1,
+            "\u007f");
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<i>\n");
+    for (int i = 0; i < n; i++) {
+      String text = bad.getOrDefault(i, "entry " + i);
+      StringBuilder escaped = new StringBuilder();
+      for (char c : text.toCharArray()) {
+        escaped.append(c >= 0x7f && c <= 0x9f ? "&#" + (int) c + ";" : String.valueOf(c));
+      }
+      xml.append("<d p=\"1.5,1,25,16777215,1484219280,0,aa11,")
+          .append(1000 + i)
+          .append("\">")
+          .append(escaped)
+          .append("</d>\n");
+    }
+    Path file = dir.resolve("groups.xml");
+    Files.writeString(file, xml.append("</i>\n"), StandardCharsets.UTF_8);
+    ImportSummary s = importFile(file, "room");
+    assertEquals(n, s.entries());
+    List<Long> skippedLines = new ArrayList<>();
+    s.skipped().forEach(k -> skippedLines.add(k.line()));
+    // Entry i is on line i + 3.
+    assertNull(s.fatal());
+    assertEquals(bad.keySet().stream().sorted().map(i -> (long) i + 3).toList(), skippedLines);
+    assertTrue(s.skipped().get(0).reason().contains("text"), s.skipped().get(0).reason());
+    assertEquals(n - bad.size(), s.captured());
+    assertEquals(n - bad.size(), device.store.recordCount());
+    assertEquals(
+        List.of(), device.store.records(0, n).stream().filter(StoredRecord::pruned).toList());
+  }
+
+  @Test
   void externalEntitiesAreNeverResolved() throws Exception {
     Path secret = dir.resolve("secret.txt");
     Files.writeString(secret, "TOP-SECRET-CONTENT");

@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -150,6 +152,66 @@ class EdgeStoreTest {
       assertTrue(s.findByKey("fresh").isEmpty());
       assertEquals(1, s.checkpoints().size());
       assertEquals(1L, s.counters().get("captures"));
+    }
+  }
+
+  @Test
+  void batchesAcrossMultiRowInsertBoundariesStoreEveryRowInOrder() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      // 2 multi-row chunks and 44 single-row inserts, then a batch that ends on a chunk boundary.
+      int first = 2 * AppendStatements.ROWS_PER_INSERT + 44;
+      List<NewRecord> records = new ArrayList<>();
+      for (int i = 0; i < first; i++) {
+        records.add(record(i, "k" + i));
+      }
+      s.append(batch(0, records));
+      List<NewRecord> more = new ArrayList<>();
+      for (int i = first; i < first + AppendStatements.ROWS_PER_INSERT; i++) {
+        more.add(record(i, "k" + i));
+      }
+      s.append(batch(first, more));
+      int size = first + AppendStatements.ROWS_PER_INSERT;
+      List<StoredRecord> stored = s.records(0, size + 1);
+      assertEquals(size, stored.size());
+      for (int i = 0; i < size; i++) {
+        StoredRecord r = stored.get(i);
+        assertEquals(i, r.index());
+        assertEquals("k" + i, r.idempotencyKey());
+        assertEquals("hash-k" + i, r.contentHash());
+        assertArrayEquals(new byte[] {1, 2, (byte) i}, r.canonical());
+        assertEquals(i < first ? first : size, r.checkpointSize());
+        assertEquals(42, r.capturedAt());
+      }
+      assertEquals(size, s.logState().size());
+    }
+  }
+
+  @Test
+  void duplicateKeyInsideAMultiRowChunkRollsBackTheWholeBatch() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      List<NewRecord> records = new ArrayList<>();
+      for (int i = 1; i <= 2 * AppendStatements.ROWS_PER_INSERT; i++) {
+        records.add(record(i, i == AppendStatements.ROWS_PER_INSERT + 7 ? "a" : "k" + i));
+      }
+      DuplicateKeyException e =
+          assertThrows(DuplicateKeyException.class, () -> s.append(batch(1, records)));
+      assertEquals("a", e.idempotencyKey());
+      assertEquals(1, s.logState().size());
+      assertEquals(1, s.recordCount());
+      assertEquals(1, s.checkpoints().size());
+      s.append(batch(1, List.of(record(1, "after"))));
+      assertEquals(2, s.recordCount());
+    }
+  }
+
+  @Test
+  void appendAfterCompactingPreparesItsStatementsAgain() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      s.compact();
+      s.append(batch(1, List.of(record(1, "b"))));
+      assertEquals(List.of("a", "b"), s.keysFrom(0));
     }
   }
 
