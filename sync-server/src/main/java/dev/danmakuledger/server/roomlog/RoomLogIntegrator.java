@@ -101,6 +101,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
     executor.scheduleWithFixedDelay(this::runScheduled, period, period, TimeUnit.MILLISECONDS);
   }
 
+  /** What a scheduled run does: integrates the rooms that are behind and due. */
+  long integrateDue() {
+    return run(false);
+  }
+
   private void runScheduled() {
     try {
       run(false);
@@ -134,6 +139,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
     return fromMemory.get();
   }
 
+  /** Slots held in memory now, over all rooms. */
+  int slotsHeld() {
+    return recent.size();
+  }
+
   /** Slots this instance's runs read from SQL, since it was created. */
   long slotsFromSql() {
     return fromSql.get();
@@ -144,10 +154,10 @@ public final class RoomLogIntegrator implements AutoCloseable {
       SortedMap<String, Long> behind = new TreeMap<>();
       for (Map.Entry<String, RoomLogStore.Progress> e : store.progress().entrySet()) {
         RoomLogStore.Progress p = e.getValue();
+        // forgotten here too, not only after a step: another instance may be the one extending
+        recent.forgetUpTo(e.getKey(), p.size());
         if (p.isBehind()) {
           behind.put(e.getKey(), p.highest());
-        } else {
-          recent.forgetUpTo(e.getKey(), p.size());
         }
       }
       if (behind.isEmpty()) {

@@ -341,4 +341,28 @@ abstract class RoomLogIntegratorContract {
     assertLogIs("good", good);
     assertEquals(300, store.log("damaged").orElseThrow().size());
   }
+
+  @Test
+  void slotsHeldForARoomAnotherInstanceIntegratedAreForgotten() throws Exception {
+    String room = "elsewhere";
+    List<byte[]> expected = new ArrayList<>();
+    List<LogSlot> handed = new ArrayList<>();
+    for (int seq = 1; seq <= 50; seq++) {
+      expected.add(slots.message(room, seq, "dev", seq));
+      handed.add(committed(seq, "dev", seq));
+    }
+    RoomLogIntegrator holder = new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    holder.start();
+    try {
+      holder.committed(room, handed);
+      assertEquals(50, holder.slotsHeld());
+      assertEquals(50, integrator().integrateNow(), "another instance extends the log");
+      assertLogIs(room, expected);
+      slots.message(room, 51, "dev", 51); // behind again, but just published: not due
+      assertEquals(0, holder.integrateDue());
+      assertEquals(0, holder.slotsHeld(), "what the other instance integrated is not kept");
+    } finally {
+      holder.close();
+    }
+  }
 }
