@@ -21,6 +21,10 @@ class ValueTypesTest {
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "a|b", 1));
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "a".repeat(129), 1));
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "ab\n", 1));
+    // ASCII letters and digits only, as the script checks them (Lua's %w in the C locale)
+    assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "caf\u00e9", 1));
+    assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "ab\u0663", 1));
+    assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "a b", 1));
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "ab", -1));
     assertThrows(NullPointerException.class, () -> new AdmitItem(null, "ab", 1));
   }
