@@ -90,22 +90,13 @@ public final class LedgerClient {
 
   /** The JSON body {@link #postBatch} would send for {@code batch}, to send later. */
   public byte[] encode(BatchRequest batch) {
-    try {
-      return json.writeValueAsBytes(batch);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot serialise the batch", e);
-    }
+    return toJson(batch);
   }
 
   /** {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made. */
   public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
       throws IOException, InterruptedException {
-    HttpRequest req =
-        builder("/v1/devices/" + deviceId + "/batches")
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
-            .build();
-    return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
+    return postJson("/v1/devices/" + deviceId + "/batches", encodedBatch, BatchResponse.class);
   }
 
   /** {@code GET /v1/devices/{deviceId}/log}. */
@@ -151,16 +142,23 @@ public final class LedgerClient {
 
   private <T> Reply<T> post(String path, Object body, Class<T> type)
       throws IOException, InterruptedException {
-    byte[] bytes;
+    return postJson(path, toJson(body), type);
+  }
+
+  private byte[] toJson(Object body) {
     try {
-      bytes = json.writeValueAsBytes(body);
+      return json.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot serialise " + body.getClass().getSimpleName(), e);
     }
+  }
+
+  private <T> Reply<T> postJson(String path, byte[] body, Class<T> type)
+      throws IOException, InterruptedException {
     HttpRequest req =
         builder(path)
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), type);
   }

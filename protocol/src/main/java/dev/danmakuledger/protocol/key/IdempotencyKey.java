@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.key;
 
+import dev.danmakuledger.protocol.Ascii;
 import dev.danmakuledger.protocol.Quote;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -79,7 +80,7 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
     checkId("deviceId", parts[0]);
     checkId("userId", parts[1]);
     String millis = parts[2];
-    if (millis.length() != 13 || !allAsciiDigits(millis) || millis.charAt(0) == '0') {
+    if (millis.length() != 13 || !Ascii.allDigits(millis) || millis.charAt(0) == '0') {
       throw new MalformedKeyException(
           "unixMillis",
           "idempotency key unixMillis: got "
@@ -142,7 +143,7 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
       problem = "want at least " + MIN_NONCE_HEX + " hex digits";
     } else if (nonce.length() > MAX_NONCE_HEX) {
       problem = "want at most " + MAX_NONCE_HEX + " hex digits";
-    } else if (!allHex(nonce)) {
+    } else if (!Ascii.allHex(nonce)) {
       problem = "want only hex digits [0-9a-fA-F]";
     } else {
       return;
@@ -162,25 +163,5 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
         || (c >= '0' && c <= '9')
         || c == '_'
         || c == '-';
-  }
-
-  private static boolean allAsciiDigits(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean allHex(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.room;
 
+import dev.danmakuledger.protocol.Ascii;
 import dev.danmakuledger.protocol.Quote;
 
 /** Canonical non-negative decimals of room log entries: no sign, no leading zeros, fits a long. */
@@ -25,12 +26,6 @@ final class Decimal {
     if (n == 0 || n > 19 || (value.charAt(0) == '0' && n > 1)) {
       return false;
     }
-    for (int i = 0; i < n; i++) {
-      char c = value.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
+    return Ascii.allDigits(value);
   }
 }

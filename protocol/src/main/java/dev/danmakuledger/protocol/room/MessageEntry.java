@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol.room;
 
+import dev.danmakuledger.protocol.Ascii;
 import dev.danmakuledger.protocol.Quote;
 import dev.danmakuledger.protocol.id.MessageId;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
@@ -43,7 +44,9 @@ public record MessageEntry(
     if (deviceIndex < 0) {
       throw new IllegalArgumentException("deviceIndex: got " + deviceIndex + ", want >= 0");
     }
-    if (!isLowerHex64(deviceLeafHashHex)) {
+    if (deviceLeafHashHex == null
+        || deviceLeafHashHex.length() != 64
+        || !Ascii.allLowerHex(deviceLeafHashHex)) {
       throw new IllegalArgumentException(
           "deviceLeafHashHex: got " + Quote.of(deviceLeafHashHex) + ", want 64 lowercase hex");
     }
@@ -65,19 +68,6 @@ public record MessageEntry(
         record.index(),
         HexFormat.of().formatHex(record.leafHash()),
         record.key());
-  }
-
-  private static boolean isLowerHex64(String s) {
-    if (s == null || s.length() != 64) {
-      return false;
-    }
-    for (int i = 0; i < 64; i++) {
-      char c = s.charAt(i);
-      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Returns the 32-byte device leaf hash. */

@@ -248,7 +248,6 @@ public final class RoomLogIntegrator implements AutoCloseable {
                 public List<LogSlot> slots(RoomLogRow current, RoomLogStore.SlotReader sql)
                     throws SQLException {
                   String room = current.room();
-                  recent.forgetUpTo(room, current.size());
                   List<LogSlot> run = recent.runAbove(room, current.size(), STEP_SLOTS);
                   long end = current.size() + run.size();
                   fromMemory.addAndGet(run.size());
