@@ -151,6 +151,9 @@ class ConsoleUiTest {
                 .tryQuery()
                 .map(n -> ((Label) n).getText().startsWith("Verified: seq " + m.seq() + " is leaf"))
                 .orElse(false));
+    // the entry label is laid out in the same update as the verdict, possibly a pulse later
+    Display.await(
+        "the room entry shown", () -> robot.lookup("#inspector-room-entry").tryQuery().isPresent());
     Label entry = robot.lookup("#inspector-room-entry").queryAs(Label.class);
     assertTrue(
         entry.getText().startsWith("v1 " + m.seq() + " M " + m.messageId()), entry.getText());
