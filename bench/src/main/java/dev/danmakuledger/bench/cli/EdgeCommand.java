@@ -42,11 +42,19 @@ final class EdgeCommand implements Callable<Integer> {
       description = "single acks timed (default ${DEFAULT-VALUE})")
   int latencySamples;
 
+  @Option(
+      names = "--latency-warm-up",
+      defaultValue = "" + EdgeCaptureBench.Settings.DEFAULT_LATENCY_WARM_UP,
+      description =
+          "untimed single acks (and single commits of the baseline) before the timed ones, as in"
+              + " an agent that has been serving for a while (default ${DEFAULT-VALUE})")
+  int latencyWarmUp;
+
   @Override
   public Integer call() throws Exception {
     EdgeCaptureBench.Settings s;
     try {
-      s = new EdgeCaptureBench.Settings(records, repetitions, latencySamples);
+      s = new EdgeCaptureBench.Settings(records, repetitions, latencySamples, latencyWarmUp);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
