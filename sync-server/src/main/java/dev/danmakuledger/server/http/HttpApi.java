@@ -495,15 +495,25 @@ public final class HttpApi {
   }
 
   private void send(Context ctx, int status, Object body) {
-    ctx.status(status).contentType(JSON).result(toJson(body));
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw cannotSerialise(body, e);
+    }
+    ctx.status(status).contentType(JSON).result(bytes);
   }
 
   private String toJson(Object body) {
     try {
       return json.writeValueAsString(body);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise " + body.getClass().getSimpleName(), e);
+      throw cannotSerialise(body, e);
     }
+  }
+
+  private static IllegalStateException cannotSerialise(Object body, JsonProcessingException e) {
+    return new IllegalStateException("cannot serialise " + body.getClass().getSimpleName(), e);
   }
 
   private void problem(Context ctx, Exception e) {

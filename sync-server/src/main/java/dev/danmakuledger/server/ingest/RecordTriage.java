@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Decides, before anything is admitted in Redis, what each record of a verified batch can be
@@ -46,6 +47,12 @@ final class RecordTriage {
   record Triage(
       DeviceRecordRow[] rejected, Map<String, List<Candidate>> byRoom, long newestHlcMillis) {}
 
+  /**
+   * Batches of at least this many records are decoded and moderated on the common fork-join pool as
+   * well: the records are independent, and a device catching up sends one large batch at a time.
+   */
+  static final int PARALLEL_MIN = 256;
+
   private final Moderation moderation;
 
   RecordTriage(Moderation moderation) {
@@ -55,41 +62,60 @@ final class RecordTriage {
   Triage triage(String deviceId, long oldSize, List<byte[]> canonicals) {
     int n = canonicals.size();
     DeviceRecordRow[] rejected = new DeviceRecordRow[n];
+    Candidate[] candidates = new Candidate[n];
+    IntStream positions = IntStream.range(0, n);
+    if (n >= PARALLEL_MIN) {
+      positions = positions.parallel();
+    }
+    positions.forEach(i -> judge(deviceId, oldSize, i, canonicals.get(i), candidates, rejected));
     Map<String, List<Candidate>> byRoom = new LinkedHashMap<>();
     long newest = -1;
-    for (int i = 0; i < n; i++) {
-      long index = oldSize + i;
-      byte[] bytes = canonicals.get(i);
-      if (bytes.length == 0) {
-        rejected[i] = rejected(deviceId, index, null, bytes, null, EMPTY);
-        continue;
-      }
-      if (bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
-        rejected[i] = rejected(deviceId, index, null, bytes, null, OVERSIZED);
-        continue;
-      }
-      DanmakuRecord rec;
-      try {
-        rec = CanonicalRecord.decode(bytes);
-      } catch (InvalidRecordException e) {
-        rejected[i] = rejected(deviceId, index, null, bytes, null, "invalid-" + e.field());
-        continue;
-      }
-      String key = rec.key().toString();
-      if (!rec.deviceId().equals(deviceId)) {
-        rejected[i] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-device");
-      } else if (rec.index() != index) {
-        rejected[i] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-index");
-      } else {
-        byRoom
-            .computeIfAbsent(rec.room(), r -> new ArrayList<>())
-            .add(
-                new Candidate(
-                    i, index, bytes, rec, key, rec.contentHash(), moderation.judge(rec.text())));
-        newest = Math.max(newest, Hlc.unpack(rec.hlc()).physicalMillis());
+    for (Candidate c : candidates) {
+      if (c != null) {
+        byRoom.computeIfAbsent(c.record().room(), r -> new ArrayList<>()).add(c);
+        newest = Math.max(newest, Hlc.unpack(c.record().hlc()).physicalMillis());
       }
     }
     return new Triage(rejected, byRoom, newest);
+  }
+
+  /**
+   * Puts the record at {@code position} of the batch in its place: a {@link Candidate} in {@code
+   * candidates}, or its REJECTED row in {@code rejected}.
+   */
+  private void judge(
+      String deviceId,
+      long oldSize,
+      int position,
+      byte[] bytes,
+      Candidate[] candidates,
+      DeviceRecordRow[] rejected) {
+    long index = oldSize + position;
+    if (bytes.length == 0) {
+      rejected[position] = rejected(deviceId, index, null, bytes, null, EMPTY);
+      return;
+    }
+    if (bytes.length > CanonicalRecord.MAX_ENCODED_LENGTH) {
+      rejected[position] = rejected(deviceId, index, null, bytes, null, OVERSIZED);
+      return;
+    }
+    DanmakuRecord rec;
+    try {
+      rec = CanonicalRecord.decode(bytes);
+    } catch (InvalidRecordException e) {
+      rejected[position] = rejected(deviceId, index, null, bytes, null, "invalid-" + e.field());
+      return;
+    }
+    String key = rec.key().toString();
+    if (!rec.deviceId().equals(deviceId)) {
+      rejected[position] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-device");
+    } else if (rec.index() != index) {
+      rejected[position] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-index");
+    } else {
+      candidates[position] =
+          new Candidate(
+              position, index, bytes, rec, key, rec.contentHash(), moderation.judge(rec.text()));
+    }
   }
 
   private static DeviceRecordRow rejected(
