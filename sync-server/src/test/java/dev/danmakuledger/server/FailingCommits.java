@@ -9,12 +9,12 @@ import org.h2.api.Trigger;
 
 /**
  * Makes SQL commits of batches fail on an H2 database, the way a dropped connection does: an H2
- * trigger on {@code device_records} throws a timeout (SQLSTATE HYT00, transient) while {@link
+ * trigger on {@code device_bundles} throws a timeout (SQLSTATE HYT00, transient) while {@link
  * #failing} is set, so the whole batch transaction rolls back after Redis admitted its records and
  * the client gets 503.
  */
 public final class FailingCommits implements Trigger {
-  /** While true, every insert into {@code device_records} fails. */
+  /** While true, every insert into {@code device_bundles} fails. */
   static volatile boolean failing;
 
   /** Installs the trigger on the H2 database at {@code url} (same JVM, shared database). */
@@ -22,7 +22,7 @@ public final class FailingCommits implements Trigger {
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement()) {
       s.execute(
-          "CREATE TRIGGER IF NOT EXISTS fail_batches BEFORE INSERT ON device_records"
+          "CREATE TRIGGER IF NOT EXISTS fail_batches BEFORE INSERT ON device_bundles"
               + " FOR EACH ROW CALL \""
               + FailingCommits.class.getName()
               + "\"");

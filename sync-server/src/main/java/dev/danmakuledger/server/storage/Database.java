@@ -15,7 +15,7 @@ import org.flywaydb.core.Flyway;
  * MySQL mode) or MariaDB/MySQL, migrated by Flyway with the same scripts on every backend.
  */
 public final class Database implements AutoCloseable {
-  private static final String MYSQL_TABLE_OPTIONS =
+  static final String MYSQL_TABLE_OPTIONS =
       " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
 
   private final HikariDataSource pool;
@@ -67,6 +67,7 @@ public final class Database implements AutoCloseable {
       Flyway.configure()
           .dataSource(pool)
           .locations("classpath:db/migration")
+          .javaMigrations(new RecordsToBundles())
           .placeholders(Map.of("tableOptions", isH2(url) ? "" : MYSQL_TABLE_OPTIONS))
           .load()
           .migrate();

@@ -1,6 +1,5 @@
 package dev.danmakuledger.server.storage;
 
-import dev.danmakuledger.protocol.wire.Outcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,8 +11,9 @@ import java.util.Optional;
 
 /**
  * The server's witness state of every device log (docs/architecture.md §4): device rows (verified
- * size, compact range, last checkpoint and receipt), the records with the outcomes they got, and
- * the blocks of proof nodes each verified batch completed.
+ * size, compact range, last checkpoint and receipt), the records with the outcomes they got (in
+ * bundles of consecutive records, {@link DeviceBundles}), and the blocks of proof nodes each
+ * verified batch completed.
  */
 public final class DeviceLogStore {
   /** Longest checkpoint note the device row holds ({@code devices.last_checkpoint}). */
@@ -136,27 +136,9 @@ public final class DeviceLogStore {
 
   /** Records of a device log with indices in [from, to), in index order. */
   public List<DeviceRecordRow> records(String deviceId, long from, long to) {
-    return jdbc.query(
-        "SELECT device_id, idx, idempotency_key, canonical, outcome, room, seq, message_id,"
-            + " original_status, reason FROM device_records"
-            + " WHERE device_id = ? AND idx >= ? AND idx < ? ORDER BY idx",
-        ps -> {
-          ps.setString(1, deviceId);
-          ps.setLong(2, from);
-          ps.setLong(3, to);
-        },
-        rs ->
-            new DeviceRecordRow(
-                rs.getString(1),
-                rs.getLong(2),
-                rs.getString(3),
-                rs.getBytes(4),
-                Outcome.valueOf(rs.getString(5)),
-                rs.getString(6),
-                Jdbc.getLong(rs, 7),
-                Jdbc.getLong(rs, 8),
-                rs.getString(9),
-                rs.getString(10)));
+    return jdbc.read(
+        "read records [" + from + ", " + to + ") of " + deviceId,
+        c -> DeviceBundles.range(c, deviceId, from, to));
   }
 
   /**
@@ -218,29 +200,7 @@ public final class DeviceLogStore {
         return false;
       }
     }
-    if (!batch.records().isEmpty()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "INSERT INTO device_records (device_id, idx, idempotency_key, canonical, outcome,"
-                  + " room, seq, message_id, original_status, reason, created_at)"
-                  + " VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
-        for (DeviceRecordRow r : batch.records()) {
-          ps.setString(1, r.deviceId());
-          ps.setLong(2, r.index());
-          ps.setString(3, r.idempotencyKey());
-          ps.setBytes(4, r.canonical());
-          ps.setString(5, r.outcome().name());
-          ps.setString(6, r.room());
-          Jdbc.setLong(ps, 7, r.seq());
-          Jdbc.setLong(ps, 8, r.messageId());
-          ps.setString(9, r.originalStatus());
-          ps.setString(10, r.reason());
-          ps.setLong(11, now);
-          ps.addBatch();
-        }
-        ps.executeBatch();
-      }
-    }
+    DeviceBundles.insert(c, d.id(), batch.records(), now);
     if (!batch.nodes().isEmpty()) {
       try (PreparedStatement ps =
           c.prepareStatement(

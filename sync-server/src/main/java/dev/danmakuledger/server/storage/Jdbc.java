@@ -192,6 +192,11 @@ final class Jdbc {
 
   /** Runs a read on its own connection of {@code ds}. */
   static <T> T read(DataSource ds, String what, TxBody<T> body) {
+    return new Jdbc(ds).read(what, body);
+  }
+
+  /** Runs a read on a connection of its own. */
+  <T> T read(String what, TxBody<T> body) {
     try (Connection c = ds.getConnection()) {
       return body.run(c);
     } catch (SQLException e) {

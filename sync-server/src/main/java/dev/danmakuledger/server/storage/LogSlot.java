@@ -45,6 +45,11 @@ public record LogSlot(
     return deviceLeafHash == null ? null : deviceLeafHash.clone();
   }
 
+  /** This slot with the leaf hash of its device record. */
+  public LogSlot withDeviceLeafHash(byte[] hash) {
+    return new LogSlot(seq, status, reason, messageId, deviceId, deviceIndex, idempotencyKey, hash);
+  }
+
   public boolean isTombstone() {
     return status == MessageStatus.TOMBSTONE;
   }

@@ -284,19 +284,18 @@ public final class RoomLogStore {
 
   private static List<LogSlot> slots(Connection c, String room, long size, int max)
       throws SQLException {
-    List<LogSlot> out = new ArrayList<>();
+    List<LogSlot> read = new ArrayList<>();
+    Map<String, List<Long>> records = new TreeMap<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT m.seq, m.status, m.reason, m.message_id, m.device_id, m.device_idx,"
-                + " m.idempotency_key, r.canonical FROM messages m LEFT JOIN device_records r"
-                + " ON r.device_id = m.device_id AND r.idx = m.device_idx"
-                + " WHERE m.room = ? AND m.seq > ? ORDER BY m.seq LIMIT "
+            "SELECT seq, status, reason, message_id, device_id, device_idx, idempotency_key"
+                + " FROM messages WHERE room = ? AND seq > ? ORDER BY seq LIMIT "
                 + Jdbc.positive(max))) {
       ps.setString(1, room);
       ps.setLong(2, size);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(
+          LogSlot slot =
               new LogSlot(
                   rs.getLong(1),
                   MessageStatus.valueOf(rs.getString(2)),
@@ -305,9 +304,27 @@ public final class RoomLogStore {
                   rs.getString(5),
                   Jdbc.getLong(rs, 6),
                   rs.getString(7),
-                  leafHash(rs.getBytes(8))));
+                  null);
+          read.add(slot);
+          if (slot.deviceId() != null && slot.deviceIndex() != null) {
+            records
+                .computeIfAbsent(slot.deviceId(), d -> new ArrayList<>())
+                .add(slot.deviceIndex());
+          }
         }
       }
+    }
+    Map<String, Map<Long, byte[]>> canonicals = new HashMap<>();
+    for (Map.Entry<String, List<Long>> e : records.entrySet()) {
+      canonicals.put(e.getKey(), DeviceBundles.canonicals(c, e.getKey(), e.getValue()));
+    }
+    List<LogSlot> out = new ArrayList<>(read.size());
+    for (LogSlot s : read) {
+      byte[] canonical =
+          s.deviceId() == null || s.deviceIndex() == null
+              ? null
+              : canonicals.get(s.deviceId()).get(s.deviceIndex());
+      out.add(s.withDeviceLeafHash(leafHash(canonical)));
     }
     return out;
   }

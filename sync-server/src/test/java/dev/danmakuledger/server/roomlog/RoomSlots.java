@@ -1,17 +1,21 @@
 package dev.danmakuledger.server.roomlog;
 
 import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.DeviceRecordRow;
+import dev.danmakuledger.server.storage.RecordBundle;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
- * Writes committed room slots straight into SQL (messages and their device records), as the write
- * path commits them, and returns the entry bytes the room log must hold for each: the independent
- * expectation the integration tests compare with.
+ * Writes committed room slots straight into SQL (messages and their device records, a bundle of one
+ * record each), as the write path commits them, and returns the entry bytes the room log must hold
+ * for each: the independent expectation the integration tests compare with.
  */
 final class RoomSlots {
   private final Database db;
@@ -41,15 +45,26 @@ final class RoomSlots {
     try (Connection c = db.dataSource().getConnection()) {
       try (PreparedStatement ps =
           c.prepareStatement(
-              "INSERT INTO device_records (device_id, idx, idempotency_key, canonical, outcome,"
-                  + " room, seq, message_id, created_at) VALUES (?,?,?,?,'CONFIRMED',?,?,?,0)")) {
+              "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
+                  + " VALUES (?,?,?,?,0)")) {
         ps.setString(1, device);
         ps.setLong(2, index);
-        ps.setString(3, key);
-        ps.setBytes(4, canonical);
-        ps.setString(5, room);
-        ps.setLong(6, seq);
-        ps.setLong(7, 1000 + seq);
+        ps.setLong(3, index + 1);
+        ps.setBytes(
+            4,
+            RecordBundle.encode(
+                List.of(
+                    new DeviceRecordRow(
+                        device,
+                        index,
+                        key,
+                        canonical,
+                        Outcome.CONFIRMED,
+                        room,
+                        seq,
+                        1000 + seq,
+                        null,
+                        null))));
         ps.executeUpdate();
       }
       try (PreparedStatement ps =

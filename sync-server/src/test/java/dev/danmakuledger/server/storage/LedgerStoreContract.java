@@ -278,6 +278,50 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void recordsAreReadBackAcrossBundleRowsAndBatches() throws Exception {
+    DeviceRow d = enrolled("kiosk");
+    List<DeviceRecordRow> all = new ArrayList<>();
+    for (int size : new int[] {300, 1, 600}) {
+      DeviceRow now = store.device("kiosk").orElseThrow();
+      List<DeviceRecordRow> batch = RecordBundleTest.rows(now.verifiedSize(), size);
+      all.addAll(batch);
+      store.commit(
+          new BatchCommit(
+              now.version(),
+              now.verifiedSize(),
+              advanced(now, now.verifiedSize() + size),
+              batch,
+              List.of(),
+              List.of(),
+              Map.of()));
+    }
+    assertEquals(d.version() + 3, store.device("kiosk").orElseThrow().version());
+    RecordBundleTest.assertSameRows(all, store.records("kiosk", 0, 901));
+    long[][] ranges = {{255, 258}, {299, 302}, {300, 301}, {0, 1}, {555, 557}, {895, 905}};
+    for (long[] r : ranges) {
+      RecordBundleTest.assertSameRows(
+          all.subList((int) r[0], (int) Math.min(r[1], 901)), store.records("kiosk", r[0], r[1]));
+    }
+    assertEquals(List.of(), store.records("kiosk", 901, 1_000));
+    assertEquals(List.of(), store.records("kiosk", 10, 10));
+    assertEquals(List.of(), store.records("nobody", 0, 10));
+  }
+
+  @Test
+  void aRecordLargerThanABundleRowIsStoredInARowOfItsOwn() throws Exception {
+    DeviceRow d = enrolled("kiosk");
+    List<DeviceRecordRow> batch =
+        List.of(
+            RecordBundleTest.row(0, Outcome.CONFIRMED, 100),
+            RecordBundleTest.row(1, Outcome.REJECTED, RecordBundle.CLOSE_AT_BYTES + 1),
+            RecordBundleTest.row(2, Outcome.CONFIRMED, 100));
+    store.commit(
+        new BatchCommit(d.version(), 0, advanced(d, 3), batch, List.of(), List.of(), Map.of()));
+    RecordBundleTest.assertSameRows(batch, store.records("kiosk", 0, 3));
+    RecordBundleTest.assertSameRows(batch.subList(1, 2), store.records("kiosk", 1, 2));
+  }
+
+  @Test
   void nodeBlocksAreFoundByTheLeafThatCompletedTheNode() throws Exception {
     DeviceRow d = enrolled("d1");
     List<NodeRow> first =

@@ -1,0 +1,288 @@
+package dev.danmakuledger.server.storage;
+
+import dev.danmakuledger.protocol.wire.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The bytes of one {@code device_bundles} row (docs/architecture.md §4, "Device log storage"):
+ * consecutive records of one device log with the outcomes the server gave them. Version 1 layout,
+ * all integers big-endian:
+ *
+ * <pre>
+ *   u8 version (1), u32 count, then per record:
+ *   u8 outcome (CONFIRMED 0, PENDING 1, DUPLICATE 2, CONFLICT 3, REJECTED 4),
+ *   u32 length + canonical bytes (the Merkle leaf, exactly as sent),
+ *   text idempotency key, text room, long seq, long message id, text original status, text reason
+ * </pre>
+ *
+ * where a text is {@code u16 length + UTF-8} or {@code 0xFFFF} for null, and a long is {@code u8 0}
+ * for null or {@code u8 1 + i64}. Decoding refuses anything else: a row that does not decode to
+ * exactly the records its index range names is damaged (a server fault, never the client's).
+ */
+public final class RecordBundle {
+  /** Most records in one row, as in a C2SP tlog-tiles entry bundle. */
+  public static final int MAX_RECORDS = 256;
+
+  /**
+   * Bytes at which a row is closed before it reaches {@link #MAX_RECORDS}; a single record larger
+   * than this (a rejected oversized record, bounded by the request body limit) gets a row of its
+   * own.
+   */
+  static final int CLOSE_AT_BYTES = 1 << 20;
+
+  private static final int VERSION = 1;
+  private static final int NULL_TEXT = 0xFFFF;
+  private static final Outcome[] OUTCOMES = {
+    Outcome.CONFIRMED, Outcome.PENDING, Outcome.DUPLICATE, Outcome.CONFLICT, Outcome.REJECTED
+  };
+
+  private RecordBundle() {}
+
+  /**
+   * Splits records with consecutive indices into rows of at most {@link #MAX_RECORDS} records,
+   * closing a row early once it holds {@link #CLOSE_AT_BYTES} of canonical bytes.
+   */
+  static List<List<DeviceRecordRow>> split(List<DeviceRecordRow> records) {
+    List<List<DeviceRecordRow>> rows = new ArrayList<>();
+    int from = 0;
+    long bytes = 0;
+    for (int i = 0; i < records.size(); i++) {
+      int size = records.get(i).canonical().length;
+      if (i > from && (i - from == MAX_RECORDS || bytes + size > CLOSE_AT_BYTES)) {
+        rows.add(records.subList(from, i));
+        from = i;
+        bytes = 0;
+      }
+      bytes += size;
+    }
+    if (from < records.size()) {
+      rows.add(records.subList(from, records.size()));
+    }
+    return rows;
+  }
+
+  /** Encodes records with consecutive indices (at most {@link #MAX_RECORDS}). */
+  public static byte[] encode(List<DeviceRecordRow> records) {
+    if (records.isEmpty() || records.size() > MAX_RECORDS) {
+      throw new IllegalArgumentException(
+          "records: got " + records.size() + ", want 1.." + MAX_RECORDS);
+    }
+    int estimate = 5;
+    for (DeviceRecordRow r : records) {
+      estimate += r.canonical().length + 160;
+    }
+    Out out = new Out(estimate);
+    out.u8(VERSION);
+    out.u32(records.size());
+    long index = records.get(0).index();
+    for (DeviceRecordRow r : records) {
+      if (r.index() != index++) {
+        throw new IllegalArgumentException(
+            "records: got index " + r.index() + ", want " + (index - 1) + " (consecutive)");
+      }
+      out.u8(code(r.outcome()));
+      out.u32(r.canonical().length);
+      out.bytes(r.canonical());
+      out.text(r.idempotencyKey());
+      out.text(r.room());
+      out.optionalLong(r.seq());
+      out.optionalLong(r.messageId());
+      out.text(r.originalStatus());
+      out.text(r.reason());
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Decodes a row of {@code deviceId} holding records {@code [firstIndex, endIndex)}.
+   *
+   * @throws IllegalStateException if the bytes are not exactly those records (a damaged row)
+   */
+  static List<DeviceRecordRow> decode(
+      String deviceId, long firstIndex, long endIndex, byte[] data) {
+    In in = new In(deviceId, firstIndex, data);
+    int version = in.u8();
+    if (version != VERSION) {
+      throw in.damaged("version " + version + ", want " + VERSION);
+    }
+    long count = in.u32();
+    if (count < 1 || count > MAX_RECORDS || count != endIndex - firstIndex) {
+      throw in.damaged(
+          "count " + count + ", want " + (endIndex - firstIndex) + " (1.." + MAX_RECORDS + ")");
+    }
+    List<DeviceRecordRow> out = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
+      int outcome = in.u8();
+      if (outcome >= OUTCOMES.length) {
+        throw in.damaged("outcome " + outcome);
+      }
+      byte[] canonical = in.bytes(in.u32());
+      out.add(
+          new DeviceRecordRow(
+              deviceId,
+              firstIndex + i,
+              in.text(),
+              canonical,
+              OUTCOMES[outcome],
+              in.text(),
+              in.optionalLong(),
+              in.optionalLong(),
+              in.text(),
+              in.text()));
+    }
+    if (in.remaining() != 0) {
+      throw in.damaged(in.remaining() + " bytes after the last record");
+    }
+    return out;
+  }
+
+  private static int code(Outcome outcome) {
+    for (int i = 0; i < OUTCOMES.length; i++) {
+      if (OUTCOMES[i] == outcome) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("outcome: got " + outcome + ", want one with a code");
+  }
+
+  private static final class Out extends ByteArrayOutputStream {
+    Out(int size) {
+      super(size);
+    }
+
+    void u8(int v) {
+      write(v);
+    }
+
+    void u16(int v) {
+      write(v >>> 8);
+      write(v);
+    }
+
+    void u32(long v) {
+      u16((int) (v >>> 16) & 0xFFFF);
+      u16((int) v & 0xFFFF);
+    }
+
+    void bytes(byte[] b) {
+      write(b, 0, b.length);
+    }
+
+    void text(String s) {
+      if (s == null) {
+        u16(NULL_TEXT);
+        return;
+      }
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      if (b.length >= NULL_TEXT) {
+        throw new IllegalArgumentException("text: got " + b.length + " bytes, want < 65535");
+      }
+      u16(b.length);
+      bytes(b);
+    }
+
+    void optionalLong(Long v) {
+      if (v == null) {
+        u8(0);
+        return;
+      }
+      u8(1);
+      u32(v >>> 32);
+      u32(v & 0xFFFFFFFFL);
+    }
+  }
+
+  private static final class In {
+    private final String deviceId;
+    private final long firstIndex;
+    private final ByteBuffer buf;
+
+    In(String deviceId, long firstIndex, byte[] data) {
+      this.deviceId = deviceId;
+      this.firstIndex = firstIndex;
+      this.buf = ByteBuffer.wrap(data);
+    }
+
+    IllegalStateException damaged(String what) {
+      return new IllegalStateException(
+          "device_bundles row ("
+              + deviceId
+              + ", "
+              + firstIndex
+              + ") is damaged: got "
+              + what
+              + " at byte "
+              + buf.position());
+    }
+
+    int remaining() {
+      return buf.remaining();
+    }
+
+    private void need(long n) {
+      if (n > buf.remaining()) {
+        throw damaged("the row cut short (" + n + " bytes wanted, " + buf.remaining() + " left)");
+      }
+    }
+
+    int u8() {
+      need(1);
+      return buf.get() & 0xFF;
+    }
+
+    int u16() {
+      need(2);
+      return buf.getShort() & 0xFFFF;
+    }
+
+    long u32() {
+      need(4);
+      return buf.getInt() & 0xFFFFFFFFL;
+    }
+
+    byte[] bytes(long n) {
+      need(n);
+      byte[] b = new byte[(int) n];
+      buf.get(b);
+      return b;
+    }
+
+    String text() {
+      int n = u16();
+      if (n == NULL_TEXT) {
+        return null;
+      }
+      need(n);
+      ByteBuffer slice = buf.slice(buf.position(), n);
+      buf.position(buf.position() + n);
+      try {
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(slice)
+            .toString();
+      } catch (CharacterCodingException e) {
+        throw damaged("text that is not UTF-8");
+      }
+    }
+
+    Long optionalLong() {
+      int flag = u8();
+      if (flag == 0) {
+        return null;
+      }
+      if (flag != 1) {
+        throw damaged("long flag " + flag);
+      }
+      need(8);
+      return buf.getLong();
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.danmakuledger.server.storage;
+
+import dev.danmakuledger.protocol.wire.Outcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.migration.Context;
+import org.flywaydb.core.api.migration.JavaMigration;
+
+/**
+ * Migration 10 (docs/architecture.md §4, "Device log storage"): moves every row of {@code
+ * device_records} (one row per record, the layout before migration 9) into {@code device_bundles},
+ * {@value RecordBundle#MAX_RECORDS} consecutive records of a device to a row, then drops {@code
+ * device_records}. It reads one device and one row's worth of records at a time, so it needs no
+ * more memory for a large table. Rerunning it after a failure starts over: it first empties {@code
+ * device_bundles}, which nothing else writes before the migrations are done.
+ */
+final class RecordsToBundles implements JavaMigration {
+  @Override
+  public MigrationVersion getVersion() {
+    return MigrationVersion.fromVersion("10");
+  }
+
+  @Override
+  public String getDescription() {
+    return "device records to bundles";
+  }
+
+  @Override
+  public Integer getChecksum() {
+    return null;
+  }
+
+  @Override
+  public boolean canExecuteInTransaction() {
+    return true;
+  }
+
+  @Override
+  public void migrate(Context context) throws SQLException {
+    Connection c = context.getConnection();
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM device_bundles");
+    }
+    List<String> devices = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT DISTINCT device_id FROM device_records ORDER BY device_id")) {
+      while (rs.next()) {
+        devices.add(rs.getString(1));
+      }
+    }
+    for (String device : devices) {
+      move(c, device);
+    }
+    try (Statement st = c.createStatement()) {
+      st.executeUpdate("DROP TABLE device_records");
+    }
+  }
+
+  private static void move(Connection c, String device) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT idx, idempotency_key, canonical, outcome, room, seq, message_id,"
+                + " original_status, reason, created_at FROM device_records"
+                + " WHERE device_id = ? AND idx >= ? ORDER BY idx LIMIT "
+                + RecordBundle.MAX_RECORDS)) {
+      long from = 0;
+      while (true) {
+        ps.setString(1, device);
+        ps.setLong(2, from);
+        List<DeviceRecordRow> run = new ArrayList<>();
+        long createdAt = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            long idx = rs.getLong(1);
+            if (!run.isEmpty() && idx != run.get(run.size() - 1).index() + 1) {
+              break; // a hole in the stored indices: the next row starts after it
+            }
+            run.add(
+                new DeviceRecordRow(
+                    device,
+                    idx,
+                    rs.getString(2),
+                    rs.getBytes(3),
+                    Outcome.valueOf(rs.getString(4)),
+                    rs.getString(5),
+                    Jdbc.getLong(rs, 6),
+                    Jdbc.getLong(rs, 7),
+                    rs.getString(8),
+                    rs.getString(9)));
+            createdAt = Math.max(createdAt, rs.getLong(10));
+          }
+        }
+        if (run.isEmpty()) {
+          return;
+        }
+        DeviceBundles.insert(c, device, run, createdAt);
+        from = run.get(run.size() - 1).index() + 1;
+      }
+    }
+  }
+}
