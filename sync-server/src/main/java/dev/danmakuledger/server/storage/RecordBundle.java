@@ -1,12 +1,12 @@
 package dev.danmakuledger.server.storage;
 
 import dev.danmakuledger.protocol.wire.Outcome;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -151,27 +151,43 @@ public final class RecordBundle {
     throw new IllegalArgumentException("outcome: got " + outcome + ", want one with a code");
   }
 
-  private static final class Out extends ByteArrayOutputStream {
-    Out(int size) {
-      super(size);
+  /** An unsynchronised growing buffer (ByteArrayOutputStream locks on every byte written). */
+  private static final class Out {
+    private byte[] buf;
+    private int size;
+
+    Out(int capacity) {
+      buf = new byte[Math.max(16, capacity)];
+    }
+
+    private void room(int n) {
+      if (size + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(size + n, buf.length * 2));
+      }
     }
 
     void u8(int v) {
-      write(v);
+      room(1);
+      buf[size++] = (byte) v;
     }
 
     void u16(int v) {
-      write(v >>> 8);
-      write(v);
+      room(2);
+      buf[size++] = (byte) (v >>> 8);
+      buf[size++] = (byte) v;
     }
 
     void u32(long v) {
-      u16((int) (v >>> 16) & 0xFFFF);
-      u16((int) v & 0xFFFF);
+      room(4);
+      for (int shift = 24; shift >= 0; shift -= 8) {
+        buf[size++] = (byte) (v >>> shift);
+      }
     }
 
     void bytes(byte[] b) {
-      write(b, 0, b.length);
+      room(b.length);
+      System.arraycopy(b, 0, buf, size, b.length);
+      size += b.length;
     }
 
     void text(String s) {
@@ -195,6 +211,10 @@ public final class RecordBundle {
       u8(1);
       u32(v >>> 32);
       u32(v & 0xFFFFFFFFL);
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(buf, size);
     }
   }
 
