@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The {@code device_bundles} table (docs/architecture.md §4, "Device log storage"): the records of
+ * The {@code device_bundles} table (docs/architecture.md §6, "Device log storage"): the records of
  * every device log with their outcomes, up to {@value RecordBundle#MAX_RECORDS} consecutive records
  * to a row, written by the batch that appended them. A row holds records {@code [first_idx,
  * end_idx)}, so the row holding index i has {@code first_idx} in {@code (i - 256, i]}.

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The bytes of one {@code device_bundles} row (docs/architecture.md §4, "Device log storage"):
+ * The bytes of one {@code device_bundles} row (docs/architecture.md §6, "Device log storage"):
  * consecutive records of one device log with the outcomes the server gave them. Version 1 layout,
  * all integers big-endian:
  *

@@ -13,12 +13,14 @@ import org.flywaydb.core.api.migration.Context;
 import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
- * Migration 10 (docs/architecture.md §4, "Device log storage"): moves every row of {@code
+ * Migration 10 (docs/architecture.md §6, "Device log storage"): moves every row of {@code
  * device_records} (one row per record, the layout before migration 9) into {@code device_bundles},
  * {@value RecordBundle#MAX_RECORDS} consecutive records of a device to a row, then drops {@code
  * device_records}. It reads one device and one row's worth of records at a time, so it needs no
- * more memory for a large table. Rerunning it after a failure starts over: it first empties {@code
- * device_bundles}, which nothing else writes before the migrations are done.
+ * more memory for a large table. It runs outside a transaction, each JDBC batch committing on its
+ * own, so that a large table does not become one huge transaction; rerunning it after a failure
+ * starts over (it first empties {@code device_bundles}, which nothing else writes before the
+ * migrations are done), and a rerun after {@code device_records} was dropped has nothing to move.
  */
 final class RecordsToBundles implements JavaMigration {
   @Override
@@ -38,12 +40,15 @@ final class RecordsToBundles implements JavaMigration {
 
   @Override
   public boolean canExecuteInTransaction() {
-    return true;
+    return false;
   }
 
   @Override
   public void migrate(Context context) throws SQLException {
     Connection c = context.getConnection();
+    if (!hasDeviceRecords(c)) {
+      return;
+    }
     try (Statement st = c.createStatement()) {
       st.executeUpdate("DELETE FROM device_bundles");
     }
@@ -60,6 +65,14 @@ final class RecordsToBundles implements JavaMigration {
     }
     try (Statement st = c.createStatement()) {
       st.executeUpdate("DROP TABLE device_records");
+    }
+  }
+
+  /** Whether this schema still has the table (names are lower case on H2 and on MySQL). */
+  private static boolean hasDeviceRecords(Connection c) throws SQLException {
+    try (ResultSet rs =
+        c.getMetaData().getTables(c.getCatalog(), null, "device_records", new String[] {"TABLE"})) {
+      return rs.next();
     }
   }
 
