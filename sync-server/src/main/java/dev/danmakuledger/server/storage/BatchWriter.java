@@ -7,11 +7,12 @@ import java.util.Map;
 /**
  * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
  * the records' outcomes and the receipt commit together, optimistically locked on the device row):
- * device row, records, proof nodes, counters, then room cursors and room slots. One statement per
- * table, and one read (the reserved cursors): UNIQUE constraints detect every collision, which the
- * caller resolves. The room cursor rows are shared by every writer of a room, so they are locked
- * last, and the room slots go in with their cursors instead of being updated afterwards: the locks
- * other devices queue on are held for the shortest part of the transaction.
+ * device row, records, proof nodes, counters, room slots, then the confirmation cursors. One
+ * statement per table, and one read (the reserved cursors): UNIQUE constraints detect every
+ * collision, which the caller resolves. The room cursor rows are shared by every writer of a room,
+ * so they are locked last, after the room slots are in: the locks other devices queue on are held
+ * for one narrow insert and the commit, not for the insert of the slots, which slows down as the
+ * store grows.
  */
 public final class BatchWriter {
   private final Jdbc jdbc;
@@ -57,9 +58,8 @@ public final class BatchWriter {
                 long t2 = System.nanoTime();
                 Map<String, CursorRange> ranges = Map.of();
                 if (!batch.messages().isEmpty()) {
-                  Long[] cursors = ConfirmedCursors.reserve(c, batch.messages());
-                  MessageStore.insert(c, batch.messages(), cursors, now);
-                  ranges = ConfirmedCursors.ranges(batch.messages(), cursors);
+                  MessageStore.insert(c, batch.messages(), now);
+                  ranges = ConfirmedCursors.assign(c, batch.messages());
                 }
                 statements[0] = t1 - t0;
                 statements[1] = System.nanoTime() - t2;

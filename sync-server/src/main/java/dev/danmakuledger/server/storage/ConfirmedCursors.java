@@ -13,10 +13,12 @@ import java.util.TreeMap;
 /**
  * Hands out confirmation cursors (docs/sync-server.md, "Room streams"): every message that becomes
  * CONFIRMED, when a batch stores it or when an operator approves it, gets the next number of its
- * room, in the same transaction. The room's {@code room_cursors} row stays locked until that
- * transaction ends, so transactions of one room take cursors in commit order: a reader that sees
- * cursor n has every smaller cursor of the room visible too, and a stream resumed after n misses
- * nothing.
+ * room, in the same transaction, recorded as a {@code room_confirmations} row. The room's {@code
+ * room_cursors} row stays locked until that transaction ends, so transactions of one room take
+ * cursors in commit order: a reader that sees cursor n has every smaller cursor of the room visible
+ * too, and a stream resumed after n misses nothing. Taking the cursors is the last thing a
+ * transaction does, after its message rows are in: the lock is held for one narrow insert and the
+ * commit.
  */
 final class ConfirmedCursors {
   private ConfirmedCursors() {}
@@ -24,16 +26,19 @@ final class ConfirmedCursors {
   /**
    * Assigns cursors to the CONFIRMED rows among {@code rows} (already written in this transaction),
    * rooms in name order (no lock-order deadlocks), rows in the given order within a room.
+   *
+   * @return the range of cursors each room handed out
    */
-  static void assign(Connection c, List<MessageRow> rows) throws SQLException {
+  static Map<String, CursorRange> assign(Connection c, List<MessageRow> rows) throws SQLException {
     Long[] cursors = reserve(c, rows);
     try (PreparedStatement ps =
-        c.prepareStatement("UPDATE messages SET confirmed_cursor = ? WHERE room = ? AND seq = ?")) {
+        c.prepareStatement(
+            "INSERT INTO room_confirmations (room, confirmed_cursor, seq) VALUES (?, ?, ?)")) {
       boolean any = false;
       for (int i = 0; i < rows.size(); i++) {
         if (cursors[i] != null) {
-          ps.setLong(1, cursors[i]);
-          ps.setString(2, rows.get(i).room());
+          ps.setString(1, rows.get(i).room());
+          ps.setLong(2, cursors[i]);
           ps.setLong(3, rows.get(i).seq());
           ps.addBatch();
           any = true;
@@ -43,16 +48,17 @@ final class ConfirmedCursors {
         ps.executeBatch();
       }
     }
+    return ranges(rows, cursors);
   }
 
   /**
-   * Reserves the cursors of the CONFIRMED rows among {@code rows} (written later in this
-   * transaction, or already): one upsert of every room's row, rooms in name order (no lock-order
-   * deadlocks), and one read of their new values; cursors follow the given order within a room.
+   * Reserves the cursors of the CONFIRMED rows among {@code rows}: one upsert of every room's row,
+   * rooms in name order (no lock-order deadlocks), and one read of their new values; cursors follow
+   * the given order within a room.
    *
    * @return the cursor of each row by position, null for rows that are not CONFIRMED
    */
-  static Long[] reserve(Connection c, List<MessageRow> rows) throws SQLException {
+  private static Long[] reserve(Connection c, List<MessageRow> rows) throws SQLException {
     Map<String, Integer> counts = new TreeMap<>();
     for (MessageRow m : rows) {
       if (m.status() == MessageStatus.CONFIRMED) {
@@ -124,7 +130,7 @@ final class ConfirmedCursors {
   }
 
   /** The range of each room's cursors in {@code cursors} (as {@link #reserve} gave them). */
-  static Map<String, CursorRange> ranges(List<MessageRow> rows, Long[] cursors) {
+  private static Map<String, CursorRange> ranges(List<MessageRow> rows, Long[] cursors) {
     Map<String, CursorRange> out = new TreeMap<>();
     for (int i = 0; i < rows.size(); i++) {
       if (cursors[i] != null) {

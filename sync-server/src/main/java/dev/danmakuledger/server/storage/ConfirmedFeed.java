@@ -52,9 +52,11 @@ public final class ConfirmedFeed {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "SELECT "
-                      + MessageRows.COLUMNS
-                      + ", confirmed_cursor FROM messages WHERE room = ? AND confirmed_cursor > ?"
-                      + " AND seq > ? AND status = 'CONFIRMED' ORDER BY confirmed_cursor LIMIT "
+                      + MessageRows.columns("m")
+                      + ", rc.confirmed_cursor FROM room_confirmations rc JOIN messages m"
+                      + " ON m.room = rc.room AND m.seq = rc.seq"
+                      + " WHERE rc.room = ? AND rc.confirmed_cursor > ? AND rc.seq > ?"
+                      + " AND m.status = 'CONFIRMED' ORDER BY rc.confirmed_cursor LIMIT "
                       + limit)) {
             ps.setString(1, room);
             ps.setLong(2, afterCursor);
@@ -82,8 +84,8 @@ public final class ConfirmedFeed {
             c -> {
               try (PreparedStatement ps =
                   c.prepareStatement(
-                      "SELECT MIN(confirmed_cursor) FROM messages WHERE room = ? AND seq > ?"
-                          + " AND confirmed_cursor IS NOT NULL")) {
+                      "SELECT MIN(confirmed_cursor) FROM room_confirmations"
+                          + " WHERE room = ? AND seq > ?")) {
                 ps.setString(1, room);
                 ps.setLong(2, afterSeq);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -112,10 +114,10 @@ public final class ConfirmedFeed {
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT MIN(confirmed_cursor), MAX(confirmed_cursor) FROM messages"
+                  "SELECT MIN(confirmed_cursor), MAX(confirmed_cursor) FROM room_confirmations"
                       + " WHERE room = ? AND seq IN ("
                       + in
-                      + ") AND confirmed_cursor IS NOT NULL")) {
+                      + ")")) {
             ps.setString(1, room);
             for (int i = 0; i < seqs.size(); i++) {
               ps.setLong(i + 2, seqs.get(i));

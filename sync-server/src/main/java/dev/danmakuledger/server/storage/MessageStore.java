@@ -31,34 +31,17 @@ public final class MessageStore {
           + MESSAGE_COLUMNS
           + ", created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
-  private static final String INSERT_WITH_CURSOR =
-      "INSERT INTO messages ("
-          + MESSAGE_COLUMNS
-          + ", created_at, updated_at, confirmed_cursor)"
-          + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-
   private final Jdbc jdbc;
 
   MessageStore(Jdbc jdbc) {
     this.jdbc = jdbc;
   }
 
-  /**
-   * Inserts room slots as one JDBC batch with their confirmation cursors; any slot, key or id
-   * already taken fails them all.
-   *
-   * @param cursors the cursor of each row by position, null where it has none
-   */
-  static void insert(Connection c, List<MessageRow> rows, Long[] cursors, long now)
-      throws SQLException {
-    if (cursors.length != rows.size()) {
-      throw new IllegalArgumentException(
-          "cursors: got " + cursors.length + ", want " + rows.size());
-    }
-    try (PreparedStatement ps = c.prepareStatement(INSERT_WITH_CURSOR)) {
-      for (int i = 0; i < rows.size(); i++) {
-        bind(ps, rows.get(i), now);
-        Jdbc.setLong(ps, 20, cursors[i]);
+  /** Inserts room slots as one JDBC batch; any slot, key or id already taken fails them all. */
+  static void insert(Connection c, List<MessageRow> rows, long now) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (MessageRow m : rows) {
+        bind(ps, m, now);
         ps.addBatch();
       }
       ps.executeBatch();
