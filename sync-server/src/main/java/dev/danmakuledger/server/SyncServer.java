@@ -6,6 +6,7 @@ import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.DamageAlerts;
 import dev.danmakuledger.server.events.RedisRoomBus;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.http.HttpApi;
@@ -191,6 +192,8 @@ public final class SyncServer implements AutoCloseable {
               config.streamLimits());
       resources.push(rooms);
       AdminHub admin = new AdminHub();
+      DamageAlerts damage = new DamageAlerts(store, admin, config.clock());
+      integrator.reportingDamageTo(damage::report);
       BatchIngest ingest =
           new BatchIngest(
               store,
@@ -260,6 +263,7 @@ public final class SyncServer implements AutoCloseable {
                   config.maxBodyBytes(),
                   config.maxRecordsPerBatch()),
               json);
+      http.reportingDamageTo(damage::report);
       int port = http.start(config.bind(), config.port());
       started.add("HTTP on http://" + hostForUri(config.bind()) + ":" + port);
       String instanceId = "i-" + UUID.randomUUID().toString().substring(0, 8);

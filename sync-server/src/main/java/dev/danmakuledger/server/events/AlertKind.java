@@ -12,5 +12,10 @@ public enum AlertKind {
    * A device keeps syncing while its oldest unsynced capture does not move and is older than the
    * threshold (docs/sync-server.md, "Stuck devices"); once per episode.
    */
-  STUCK
+  STUCK,
+  /**
+   * A stored row does not decode (a device bundle or a room tile changed or cut outside the
+   * server); once per row and instance.
+   */
+  DAMAGED_ROW
 }

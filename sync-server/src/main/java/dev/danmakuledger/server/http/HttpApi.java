@@ -26,6 +26,7 @@ import dev.danmakuledger.server.query.LedgerQueries;
 import dev.danmakuledger.server.roomlog.AuditBundles;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.tracing.Tracing;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -37,9 +38,11 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,6 +95,7 @@ public final class HttpApi {
   private final Counter batchRecords;
   private final SseClients streams = new SseClients(HEARTBEAT);
   private volatile Supplier<InstanceList> instances;
+  private volatile Consumer<DamagedRowException> damage = d -> {};
 
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -117,6 +121,11 @@ public final class HttpApi {
               cfg.router.ignoreTrailingSlashes = true;
             });
     routes();
+  }
+
+  /** Hands every damaged stored row a request meets to {@code sink} (operator alerts). */
+  public void reportingDamageTo(Consumer<DamagedRowException> sink) {
+    this.damage = Objects.requireNonNull(sink, "sink");
   }
 
   /** Serves {@code GET /admin/instances} from {@code list} (the instance registry). */
@@ -520,6 +529,10 @@ public final class HttpApi {
     String traceId = ctx.attribute(TRACE_ATTRIBUTE);
     if (traceId != null) {
       MDC.put(Tracing.MDC_KEY, traceId);
+    }
+    DamagedRowException damaged = DamagedRowException.in(e);
+    if (damaged != null) {
+      damage.accept(damaged);
     }
     Problems.Mapped m = Problems.map(e, ctx.path(), traceId);
     writeProblem(ctx, m.problem(), m.retryAfterSeconds());

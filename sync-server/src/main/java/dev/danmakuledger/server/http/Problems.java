@@ -5,6 +5,7 @@ import dev.danmakuledger.lua.RedisUnavailableException;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.server.LedgerException;
+import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;
@@ -76,6 +77,17 @@ final class Problems {
       if (code != null) {
         return new Mapped(Problem.of(code, h.getMessage()).withInstance(path), false);
       }
+    }
+    DamagedRowException damaged = DamagedRowException.in(e);
+    if (damaged != null) {
+      log.error("damaged row on {} (trace {}): {}", path, traceId, damaged.getMessage());
+      return new Mapped(
+          Problem.of(
+                  ErrorCode.INTERNAL,
+                  "stored data this request needs is damaged; the operators have an alert naming"
+                      + " it")
+              .withInstance(path),
+          false);
     }
     log.error("internal error on {} (trace {})", path, traceId, e);
     return new Mapped(

@@ -7,6 +7,7 @@ import dev.danmakuledger.merkle.tiles.TileException;
 import dev.danmakuledger.merkle.tiles.TileSource;
 import dev.danmakuledger.protocol.room.RoomLog;
 import dev.danmakuledger.protocol.room.RoomLogEntry;
+import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.LogSlot;
 import dev.danmakuledger.server.storage.RoomLogRow;
 import dev.danmakuledger.server.storage.RoomLogStore;
@@ -29,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +66,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final RoomLogStore store;
   private final NoteSigner logSigner;
   private final Duration interval;
+  private volatile Consumer<DamagedRowException> damage = d -> {};
   private final Clock clock;
   private final Map<String, Tip> tips = new ConcurrentHashMap<>();
   private final Object runLock = new Object();
@@ -82,6 +85,12 @@ public final class RoomLogIntegrator implements AutoCloseable {
     if (interval.isNegative() || interval.isZero()) {
       throw new IllegalArgumentException("interval: got " + interval + ", want > 0");
     }
+  }
+
+  /** Hands every damaged stored row a run meets to {@code sink} (operator alerts). */
+  public RoomLogIntegrator reportingDamageTo(Consumer<DamagedRowException> sink) {
+    this.damage = Objects.requireNonNull(sink, "sink");
+    return this;
   }
 
   /** Runs {@link #runScheduled()} every {@code interval} on a daemon thread. */
@@ -192,6 +201,10 @@ public final class RoomLogIntegrator implements AutoCloseable {
         appended += integrate(room, force);
       } catch (RuntimeException e) {
         log.warn("room log integration of {} failed, retrying next run: {}", room, e.toString());
+        DamagedRowException damaged = DamagedRowException.in(e);
+        if (damaged != null) {
+          damage.accept(damaged);
+        }
       }
     }
     return appended;

@@ -102,7 +102,7 @@ public final class RecordBundle {
   /**
    * Decodes a row of {@code deviceId} holding records {@code [firstIndex, endIndex)}.
    *
-   * @throws IllegalStateException if the bytes are not exactly those records (a damaged row)
+   * @throws DamagedRowException if the bytes are not exactly those records
    */
   static List<DeviceRecordRow> decode(
       String deviceId, long firstIndex, long endIndex, byte[] data) {
@@ -229,16 +229,11 @@ public final class RecordBundle {
       this.buf = ByteBuffer.wrap(data);
     }
 
-    IllegalStateException damaged(String what) {
-      return new IllegalStateException(
-          "device_bundles row ("
-              + deviceId
-              + ", "
-              + firstIndex
-              + ") is damaged: got "
-              + what
-              + " at byte "
-              + buf.position());
+    DamagedRowException damaged(String what) {
+      return new DamagedRowException(
+          "device_bundles",
+          "(" + deviceId + ", " + firstIndex + ")",
+          "got " + what + " at byte " + buf.position());
     }
 
     int remaining() {

@@ -137,11 +137,41 @@ public final class RoomLogStore {
 
   /** The bytes of one stored tile or bundle, exactly as served. */
   public Optional<byte[]> tile(String room, RoomTile.Kind kind, TileId id) {
-    return jdbc.queryOne(TILE, ps -> bindTile(ps, room, kind, id), RoomLogStore::tileBytes);
+    return jdbc.queryOne(
+        TILE, ps -> bindTile(ps, room, kind, id), rs -> tileBytes(rs, room, kind, id));
   }
 
-  private static byte[] tileBytes(ResultSet rs) throws SQLException {
-    return TileEncoding.of(rs.getString(2)).decode(rs.getBytes(1));
+  /**
+   * The served bytes of a tile row; a hash tile must hold exactly {@code width} hashes.
+   *
+   * @throws DamagedRowException if the row does not decode to a tile of its kind and width
+   */
+  private static byte[] tileBytes(ResultSet rs, String room, RoomTile.Kind kind, TileId id)
+      throws SQLException {
+    String key = tileKey(room, kind, id);
+    byte[] data = TileEncoding.of(rs.getString(2), key).decode(rs.getBytes(1), key);
+    if (kind == RoomTile.Kind.HASH && data.length != id.width() * Rfc6962.HASH_SIZE) {
+      throw new DamagedRowException(
+          "room_tiles",
+          key,
+          data.length + " bytes, want " + id.width() + " hashes of " + Rfc6962.HASH_SIZE);
+    }
+    return data;
+  }
+
+  /** A tile row's key as a damaged-row alert names it. */
+  static String tileKey(String room, RoomTile.Kind kind, TileId id) {
+    return "("
+        + room
+        + ", "
+        + kind.code()
+        + ", "
+        + id.level()
+        + ", "
+        + id.index()
+        + ", "
+        + id.width()
+        + ")";
   }
 
   /** A tile source over the stored tiles of {@code room}, for proofs (tile paths as in C2SP). */
@@ -226,7 +256,7 @@ public final class RoomLogStore {
       try (PreparedStatement ps = c.prepareStatement(TILE)) {
         bindTile(ps, room, kind, id);
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(tileBytes(rs)) : Optional.empty();
+          return rs.next() ? Optional.of(tileBytes(rs, room, kind, id)) : Optional.empty();
         }
       }
     };

@@ -36,14 +36,19 @@ enum TileEncoding {
     return kind == RoomTile.Kind.ENTRIES ? DEFLATE : IDENTITY;
   }
 
-  static TileEncoding of(String code) {
+  /**
+   * The encoding named {@code code}.
+   *
+   * @throws DamagedRowException naming {@code key} if it names none
+   */
+  static TileEncoding of(String code, String key) {
     for (TileEncoding e : values()) {
       if (e.code.equals(code)) {
         return e;
       }
     }
-    throw new IllegalStateException(
-        "room_tiles.encoding: got " + code + ", want identity or deflate");
+    throw new DamagedRowException(
+        "room_tiles", key, "encoding " + code + ", want identity or deflate");
   }
 
   byte[] encode(byte[] data) {
@@ -68,10 +73,11 @@ enum TileEncoding {
   /**
    * Returns the bytes that were encoded.
    *
-   * @throws IllegalStateException if the stored bytes are not a complete zlib stream of at most
-   *     {@link #MAX_DECODED} bytes (a damaged row: a server fault, not the client's)
+   * @param key the row's key, named when it is damaged
+   * @throws DamagedRowException if the stored bytes are not a complete zlib stream of at most
+   *     {@link #MAX_DECODED} bytes (a server fault, not the client's)
    */
-  byte[] decode(byte[] stored) {
+  byte[] decode(byte[] stored, String key) {
     if (this == IDENTITY) {
       return stored;
     }
@@ -85,23 +91,22 @@ enum TileEncoding {
         if (n == 0
             && !inflater.finished()
             && (inflater.needsInput() || inflater.needsDictionary())) {
-          throw new IllegalStateException(
-              "room_tiles.data: deflate stream of " + stored.length + " bytes is truncated");
+          throw new DamagedRowException(
+              "room_tiles", key, "deflate stream of " + stored.length + " bytes is truncated");
         }
         if (out.size() + n > MAX_DECODED) {
-          throw new IllegalStateException(
-              "room_tiles.data: inflates to over " + MAX_DECODED + " bytes, want a bundle");
+          throw new DamagedRowException(
+              "room_tiles", key, "inflates to over " + MAX_DECODED + " bytes, want a bundle");
         }
         out.write(buf, 0, n);
       }
       if (inflater.getRemaining() != 0) {
-        throw new IllegalStateException(
-            "room_tiles.data: " + inflater.getRemaining() + " bytes after the deflate stream");
+        throw new DamagedRowException(
+            "room_tiles", key, inflater.getRemaining() + " bytes after the deflate stream");
       }
       return out.toByteArray();
     } catch (DataFormatException e) {
-      throw new IllegalStateException(
-          "room_tiles.data: not a deflate stream: " + e.getMessage(), e);
+      throw new DamagedRowException("room_tiles", key, "not a deflate stream: " + e.getMessage());
     } finally {
       inflater.end();
     }

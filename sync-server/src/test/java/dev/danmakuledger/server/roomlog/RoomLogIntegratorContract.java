@@ -14,6 +14,7 @@ import dev.danmakuledger.merkle.tiles.TileReader;
 import dev.danmakuledger.merkle.tiles.TileWriter;
 import dev.danmakuledger.protocol.room.RoomLog;
 import dev.danmakuledger.protocol.testing.MutableClock;
+import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LogSlot;
 import dev.danmakuledger.server.storage.MessageStatus;
@@ -337,9 +338,13 @@ abstract class RoomLogIntegratorContract {
       slots.tombstone("damaged", seq, "gap-sealed"); // message ids follow seq: one room has them
     }
     // a new instance resumes both rooms from their stored tiles: one of them cannot be resumed
-    assertEquals(10, integrator().integrateNow());
+    List<DamagedRowException> damaged = new ArrayList<>();
+    assertEquals(10, integrator().reportingDamageTo(damaged::add).integrateNow());
     assertLogIs("good", good);
     assertEquals(300, store.log("damaged").orElseThrow().size());
+    assertEquals(1, damaged.size(), "the damaged tile is reported for an alert");
+    assertEquals("room_tiles", damaged.get(0).table());
+    assertEquals("(damaged, hash, 0, 1, 44)", damaged.get(0).key());
   }
 
   @Test

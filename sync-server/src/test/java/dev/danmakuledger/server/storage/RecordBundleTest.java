@@ -101,9 +101,11 @@ final class RecordBundleTest {
     byte[] data = RecordBundle.encode(rows(5, 6));
     for (int n = 0; n < data.length; n++) {
       byte[] cut = Arrays.copyOf(data, n);
-      IllegalStateException e =
-          assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 5, 11, cut));
+      DamagedRowException e =
+          assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 5, 11, cut));
       assertTrue(e.getMessage().contains("(kiosk, 5) is damaged"), e.getMessage());
+      assertEquals("device_bundles", e.table());
+      assertEquals("(kiosk, 5)", e.key());
     }
   }
 
@@ -111,24 +113,24 @@ final class RecordBundleTest {
   void trailingBytesAWrongCountAndAWrongVersionAreDamage() {
     byte[] data = RecordBundle.encode(rows(0, 3));
     byte[] longer = Arrays.copyOf(data, data.length + 1);
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 3, longer));
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 4, data));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 3, longer));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 4, data));
     byte[] version = data.clone();
     version[0] = 2;
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 3, version));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 3, version));
   }
 
   @Test
   void hostileLengthsOutcomesFlagsAndTextAreDamage() {
     // version 1, count 1, outcome 0, canonical length 2^32 - 1: refused before any allocation
     byte[] huge = ByteBuffer.allocate(10).put((byte) 1).putInt(1).put((byte) 0).putInt(-1).array();
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 1, huge));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, huge));
 
     byte[] outcome = ByteBuffer.allocate(6).put((byte) 1).putInt(1).put((byte) 9).array();
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 1, outcome));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, outcome));
 
     byte[] count = ByteBuffer.allocate(5).put((byte) 1).putInt(300).array();
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 300, count));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 300, count));
 
     DeviceRecordRow one =
         new DeviceRecordRow(
@@ -139,9 +141,9 @@ final class RecordBundleTest {
     assertEquals(0, data[seqFlag]);
     byte[] flag = data.clone();
     flag[seqFlag] = 2;
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 1, flag));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, flag));
     byte[] text = data.clone();
     text[seqFlag - 1] = (byte) 0xC3; // the room "r" becomes a lone UTF-8 lead byte
-    assertThrows(IllegalStateException.class, () -> RecordBundle.decode("kiosk", 0, 1, text));
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, text));
   }
 }

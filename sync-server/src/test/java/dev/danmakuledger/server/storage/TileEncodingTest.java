@@ -44,9 +44,9 @@ final class TileEncodingTest {
     byte[] stored = TileEncoding.DEFLATE.encode(data);
     assertTrue(
         stored.length < data.length * 3 / 4, "stored " + stored.length + " of " + data.length);
-    assertArrayEquals(data, TileEncoding.DEFLATE.decode(stored));
+    assertArrayEquals(data, TileEncoding.DEFLATE.decode(stored, "k"));
     assertArrayEquals(
-        new byte[0], TileEncoding.DEFLATE.decode(TileEncoding.DEFLATE.encode(new byte[0])));
+        new byte[0], TileEncoding.DEFLATE.decode(TileEncoding.DEFLATE.encode(new byte[0]), "k"));
   }
 
   @Test
@@ -55,7 +55,7 @@ final class TileEncodingTest {
     new Random(1).nextBytes(data);
     assertSame(TileEncoding.IDENTITY, TileEncoding.forKind(RoomTile.Kind.HASH));
     assertArrayEquals(data, TileEncoding.IDENTITY.encode(data));
-    assertArrayEquals(data, TileEncoding.IDENTITY.decode(data));
+    assertArrayEquals(data, TileEncoding.IDENTITY.decode(data, "k"));
   }
 
   @Test
@@ -63,17 +63,17 @@ final class TileEncodingTest {
     byte[] stored = TileEncoding.DEFLATE.encode(bundleLike(64));
     IllegalStateException truncated =
         assertThrows(
-            IllegalStateException.class,
-            () -> TileEncoding.DEFLATE.decode(Arrays.copyOf(stored, stored.length / 2)));
+            DamagedRowException.class,
+            () -> TileEncoding.DEFLATE.decode(Arrays.copyOf(stored, stored.length / 2), "k"));
     assertTrue(truncated.getMessage().contains("truncated"), truncated.getMessage());
     byte[] trailing = Arrays.copyOf(stored, stored.length + 3);
     IllegalStateException extra =
-        assertThrows(IllegalStateException.class, () -> TileEncoding.DEFLATE.decode(trailing));
+        assertThrows(DamagedRowException.class, () -> TileEncoding.DEFLATE.decode(trailing, "k"));
     assertTrue(extra.getMessage().contains("after the deflate stream"), extra.getMessage());
     IllegalStateException garbage =
         assertThrows(
-            IllegalStateException.class,
-            () -> TileEncoding.DEFLATE.decode("not deflate".getBytes(StandardCharsets.UTF_8)));
+            DamagedRowException.class,
+            () -> TileEncoding.DEFLATE.decode("not deflate".getBytes(StandardCharsets.UTF_8), "k"));
     assertTrue(garbage.getMessage().contains("not a deflate stream"), garbage.getMessage());
   }
 
@@ -82,15 +82,15 @@ final class TileEncodingTest {
     byte[] bomb = deflate(new byte[TileEncoding.MAX_DECODED + 1]);
     assertTrue(bomb.length < 100_000, "a small row: " + bomb.length);
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> TileEncoding.DEFLATE.decode(bomb));
+        assertThrows(DamagedRowException.class, () -> TileEncoding.DEFLATE.decode(bomb, "k"));
     assertTrue(e.getMessage().contains("inflates to over"), e.getMessage());
   }
 
   @Test
   void anUnknownEncodingCodeIsRefused() {
-    assertEquals(TileEncoding.DEFLATE, TileEncoding.of("deflate"));
-    assertEquals(TileEncoding.IDENTITY, TileEncoding.of("identity"));
-    assertThrows(IllegalStateException.class, () -> TileEncoding.of("gzip"));
-    assertThrows(IllegalStateException.class, () -> TileEncoding.of(null));
+    assertEquals(TileEncoding.DEFLATE, TileEncoding.of("deflate", "k"));
+    assertEquals(TileEncoding.IDENTITY, TileEncoding.of("identity", "k"));
+    assertThrows(DamagedRowException.class, () -> TileEncoding.of("gzip", "k"));
+    assertThrows(DamagedRowException.class, () -> TileEncoding.of(null, "k"));
   }
 }
