@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,17 +25,9 @@ final class DamagedRowIT {
 
   @Test
   void aDamagedDeviceBundleFailsItsReadersAndRaisesOneAlert() throws Exception {
-    Server h2 =
-        Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
-    String url =
-        "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/ledger;MODE=MySQL;DATABASE_TO_LOWER=TRUE";
-    try (RedisFixture redis = RedisFixture.embedded();
-        SyncServer server =
-            SyncServer.start(
-                ServerConfig.builder(dir.resolve("data"))
-                    .redisUri(redis.uri())
-                    .jdbc(url, "sa", "")
-                    .build())) {
+    try (H2TcpDatabase h2 = H2TcpDatabase.start(dir);
+        RedisFixture redis = RedisFixture.embedded();
+        SyncServer server = h2.startServer(dir.resolve("data"), redis.uri())) {
       Api api = new Api(server.baseUri(), server.adminToken());
       TestDevice d = TestDevice.create("damaged-dev");
       TestDevice other = TestDevice.create("sound-dev");
@@ -48,7 +39,7 @@ final class DamagedRowIT {
                 t.batch(t.record("room", "u1", "a"), t.record("room", "u2", "b")));
         assertEquals(200, r.status(), r.toString());
       }
-      try (Connection c = DriverManager.getConnection(url, "sa", "");
+      try (Connection c = DriverManager.getConnection(h2.url(), "sa", "");
           PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE device_bundles SET records = ? WHERE device_id = 'damaged-dev'")) {
@@ -74,8 +65,6 @@ final class DamagedRowIT {
       assertEquals("device_bundles", a.path("data").path("table").asText());
       assertEquals("(damaged-dev, 0)", a.path("data").path("row").asText());
       assertTrue(a.path("message").asText().contains("restored from a backup"), a.toString());
-    } finally {
-      h2.stop();
     }
   }
 

@@ -8,7 +8,6 @@ import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,17 +21,9 @@ final class SqlOutageIT {
 
   @Test
   void batchesGet503WhenTheDatabaseIsUnreachable() throws SQLException {
-    Server h2 =
-        Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
-    String url =
-        "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/ledger;MODE=MySQL;DATABASE_TO_LOWER=TRUE";
-    try (RedisFixture redis = RedisFixture.embedded();
-        SyncServer server =
-            SyncServer.start(
-                ServerConfig.builder(dir.resolve("data"))
-                    .redisUri(redis.uri())
-                    .jdbc(url, "sa", "")
-                    .build())) {
+    try (H2TcpDatabase h2 = H2TcpDatabase.start(dir);
+        RedisFixture redis = RedisFixture.embedded();
+        SyncServer server = h2.startServer(dir.resolve("data"), redis.uri())) {
       Api api = new Api(server.baseUri(), server.adminToken());
       TestDevice d = TestDevice.create("sql-dev");
       assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
@@ -48,8 +39,6 @@ final class SqlOutageIT {
       assertEquals(503, ready.status());
       assertEquals("DOWN", ready.json().get("sql").asText());
       assertEquals(200, api.get("/healthz").status());
-    } finally {
-      h2.stop();
     }
   }
 }
