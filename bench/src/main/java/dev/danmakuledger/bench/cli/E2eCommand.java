@@ -90,6 +90,15 @@ final class E2eCommand implements Callable<Integer> {
               + " the server's default)")
   Duration roomCheckpointInterval;
 
+  @Option(
+      names = "--warm-up-records",
+      defaultValue = "" + IngestBenchmark.Options.DEFAULT_WARM_UP_RECORDS,
+      description =
+          "records the ledger takes from devices of their own before the clock starts, and the"
+              + " baselines as many of the measured rows into a table or stream of their own"
+              + " (default ${DEFAULT-VALUE})")
+  long warmUpRecords;
+
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
@@ -128,7 +137,8 @@ final class E2eCommand implements Callable<Integer> {
                 targets.jdbc,
                 nats,
                 roomLogOn(),
-                roomCheckpointInterval));
+                roomCheckpointInterval,
+                warmUpRecords));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -120,7 +120,7 @@ public final class BacklogBenchmark {
         stages);
     List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
     String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
-    Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows));
+    Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows), List.of());
     log.printf(Locale.ROOT, "backlog: %s %,.0f/s (%s)%n", name, raw.perSecond(), raw.note());
     String note =
         String.format(

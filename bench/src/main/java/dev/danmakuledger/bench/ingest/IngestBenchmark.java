@@ -10,6 +10,8 @@ import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.ingest.StageTimes;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -74,7 +76,16 @@ public final class IngestBenchmark {
       String jdbcUrl,
       String natsUrl,
       boolean roomLog,
-      Duration roomCheckpointInterval) {
+      Duration roomCheckpointInterval,
+      long warmUpRecords) {
+    /**
+     * Records sent before the clock starts, by default: a server that has ingested this many runs
+     * at its steady rate (docs/benchmarks.md, "e2e: warm-up"); after 20 warm-up batches its
+     * compiler threads took 30–70% of a core during a 200,000-record run, and after 100,000 records
+     * the rate was still a third below the steady one.
+     */
+    public static final long DEFAULT_WARM_UP_RECORDS = 300_000;
+
     /** Options with room log integration on at the server's default interval. */
     public Options(
         long records,
@@ -99,7 +110,8 @@ public final class IngestBenchmark {
           jdbcUrl,
           natsUrl,
           true,
-          ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL);
+          ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
+          DEFAULT_WARM_UP_RECORDS);
     }
 
     public Options {
@@ -135,6 +147,9 @@ public final class IngestBenchmark {
       }
       if (seedMessages < 0) {
         throw new IllegalArgumentException("seed messages: got " + seedMessages + ", want >= 0");
+      }
+      if (warmUpRecords < 0) {
+        throw new IllegalArgumentException("warm-up records: got " + warmUpRecords + ", want >= 0");
       }
     }
   }
@@ -217,6 +232,12 @@ public final class IngestBenchmark {
         sent.add(new ArrayList<>());
       }
       warmUp(client, server.enrollToken(), rooms, runId, o, random);
+      double jitSeconds = awaitQuietJit();
+      log.printf(
+          Locale.ROOT,
+          "e2e: warm-up of %,d records done; the JIT went quiet %.1f s after it%n",
+          o.warmUpRecords(),
+          jitSeconds);
       long perDevice = Math.max(1, o.records() / o.devices());
       boolean prepare = o.duration() == null && o.records() <= PREPARED_RECORDS;
       List<Deque<Prepared>> prepared = new ArrayList<>();
@@ -336,7 +357,8 @@ public final class IngestBenchmark {
     }
     List<Measured> baselines = new ArrayList<>();
     String rawName = db.embedded() ? "h2-raw-insert" : "mariadb-raw-insert";
-    Measured raw = RawInsertBaseline.run(rawName, db.batchUrl(), sent);
+    List<List<List<DanmakuRecord>>> warm = warmUpRows(sent, o);
+    Measured raw = RawInsertBaseline.run(rawName, db.batchUrl(), sent, warm);
     log.printf(Locale.ROOT, "e2e: %s %,.0f/s (%s)%n", rawName, raw.perSecond(), raw.note());
     baselines.add(raw);
     if (o.seedMessages() > 0) {
@@ -351,7 +373,7 @@ public final class IngestBenchmark {
     } else {
       baselines.add(Measured.notMeasured("seed-per-message", "skipped with --seed-messages 0"));
     }
-    Measured nats = NatsJetStreamBaseline.run(o.natsUrl(), sent, runId);
+    Measured nats = NatsJetStreamBaseline.run(o.natsUrl(), sent, warm, runId);
     log.printf(
         Locale.ROOT,
         "e2e: %s %s%n",
@@ -443,7 +465,11 @@ public final class IngestBenchmark {
     return rows;
   }
 
-  /** Warms the JIT and the pools with devices of their own, so measured logs start empty. */
+  /**
+   * Warms the JIT and the pools with devices of their own, so measured logs start empty: {@code
+   * o.warmUpRecords()} records (at least one batch per device) in batches of the run's size, all
+   * devices at once as in the measured run.
+   */
   private static void warmUp(
       LedgerClient client,
       String token,
@@ -451,25 +477,96 @@ public final class IngestBenchmark {
       String runId,
       Options o,
       SecureRandom random)
-      throws IOException, InterruptedException {
-    for (int d = 0; d < o.devices(); d++) {
-      SimulatedDevice device = SimulatedDevice.create("bench-" + runId + "-w" + d, random);
-      client.enroll(device.deviceId(), device.publicKeyBase64(), token);
-      MessageStream stream =
-          new MessageStream(
-              device.deviceId(),
-              rooms,
-              o.duplicateShare(),
-              -d - 1,
-              1_763_000_000_000L + d * 1_000_000L);
-      for (int round = 0; round < 5; round++) {
-        LedgerClient.Reply<BatchResponse> r =
-            client.postBatch(device.deviceId(), device.append(stream.nextBatch(o.batchSize())));
-        if (!r.ok()) {
-          throw new IOException("warm-up batch refused: " + r.code());
-        }
+      throws Exception {
+    long perDevice = Math.max(o.batchSize(), o.warmUpRecords() / o.devices());
+    ExecutorService pool = Executors.newFixedThreadPool(o.devices());
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int d = 0; d < o.devices(); d++) {
+        SimulatedDevice device = SimulatedDevice.create("bench-" + runId + "-w" + d, random);
+        client.enroll(device.deviceId(), device.publicKeyBase64(), token);
+        MessageStream stream =
+            new MessageStream(
+                device.deviceId(),
+                rooms,
+                o.duplicateShare(),
+                -d - 1,
+                1_763_000_000_000L + d * 1_000_000L);
+        running.add(
+            pool.submit(
+                () -> {
+                  for (long n = 0; n < perDevice; n += o.batchSize()) {
+                    LedgerClient.Reply<BatchResponse> r =
+                        client.postBatch(
+                            device.deviceId(), device.append(stream.nextBatch(o.batchSize())));
+                    if (!r.ok()) {
+                      throw new IOException("warm-up batch refused: " + r.code());
+                    }
+                  }
+                  return null;
+                }));
       }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
     }
+  }
+
+  /** Longest wait for the JIT to go quiet after the warm-up. */
+  static final Duration JIT_QUIET_WAIT = Duration.ofSeconds(30);
+
+  /**
+   * Waits until the JIT compiled nothing for half a second (at most {@link #JIT_QUIET_WAIT}): the
+   * compile work the warm-up queued is done, so the timed run does not share the two cores with
+   * compiler threads.
+   *
+   * @return seconds waited
+   */
+  static double awaitQuietJit() throws InterruptedException {
+    long start = System.nanoTime();
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return 0;
+    }
+    long deadline = start + JIT_QUIET_WAIT.toNanos();
+    long before = jit.getTotalCompilationTime();
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      long now = jit.getTotalCompilationTime();
+      if (now - before < 5) {
+        break;
+      }
+      before = now;
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /**
+   * The baselines' warm-up rows: the first {@code o.warmUpRecords()} records of what was sent, in
+   * the same batches, spread over the devices.
+   */
+  private static List<List<List<DanmakuRecord>>> warmUpRows(
+      List<List<List<DanmakuRecord>>> sent, Options o) {
+    long perDevice = o.warmUpRecords() / Math.max(1, sent.size());
+    List<List<List<DanmakuRecord>>> out = new ArrayList<>();
+    if (perDevice == 0) {
+      return out;
+    }
+    for (List<List<DanmakuRecord>> batches : sent) {
+      List<List<DanmakuRecord>> mine = new ArrayList<>();
+      long n = 0;
+      for (List<DanmakuRecord> b : batches) {
+        if (n >= perDevice) {
+          break;
+        }
+        mine.add(b);
+        n += b.size();
+      }
+      out.add(mine);
+    }
+    return out;
   }
 
   private static List<List<DanmakuRecord>> firstMessages(

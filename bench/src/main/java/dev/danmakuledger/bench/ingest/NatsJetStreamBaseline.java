@@ -35,7 +35,26 @@ final class NatsJetStreamBaseline {
 
   private NatsJetStreamBaseline() {}
 
-  static Measured run(String natsUrl, List<List<List<DanmakuRecord>>> perDevice, String runId) {
+  /**
+   * Publishes {@code perDevice} and times it, after the same procedure ran untimed on {@code
+   * warmUp} (unless empty) into a stream of its own, deleted after.
+   */
+  static Measured run(
+      String natsUrl,
+      List<List<List<DanmakuRecord>>> perDevice,
+      List<List<List<DanmakuRecord>>> warmUp,
+      String runId) {
+    if (!warmUp.isEmpty()) {
+      Measured warm = publishAll(natsUrl, warmUp, runId + "w");
+      if (!warm.measured()) {
+        return warm;
+      }
+    }
+    return publishAll(natsUrl, perDevice, runId);
+  }
+
+  private static Measured publishAll(
+      String natsUrl, List<List<List<DanmakuRecord>>> perDevice, String runId) {
     String stream = "DANMAKU_BENCH_" + runId.toUpperCase(java.util.Locale.ROOT);
     String subject = "danmaku.bench." + runId;
     Options options =

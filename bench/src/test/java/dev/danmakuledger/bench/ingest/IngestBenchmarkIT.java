@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.bench.report.BenchResult;
+import dev.danmakuledger.server.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,19 @@ class IngestBenchmarkIT {
   void measuresEveryPathOnTheSameRowsAndNeverInventsAFigure() throws Exception {
     IngestBenchmark.Options o =
         new IngestBenchmark.Options(
-            2_000, null, 100, 2, 4, 0.1, 100, null, null, "nats://127.0.0.1:1");
+            2_000,
+            null,
+            100,
+            2,
+            4,
+            0.1,
+            100,
+            null,
+            null,
+            "nats://127.0.0.1:1",
+            true,
+            ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
+            400);
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     IngestBenchmark.Run run =
         IngestBenchmark.run(o, new PrintStream(log, true, StandardCharsets.UTF_8));
