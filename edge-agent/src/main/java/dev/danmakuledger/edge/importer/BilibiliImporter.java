@@ -5,6 +5,7 @@ import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.capture.IdempotencyConflictException;
 import dev.danmakuledger.edge.store.StoreException;
+import dev.danmakuledger.merkle.hash.Sha256;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.InvalidRecordException;
 import java.io.IOException;
@@ -14,8 +15,6 @@ import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,30 +59,12 @@ public final class BilibiliImporter {
   }
 
   /** Cloned per nonce: cheaper than a provider lookup, and a clone is private to its caller. */
-  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
-
   private static final HexFormat HEX = HexFormat.of();
 
   /** The deterministic nonce of a Bilibili row id. */
   public static String nonceFor(String rowId) {
-    byte[] digest = sha256().digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
+    byte[] digest = Sha256.fresh().digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
     return HEX.formatHex(digest, 0, 16);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return (MessageDigest) SHA256_PROTOTYPE.clone();
-    } catch (CloneNotSupportedException e) {
-      return newSha256();
-    }
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.danmakuledger.merkle.hash;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /**
  * The Merkle tree hash functions of RFC 6962 §2.1 / RFC 9162 §2.1.1 with SHA-256: leaf hash {@code
@@ -17,10 +16,9 @@ public final class Rfc6962 {
   private static final byte NODE_PREFIX = 0x01;
 
   /** One digest per thread, reset by every {@code digest()}: hashing allocates only the result. */
-  private static final ThreadLocal<MessageDigest> DIGEST =
-      ThreadLocal.withInitial(Rfc6962::newDigest);
+  private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(Sha256::fresh);
 
-  private static final byte[] EMPTY_ROOT = newDigest().digest();
+  private static final byte[] EMPTY_ROOT = Sha256.fresh().digest();
 
   private Rfc6962() {}
 
@@ -67,21 +65,10 @@ public final class Rfc6962 {
     }
   }
 
-  /**
-   * Returns a fresh digest cloned from a never-updated prototype, which avoids a provider lookup
-   * per hash; falls back to a lookup for providers whose digests cannot be cloned.
-   */
+  /** This thread's digest, reset. */
   private static MessageDigest sha256() {
     MessageDigest md = DIGEST.get();
     md.reset();
     return md;
-  }
-
-  private static MessageDigest newDigest() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-    }
   }
 }

@@ -1,10 +1,9 @@
 package dev.danmakuledger.protocol.record;
 
 import dev.danmakuledger.merkle.hash.Rfc6962;
+import dev.danmakuledger.merkle.hash.Sha256;
 import dev.danmakuledger.protocol.Quote;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -39,8 +38,6 @@ public record DanmakuRecord(
   static final int MAX_ROOM_LENGTH = 64;
 
   /** Cloned per hash: cheaper than a provider lookup, and a clone is private to its caller. */
-  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
-
   private static final HexFormat HEX = HexFormat.of();
 
   /**
@@ -157,28 +154,12 @@ public record DanmakuRecord(
    * different content hashes they conflict.
    */
   public String contentHash() {
-    return HEX.formatHex(sha256().digest(CanonicalRecord.encodeContent(this)));
+    return HEX.formatHex(Sha256.fresh().digest(CanonicalRecord.encodeContent(this)));
   }
 
   /** Returns a copy placed at {@code index} of the device log with capture clock {@code hlc}. */
   public DanmakuRecord withIndexAndHlc(long index, long hlc) {
     return new DanmakuRecord(
         key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return (MessageDigest) SHA256_PROTOTYPE.clone();
-    } catch (CloneNotSupportedException e) {
-      return newSha256();
-    }
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-    }
   }
 }

@@ -37,9 +37,6 @@ public final class DamagedRowException extends IllegalStateException {
       if (t instanceof DamagedRowException d) {
         return d;
       }
-      if (t.getCause() == t) {
-        break;
-      }
     }
     return null;
   }
