@@ -1,9 +1,9 @@
 package dev.danmakuledger.edge.bloom;
 
-import dev.danmakuledger.merkle.hash.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * A classic Bloom filter sized from the expected number of items {@code n} and the target
@@ -18,6 +18,7 @@ import java.security.MessageDigest;
  */
 public final class BloomFilter {
   private static final double LN2 = Math.log(2);
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
 
   private final long expectedItems;
   private final double falsePositiveRate;
@@ -39,7 +40,7 @@ public final class BloomFilter {
     }
     this.words = words;
     this.items = items;
-    this.sha256 = Sha256.fresh();
+    this.sha256 = sha256Copy();
   }
 
   /**
@@ -82,7 +83,7 @@ public final class BloomFilter {
 
   /** The hash of {@code key}, computable on any thread ahead of {@link #put(Hash)}. */
   public static Hash hash(String key) {
-    return hash(Sha256.fresh(), key);
+    return hash(sha256Copy(), key);
   }
 
   private static Hash hash(MessageDigest sha256, String key) {
@@ -118,6 +119,23 @@ public final class BloomFilter {
       }
     }
     return true;
+  }
+
+  /** A fresh digest cloned from {@link #SHA256_PROTOTYPE}; cheaper than a provider lookup. */
+  private static MessageDigest sha256Copy() {
+    try {
+      return (MessageDigest) SHA256_PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256();
+    }
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
   }
 
   public long expectedItems() {
