@@ -35,46 +35,51 @@ final class RawInsertBaseline {
       List<List<List<DanmakuRecord>>> perDevice,
       List<List<List<DanmakuRecord>>> warmUp)
       throws Exception {
-    if (!warmUp.isEmpty()) {
-      String warmTable = TABLE + "_warm";
-      create(jdbcUrl, warmTable);
-      try {
-        insertConcurrently(jdbcUrl, warmTable, warmUp);
-      } finally {
-        try (Connection c = DriverManager.getConnection(jdbcUrl);
-            Statement st = c.createStatement()) {
-          st.executeUpdate("DROP TABLE " + warmTable);
+    // H2 closes an embedded database with its last connection, and a session that opens the
+    // database while another one is opening it can miss the URL's MODE=MySQL (then INSERT IGNORE
+    // is a syntax error). One connection held for the whole run opens it once, with the settings,
+    // and does the run's DDL and counting.
+    try (Connection held = DriverManager.getConnection(jdbcUrl);
+        Statement ddl = held.createStatement()) {
+      if (!warmUp.isEmpty()) {
+        String warmTable = TABLE + "_warm";
+        ddl.executeUpdate(createTable(warmTable));
+        try {
+          insertConcurrently(jdbcUrl, warmTable, warmUp);
+        } finally {
+          ddl.executeUpdate("DROP TABLE " + warmTable);
         }
       }
+      ddl.executeUpdate(createTable(TABLE));
+      long records = perDevice.stream().flatMap(List::stream).mapToLong(List::size).sum();
+      long start = System.nanoTime();
+      Latencies all = insertConcurrently(jdbcUrl, TABLE, perDevice);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      long kept;
+      try (java.sql.ResultSet rs = ddl.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
+        rs.next();
+        kept = rs.getLong(1);
+      }
+      return new Measured(
+          name,
+          records,
+          seconds,
+          all.percentileMs(99),
+          "batched INSERT IGNORE, " + kept + " rows kept of " + records);
     }
-    create(jdbcUrl, TABLE);
-    long records = perDevice.stream().flatMap(List::stream).mapToLong(List::size).sum();
-    long start = System.nanoTime();
-    Latencies all = insertConcurrently(jdbcUrl, TABLE, perDevice);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    return new Measured(
-        name,
-        records,
-        seconds,
-        all.percentileMs(99),
-        "batched INSERT IGNORE, " + countRows(jdbcUrl) + " rows kept of " + records);
   }
 
-  private static void create(String jdbcUrl, String table) throws SQLException {
-    try (Connection c = DriverManager.getConnection(jdbcUrl);
-        Statement st = c.createStatement()) {
-      st.executeUpdate(
-          "CREATE TABLE "
-              + table
-              + " (room VARCHAR(64) NOT NULL, seq BIGINT NOT NULL, idempotency_key VARCHAR(255)"
-              + " NOT NULL, content_hash CHAR(64) NOT NULL, device_id VARCHAR(64) NOT NULL,"
-              + " user_id VARCHAR(64) NOT NULL, text VARCHAR(1200) NOT NULL, playback_ms BIGINT,"
-              + " mode INT NOT NULL, color INT NOT NULL, font_size INT NOT NULL, hlc BIGINT NOT"
-              + " NULL, status VARCHAR(16) NOT NULL, created_at BIGINT NOT NULL,"
-              + " PRIMARY KEY (room, seq), CONSTRAINT uq_"
-              + table
-              + "_key UNIQUE (idempotency_key))");
-    }
+  private static String createTable(String table) {
+    return "CREATE TABLE "
+        + table
+        + " (room VARCHAR(64) NOT NULL, seq BIGINT NOT NULL, idempotency_key VARCHAR(255)"
+        + " NOT NULL, content_hash CHAR(64) NOT NULL, device_id VARCHAR(64) NOT NULL,"
+        + " user_id VARCHAR(64) NOT NULL, text VARCHAR(1200) NOT NULL, playback_ms BIGINT,"
+        + " mode INT NOT NULL, color INT NOT NULL, font_size INT NOT NULL, hlc BIGINT NOT"
+        + " NULL, status VARCHAR(16) NOT NULL, created_at BIGINT NOT NULL,"
+        + " PRIMARY KEY (room, seq), CONSTRAINT uq_"
+        + table
+        + "_key UNIQUE (idempotency_key))";
   }
 
   /** Each device's batches on a connection of its own, all devices at once. */
@@ -94,15 +99,6 @@ final class RawInsertBaseline {
       return all;
     } finally {
       pool.shutdownNow();
-    }
-  }
-
-  static long countRows(String url) throws SQLException {
-    try (Connection c = DriverManager.getConnection(url);
-        Statement st = c.createStatement();
-        java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 
