@@ -25,6 +25,19 @@ class ValueTypesTest {
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "caf\u00e9", 1));
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "ab\u0663", 1));
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "a b", 1));
+    for (int i = 0; i <= Character.MAX_VALUE; i++) {
+      char c = (char) i;
+      boolean alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      String hash = "ab" + c;
+      if (alnum) {
+        new AdmitItem("k", hash, 1);
+      } else {
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new AdmitItem("k", hash, 1),
+            "U+" + Integer.toHexString(i));
+      }
+    }
     assertThrows(IllegalArgumentException.class, () -> new AdmitItem("k", "ab", -1));
     assertThrows(NullPointerException.class, () -> new AdmitItem(null, "ab", 1));
   }

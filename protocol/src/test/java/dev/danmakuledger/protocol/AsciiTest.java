@@ -1,5 +1,6 @@
 package dev.danmakuledger.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,5 +25,31 @@ final class AsciiTest {
     assertTrue(Ascii.allLowerHex("09af"));
     assertFalse(Ascii.allLowerHex("09aF"));
     assertFalse(Ascii.allLowerHex("0x1"));
+  }
+
+  @Test
+  void idCharsAreLettersDigitsUnderscoreAndHyphen() {
+    assertTrue(Ascii.allIdChars("kiosk-7_A"));
+    assertFalse(Ascii.allIdChars("kiosk 7"));
+    assertFalse(Ascii.allIdChars("a:b"));
+    assertFalse(Ascii.allIdChars("é"));
+  }
+
+  @Test
+  void everyCharacterIsClassedAsTheFormatsDefineIt() {
+    for (int i = 0; i <= Character.MAX_VALUE; i++) {
+      char c = (char) i;
+      String s = "0" + c + "a";
+      boolean digit = c >= '0' && c <= '9';
+      boolean lower = digit || (c >= 'a' && c <= 'f');
+      boolean hex = lower || (c >= 'A' && c <= 'F');
+      boolean id =
+          digit || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+      String at = "U+" + Integer.toHexString(i);
+      assertEquals(digit, Ascii.allDigits(String.valueOf(c)), at);
+      assertEquals(lower, Ascii.allLowerHex(s), at);
+      assertEquals(hex, Ascii.allHex(s), at);
+      assertEquals(id, Ascii.allIdChars(s), at);
+    }
   }
 }

@@ -67,20 +67,24 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
               + MAX_LENGTH
               + " (deviceId:userId:unixMillis:nonce)");
     }
-    String[] parts = key.split(":", -1);
-    if (parts.length != 4) {
+    int first = key.indexOf(':');
+    int second = first < 0 ? -1 : key.indexOf(':', first + 1);
+    int third = second < 0 ? -1 : key.indexOf(':', second + 1);
+    if (third < 0 || key.indexOf(':', third + 1) >= 0) {
       throw new MalformedKeyException(
           "format",
           "idempotency key: got "
-              + parts.length
+              + (key.chars().filter(c -> c == ':').count() + 1)
               + " parts separated by ':' in "
               + Quote.of(key)
               + ", want 4 (deviceId:userId:unixMillis:nonce)");
     }
-    checkId("deviceId", parts[0]);
-    checkId("userId", parts[1]);
-    String millis = parts[2];
+    String deviceId = key.substring(0, first);
+    String userId = key.substring(first + 1, second);
+    String millis = key.substring(second + 1, third);
     if (millis.length() != 13 || !Ascii.allDigits(millis) || millis.charAt(0) == '0') {
+      checkId("deviceId", deviceId); // the parts are reported in order
+      checkId("userId", userId);
       throw new MalformedKeyException(
           "unixMillis",
           "idempotency key unixMillis: got "
@@ -89,7 +93,8 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
               + millis.length()
               + " chars), want exactly 13 ASCII digits without a leading zero");
     }
-    return new IdempotencyKey(parts[0], parts[1], Long.parseLong(millis), parts[3]);
+    // the constructor checks the ids and the nonce
+    return new IdempotencyKey(deviceId, userId, Long.parseLong(millis), key.substring(third + 1));
   }
 
   /**
@@ -107,15 +112,10 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
 
   /** Returns true if {@code value} is a valid device or user id, {@code [A-Za-z0-9_-]{1,64}}. */
   public static boolean isValidId(String value) {
-    if (value == null || value.isEmpty() || value.length() > MAX_ID_LENGTH) {
-      return false;
-    }
-    for (int i = 0; i < value.length(); i++) {
-      if (!isIdChar(value.charAt(i))) {
-        return false;
-      }
-    }
-    return true;
+    return value != null
+        && !value.isEmpty()
+        && value.length() <= MAX_ID_LENGTH
+        && Ascii.allIdChars(value);
   }
 
   /** Returns the canonical key, {@code deviceId:userId:unixMillis:nonce}. */
@@ -155,13 +155,5 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
             + (nonce == null ? "" : " (" + nonce.length() + " chars)")
             + ", "
             + problem);
-  }
-
-  private static boolean isIdChar(char c) {
-    return (c >= 'A' && c <= 'Z')
-        || (c >= 'a' && c <= 'z')
-        || (c >= '0' && c <= '9')
-        || c == '_'
-        || c == '-';
   }
 }
