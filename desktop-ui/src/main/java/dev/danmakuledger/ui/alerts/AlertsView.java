@@ -49,6 +49,7 @@ public final class AlertsView extends BorderPane {
     time.setPrefWidth(150);
     TableColumn<AdminEvent, String> kind =
         column("Kind", a -> String.valueOf(a.data().getOrDefault("kind", a.type())));
+    kind.setMinWidth(130); // BAD_SIGNATURE, DAMAGED_ROW, split-view in full
     TableColumn<AdminEvent, String> message = column("What happened", AdminEvent::message);
     message.setPrefWidth(520);
     // the trace id of the batch that raised the alert, to find its server log lines and spans

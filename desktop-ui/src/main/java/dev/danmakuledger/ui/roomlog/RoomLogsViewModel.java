@@ -3,6 +3,7 @@ package dev.danmakuledger.ui.roomlog;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.ui.client.ApiException;
+import dev.danmakuledger.ui.client.ServerKeys;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
@@ -23,10 +24,12 @@ import javafx.collections.ListChangeListener;
 /**
  * The console's audit of every room's log (docs/console.md, "Rooms"): for each room the Rooms view
  * lists, {@link RoomLogAuditor} verifies the published checkpoint and its tiles and its consistency
- * with the last checkpoint verified, which is kept in the local history. A checkpoint that is not
- * an extension of it is a SPLIT VIEW: recorded with both notes in the history, shown on the room's
- * row and as a CRITICAL alert, and kept across restarts; the trusted checkpoint does not move past
- * it. Audits run in the background, one at a time; results are applied on the UI thread.
+ * with the last checkpoint verified under the same log key, which is kept in the local history. A
+ * checkpoint that is not an extension of it is a SPLIT VIEW: recorded with both notes in the
+ * history, shown on the room's row and as a CRITICAL alert, and kept across restarts; the trusted
+ * checkpoint does not move past it. A server with another log key keeps logs of its own (see {@link
+ * RoomLogMemory}). Audits run in the background, one at a time; results are applied on the UI
+ * thread.
  */
 public final class RoomLogsViewModel implements LiveFeed {
   static final String SNAPSHOT = "room-logs";
@@ -41,6 +44,9 @@ public final class RoomLogsViewModel implements LiveFeed {
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private RoomLogMemory memory = RoomLogMemory.empty();
   private boolean restored;
+
+  /** The log key of the last audit's server, null before the first. */
+  private String logKey;
 
   /**
    * @param rooms the rooms to audit (the Rooms view's list); every change triggers an audit
@@ -92,7 +98,8 @@ public final class RoomLogsViewModel implements LiveFeed {
   }
 
   /** One background audit of every room, against the memory it started from. */
-  private record Round(RoomLogMemory base, Map<String, RoomLogAuditor.Outcome> outcomes) {}
+  private record Round(
+      RoomLogMemory base, String logKey, Map<String, RoomLogAuditor.Outcome> outcomes) {}
 
   private void auditAll(Runnable done) {
     List<String> names = rooms.stream().map(RoomSummary::room).toList();
@@ -117,18 +124,21 @@ public final class RoomLogsViewModel implements LiveFeed {
                           .map(s -> s.value())
                           .orElse(known)
                       : known;
-              RoomLogAuditor.Keys keys = keys();
+              ServerKeys served = context.client().serverKeys();
+              RoomLogAuditor.Keys keys = keys(served);
+              String key = served.logVerifierKey();
               Map<String, RoomLogAuditor.Outcome> out = new LinkedHashMap<>();
               for (String room : names) {
-                out.put(room, auditor.audit(room, keys, base.trusted().get(room)));
+                out.put(room, auditor.audit(room, keys, base.trusted(key, room)));
               }
-              return new Round(base, out);
+              return new Round(base, key, out);
             },
             round -> {
               if (!restored) {
                 memory = round.base();
                 restored = true;
               }
+              logKey = round.logKey();
               apply(round.outcomes());
               done.run();
             },
@@ -143,9 +153,9 @@ public final class RoomLogsViewModel implements LiveFeed {
             });
   }
 
-  private RoomLogAuditor.Keys keys() throws ApiException {
+  private static RoomLogAuditor.Keys keys(ServerKeys served) throws ApiException {
     try {
-      return RoomLogAuditor.Keys.of(context.client().serverKeys());
+      return RoomLogAuditor.Keys.of(served);
     } catch (IllegalArgumentException e) {
       throw new ApiException(
           ApiException.Kind.MALFORMED_RESPONSE,
@@ -164,14 +174,19 @@ public final class RoomLogsViewModel implements LiveFeed {
     for (Map.Entry<String, RoomLogAuditor.Outcome> e : outcomes.entrySet()) {
       String room = e.getKey();
       RoomLogAuditor.Outcome o = e.getValue();
-      RoomTrust last = trusted.get(room);
+      String id = RoomLogMemory.id(logKey, room);
+      RoomTrust last = memory.trusted(logKey, room);
       if (o.status() == RoomLogStatus.VERIFIED
-          && (last == null || last.size() != o.size() || !last.rootHex().equals(o.rootHex()))) {
-        trusted.put(room, new RoomTrust(o.size(), o.rootHex(), o.note(), now.toString()));
+          && (last == null
+              || last.logKey() == null
+              || last.size() != o.size()
+              || !last.rootHex().equals(o.rootHex()))) {
+        trusted.remove(room); // an entry from before keys were kept now has its key
+        trusted.put(id, new RoomTrust(o.size(), o.rootHex(), o.note(), now.toString(), logKey));
         changed = true;
-      } else if (o.status() == RoomLogStatus.SPLIT_VIEW && !splits.containsKey(room)) {
+      } else if (o.status() == RoomLogStatus.SPLIT_VIEW && memory.split(logKey, room) == null) {
         splits.put(
-            room,
+            id,
             new SplitView(room, last, o.size(), o.rootHex(), o.note(), now.toString(), o.detail()));
         changed = true;
       }
@@ -197,8 +212,8 @@ public final class RoomLogsViewModel implements LiveFeed {
   }
 
   private void show(String room, RoomLogAuditor.Outcome o) {
-    RoomTrust t = memory.trusted().get(room);
-    SplitView split = memory.splits().get(room);
+    RoomTrust t = memory.trusted(logKey, room);
+    SplitView split = memory.split(logKey, room);
     long age = -1;
     Instant now = context.clock().instant();
     if (o.status() == RoomLogStatus.VERIFIED && o.cosignedAt() >= 0) {
@@ -208,12 +223,18 @@ public final class RoomLogsViewModel implements LiveFeed {
     }
     RoomLogStatus status = split != null ? RoomLogStatus.SPLIT_VIEW : o.status();
     String detail = split != null ? split.why() : o.detail();
+    if (split == null && memory.trustedUnderOtherKey(logKey, room)) {
+      detail +=
+          "; this console also keeps a log of room "
+              + room
+              + " under another log key (another server, or this server's key was replaced)";
+    }
     states.put(room, new RoomLogState(room, status, t == null ? -1 : t.size(), age, detail));
   }
 
   private void showSplits() {
     List<AdminEvent> next = new ArrayList<>();
-    for (SplitView s : memory.splits().values()) {
+    for (SplitView s : memory.splitsFor(logKey)) {
       next.add(
           new AdminEvent(
               "ALERT",

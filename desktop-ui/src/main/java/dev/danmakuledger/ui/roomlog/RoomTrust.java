@@ -8,8 +8,10 @@ package dev.danmakuledger.ui.roomlog;
  * @param rootHex root hash, lowercase hex
  * @param note the signed checkpoint note as served
  * @param firstSeen ISO-8601 time the console first verified this size and root
+ * @param logKey the server's log verifier key (C2SP vkey) the note was verified with, or null in a
+ *     history written before the console kept it
  */
-record RoomTrust(long size, String rootHex, String note, String firstSeen) {
+record RoomTrust(long size, String rootHex, String note, String firstSeen, String logKey) {
   public RoomTrust {
     if (size < 0
         || rootHex == null

@@ -10,6 +10,8 @@ import dev.danmakuledger.ui.testing.Harness;
 import dev.danmakuledger.ui.testing.RoomLogFixture;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,11 +29,16 @@ import org.junit.jupiter.api.Test;
  * The console's room log audit against a MockWebServer publishing logs written with the merkle tile
  * writers: a genuine log verifies, a grown one verifies by consistency, a split view (another tree,
  * larger, equal or smaller) is caught, alerted and kept across a restart with the same history, and
- * a bad signature or tampered tiles are told apart from it.
+ * a bad signature or tampered tiles are told apart from it; another server's log of a room with the
+ * same name is a log of its own, not a split view.
  */
 class RoomLogsViewModelTest {
   private final Harness h = new Harness();
   private final RoomLogFixture logs = new RoomLogFixture(h.clock);
+
+  /** The server the mock answers as: {@link #logs} unless a test switches to another one. */
+  private volatile RoomLogFixture serving = logs;
+
   private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
   private final ReadOnlyListWrapper<RoomSummary> rooms =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
@@ -45,7 +52,7 @@ class RoomLogsViewModelTest {
           public MockResponse dispatch(RecordedRequest r) {
             hits.computeIfAbsent(r.getRequestUrl().encodedPath(), p -> new AtomicInteger())
                 .incrementAndGet();
-            MockResponse m = logs.serve(r.getRequestUrl().pathSegments());
+            MockResponse m = serving.serve(r.getRequestUrl().pathSegments());
             return m == null ? new MockResponse().setResponseCode(404) : m;
           }
         });
@@ -132,6 +139,57 @@ class RoomLogsViewModelTest {
     logs.fork("lobby", 200);
     vm.refresh();
     assertSplit(vm, "size 200 is smaller than size 300 verified before");
+  }
+
+  @Test
+  void anotherServersRoomOfTheSameNameIsALogOfItsOwn() {
+    logs.grow("lobby", 300);
+    rooms.setAll(List.of(summary("lobby")));
+    assertEquals(RoomLogStatus.VERIFIED, vm.states().get("lobby").status());
+
+    RoomLogFixture other = new RoomLogFixture(h.clock);
+    other.grow("lobby", 200); // smaller: a split view, were it the same log
+    serving = other;
+    vm.refresh();
+    RoomLogState s = vm.states().get("lobby");
+    assertEquals(RoomLogStatus.VERIFIED, s.status(), s.detail());
+    assertEquals(200, s.size());
+    assertTrue(
+        s.detail().contains("also keeps a log of room lobby under another log key"), s.detail());
+    assertTrue(vm.alerts().isEmpty(), vm.alerts().toString());
+
+    logs.grow("lobby", 400);
+    serving = logs;
+    vm.refresh();
+    s = vm.states().get("lobby");
+    assertEquals(RoomLogStatus.VERIFIED, s.status(), s.detail());
+    assertTrue(
+        s.detail().startsWith("root recomputed from the tiles; consistent with size 300"),
+        s.detail());
+
+    logs.fork("lobby", 350); // the first server's own log still may not fork
+    vm.refresh();
+    assertSplit(vm, "size 350 is smaller than size 400 verified before");
+    serving = other;
+    vm.refresh();
+    assertEquals(RoomLogStatus.VERIFIED, vm.states().get("lobby").status());
+    assertTrue(vm.alerts().isEmpty(), "the split view is of the other server's log");
+  }
+
+  @Test
+  void aCheckpointKeptWithoutItsKeyStillBindsTheRoom() {
+    logs.grow("lobby", 300);
+    String note = logs.checkpoint("lobby");
+    // a checkpoint's third line is its root in base64 (C2SP tlog-checkpoint)
+    String root = HexFormat.of().formatHex(Base64.getDecoder().decode(note.split("\n")[2]));
+    RoomTrust before = new RoomTrust(300, root, note, "2026-11-30T00:00:00Z", null);
+    h.context.remember(
+        RoomLogsViewModel.SNAPSHOT, new RoomLogMemory(Map.of("lobby", before), Map.of()));
+    logs.fork("lobby", 700);
+    RoomLogsViewModel restarted = new RoomLogsViewModel(h.context, rooms.getReadOnlyProperty());
+    restarted.restore();
+    rooms.setAll(List.of(summary("lobby")));
+    assertSplit(restarted, "size 700 is not an extension of size 300");
   }
 
   @Test
