@@ -61,6 +61,9 @@ public final class BilibiliImporter {
   /** Cloned per nonce: cheaper than a provider lookup, and a clone is private to its caller. */
   private static final HexFormat HEX = HexFormat.of();
 
+  /** Fields of a {@code p} attribute: time,mode,size,color,unixSeconds,pool,senderHash,rowId. */
+  private static final int P_FIELDS = 8;
+
   /** The deterministic nonce of a Bilibili row id. */
   public static String nonceFor(String rowId) {
     byte[] digest = Sha256.fresh().digest(("bilibili:" + rowId).getBytes(StandardCharsets.UTF_8));
@@ -240,13 +243,7 @@ public final class BilibiliImporter {
     if (p == null) {
       throw new IllegalArgumentException("entry has no p attribute");
     }
-    String[] f = p.split(",", -1);
-    if (f.length != 8) {
-      throw new IllegalArgumentException(
-          "p attribute: got "
-              + f.length
-              + " fields, want 8 (time,mode,size,color,unixSeconds,pool,senderHash,rowId)");
-    }
+    String[] f = fields(p);
     long playbackMs = playbackMillis(f[0]);
     int mode = integer("mode", f[1]);
     int fontSize = integer("size", f[2]);
@@ -263,6 +260,31 @@ public final class BilibiliImporter {
     }
     IdempotencyKey key = new IdempotencyKey(deviceId, sender, unixSeconds * 1000, nonceFor(rowId));
     return new CaptureRequest(key, room, sender, text, playbackMs, mode, color, fontSize);
+  }
+
+  /** The eight comma-separated fields of a {@code p} attribute, found without a regex split. */
+  private static String[] fields(String p) {
+    String[] f = new String[P_FIELDS];
+    int n = 0;
+    int start = 0;
+    for (int comma = p.indexOf(','); ; comma = p.indexOf(',', start)) {
+      int end = comma < 0 ? p.length() : comma;
+      if (n < P_FIELDS) {
+        f[n] = p.substring(start, end);
+      }
+      n++;
+      if (comma < 0) {
+        break;
+      }
+      start = comma + 1;
+    }
+    if (n != P_FIELDS) {
+      throw new IllegalArgumentException(
+          "p attribute: got "
+              + n
+              + " fields, want 8 (time,mode,size,color,unixSeconds,pool,senderHash,rowId)");
+    }
+    return f;
   }
 
   /** 1 to 20 ASCII digits. */

@@ -144,6 +144,32 @@ class BilibiliImporterTest {
   }
 
   @Test
+  void pAttributesWithMoreOrEmptyFieldsAreSkipped() throws Exception {
+    Path file = dir.resolve("fields.xml");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<i>",
+            "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,100,\">trailing comma</d>",
+            "<d p=\"\">empty</d>",
+            "<d p=\",,,,,,,\">eight empty fields</d>",
+            "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,101\">ok</d>",
+            "</i>"),
+        StandardCharsets.UTF_8);
+    ImportSummary s = importFile(file, "room");
+    assertEquals(4, s.entries());
+    assertEquals(1, s.captured());
+    assertTrue(
+        s.skipped().get(0).reason().contains("got 9 fields, want 8"), s.skipped().get(0).reason());
+    assertTrue(
+        s.skipped().get(1).reason().contains("got 1 fields, want 8"), s.skipped().get(1).reason());
+    assertTrue(
+        s.skipped().get(2).reason().startsWith("time: got \"\""), s.skipped().get(2).reason());
+  }
+
+  @Test
   void malformedEntriesAreSkippedWithTheirLine() throws Exception {
     Path file = dir.resolve("bad.xml");
     Files.writeString(

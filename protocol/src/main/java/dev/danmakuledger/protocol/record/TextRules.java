@@ -54,8 +54,10 @@ final class TextRules {
     }
   }
 
+  /** The code points of well-formed UTF-16 {@code text}, in two plain passes (no stream). */
   private static int[] codePoints(String text) {
-    for (int i = 0; i < text.length(); i++) {
+    int count = 0;
+    for (int i = 0; i < text.length(); i++, count++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < text.length()
@@ -69,7 +71,13 @@ final class TextRules {
                 (int) c, i));
       }
     }
-    return text.codePoints().toArray();
+    int[] out = new int[count];
+    for (int i = 0, n = 0; n < count; n++) {
+      int cp = text.codePointAt(i);
+      out[n] = cp;
+      i += Character.charCount(cp);
+    }
+    return out;
   }
 
   /** Returns why the code point at {@code i} is refused in this text, or null if it is allowed. */
