@@ -13,6 +13,7 @@ import dev.danmakuledger.edge.testing.TestDevice;
 import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.testing.MutableClock;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -145,19 +146,13 @@ class BilibiliImporterTest {
 
   @Test
   void pAttributesWithMoreOrEmptyFieldsAreSkipped() throws Exception {
-    Path file = dir.resolve("fields.xml");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<i>",
+    Path file =
+        entriesFile(
+            "fields.xml",
             "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,100,\">trailing comma</d>",
             "<d p=\"\">empty</d>",
             "<d p=\",,,,,,,\">eight empty fields</d>",
-            "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,101\">ok</d>",
-            "</i>"),
-        StandardCharsets.UTF_8);
+            "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,101\">ok</d>");
     ImportSummary s = importFile(file, "room");
     assertEquals(4, s.entries());
     assertEquals(1, s.captured());
@@ -171,13 +166,9 @@ class BilibiliImporterTest {
 
   @Test
   void malformedEntriesAreSkippedWithTheirLine() throws Exception {
-    Path file = dir.resolve("bad.xml");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<i>",
+    Path file =
+        entriesFile(
+            "bad.xml",
             "<d p=\"1.5,1,25,16777215,1484219280,0,aa11,100\">ok one</d>",
             "<d p=\"1.5,1,25,16777215,1484219280,0,aa11\">seven fields</d>",
             "<d p=\"1.5,9,25,16777215,1484219280,0,aa11,101\">mode nine</d>",
@@ -185,9 +176,7 @@ class BilibiliImporterTest {
             "<d p=\"x,1,25,16777215,1484219280,0,aa11,103\">bad time</d>",
             "<d p=\"1.5,1,25,16777215,1484219280,0,a b,104\">bad sender</d>",
             "<d>no p</d>",
-            "<d p=\"2.5,1,25,4294967295,1484219281,0,bb22,105\">ok two</d>",
-            "</i>"),
-        StandardCharsets.UTF_8);
+            "<d p=\"2.5,1,25,4294967295,1484219281,0,bb22,105\">ok two</d>");
     ImportSummary s = importFile(file, "room");
     assertEquals(8, s.entries());
     assertEquals(2, s.captured());
@@ -293,5 +282,17 @@ class BilibiliImporterTest {
     CaptureRequest ok =
         BilibiliImporter.toRequest("dev-1", "room", "0.0004,1,25,0,1484219280,0,aa,1", "x");
     assertEquals(0L, ok.playbackMs());
+  }
+
+  /** A Bilibili file of {@code entries}, the first of them on line 3. */
+  private Path entriesFile(String name, String... entries) throws IOException {
+    Path file = dir.resolve(name);
+    List<String> lines = new ArrayList<>();
+    lines.add("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    lines.add("<i>");
+    lines.addAll(List.of(entries));
+    lines.add("</i>");
+    Files.writeString(file, String.join("\n", lines), StandardCharsets.UTF_8);
+    return file;
   }
 }
