@@ -257,6 +257,7 @@ public final class IngestBenchmark {
       List<Future<long[]>> running = new ArrayList<>();
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
+      CpuUse cpuBefore = CpuUse.now();
       long start = System.nanoTime();
       growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
       GrowthWindows windows = growth;
@@ -324,6 +325,7 @@ public final class IngestBenchmark {
           duplicates += c[2];
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
         ours =
             new Measured(
                 "ours",
@@ -336,7 +338,9 @@ public final class IngestBenchmark {
                     + " DUPLICATE"
                     + (prepare
                         ? ", batches signed and encoded before the clock started"
-                        : ", batches built during the run"));
+                        : ", batches built during the run")
+                    + "; "
+                    + cpu);
       } finally {
         pool.shutdownNow();
       }
@@ -434,10 +438,11 @@ public final class IngestBenchmark {
               ours.p99Ms(),
               String.format(
                   Locale.ROOT,
-                  "%s; %s; server ms/batch: %s; baseline p99 %.2f ms (%s)",
+                  "%s; %s; server ms/batch: %s; ours: %s; baseline p99 %.2f ms (%s)",
                   params,
                   scope,
                   run.stages(),
+                  ours.note(),
                   b.p99Ms(),
                   b.note())));
     }

@@ -52,9 +52,11 @@ final class RawInsertBaseline {
       }
       ddl.executeUpdate(createTable(TABLE));
       long records = perDevice.stream().flatMap(List::stream).mapToLong(List::size).sum();
+      CpuUse cpuBefore = CpuUse.now();
       long start = System.nanoTime();
       Latencies all = insertConcurrently(jdbcUrl, TABLE, perDevice);
       double seconds = (System.nanoTime() - start) / 1e9;
+      String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
       long kept;
       try (java.sql.ResultSet rs = ddl.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
         rs.next();
@@ -65,7 +67,7 @@ final class RawInsertBaseline {
           records,
           seconds,
           all.percentileMs(99),
-          "batched INSERT IGNORE, " + kept + " rows kept of " + records);
+          "batched INSERT IGNORE, " + kept + " rows kept of " + records + "; " + cpu);
     }
   }
 

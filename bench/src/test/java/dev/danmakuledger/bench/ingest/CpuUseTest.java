@@ -1,0 +1,82 @@
+package dev.danmakuledger.bench.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading CPU time from {@code /proc/<pid>/stat} lines, real and hostile, and per record. */
+class CpuUseTest {
+  private static final String MARIADB =
+      "3797 (mariadbd) S 1 3796 3796 0 -1 4194560 82499 0 7 0 54271 10491 0 0 20 0 10 0 5826";
+
+  @Test
+  void utimeAndStimeAreFields14And15() {
+    assertEquals("mariadbd", CpuUse.commandName(MARIADB));
+    assertEquals(OptionalLong.of(54_271 + 10_491), CpuUse.cpuTicks(MARIADB));
+  }
+
+  @Test
+  void aCommandNameWithSpacesAndParenthesesDoesNotShiftTheFields() {
+    String odd = "42 (a) b (c) R 1 2 3 4 5 6 7 8 9 10 300 400 0 0";
+    assertEquals("a) b (c", CpuUse.commandName(odd));
+    assertEquals(OptionalLong.of(700), CpuUse.cpuTicks(odd));
+  }
+
+  @Test
+  void malformedLinesGiveNothing() {
+    assertNull(CpuUse.commandName("no parentheses here"));
+    assertEquals(OptionalLong.empty(), CpuUse.cpuTicks("no parentheses here"));
+    assertEquals(OptionalLong.empty(), CpuUse.cpuTicks("1 (x) S 1 2"), "too few fields");
+    assertEquals(
+        OptionalLong.empty(), CpuUse.cpuTicks("1 (x) S 1 2 3 4 5 6 7 8 9 10 u s"), "not numbers");
+    assertEquals(
+        OptionalLong.empty(), CpuUse.cpuTicks("1 (x) S 1 2 3 4 5 6 7 8 9 10 -1 5"), "negative");
+    assertEquals(
+        OptionalLong.empty(),
+        CpuUse.cpuTicks("1 (x) S 1 2 3 4 5 6 7 8 9 10 99999999999999999999 5"),
+        "overflow");
+  }
+
+  @Test
+  void onlyWatchedProcessesAreSummedByName(@TempDir Path proc) throws Exception {
+    write(proc, "10", MARIADB);
+    write(proc, "11", "11 (redis-server) S 1 1 1 0 -1 0 0 0 0 0 100 50 0 0");
+    write(proc, "12", "12 (redis-server) S 1 1 1 0 -1 0 0 0 0 0 1 1 0 0");
+    write(proc, "13", "13 (bash) S 1 1 1 0 -1 0 0 0 0 0 500 500 0 0");
+    write(proc, "14", "garbage");
+    Files.createDirectories(proc.resolve("self"));
+    Files.createDirectories(proc.resolve("15")); // no stat: the process ended
+    Map<String, Long> got = CpuUse.processes(proc);
+    assertEquals(Map.of("mariadbd", 647_620_000_000L, "redis-server", 1_520_000_000L), got);
+    assertEquals(Map.of(), CpuUse.processes(proc.resolve("absent")));
+  }
+
+  @Test
+  void perRecordLeavesOutWhatWasNotSeenAtBothEnds() {
+    CpuUse before = new CpuUse(1_000_000, Map.of("mariadbd", 0L));
+    CpuUse after = new CpuUse(3_000_000, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
+    assertEquals(
+        "CPU \u00b5s/record: bench JVM 2.0, mariadbd 5.0", after.perRecordSince(before, 1_000));
+    assertEquals(
+        "CPU \u00b5s/record: not measured",
+        new CpuUse(-1, Map.of()).perRecordSince(new CpuUse(-1, Map.of()), 10));
+    assertEquals("CPU \u00b5s/record: not measured", after.perRecordSince(before, 0));
+  }
+
+  @Test
+  void thisJvmIsMeasured() {
+    assertTrue(CpuUse.now().jvmNanos() > 0);
+  }
+
+  private static void write(Path proc, String pid, String stat) throws Exception {
+    Files.createDirectories(proc.resolve(pid));
+    Files.writeString(proc.resolve(pid).resolve("stat"), stat);
+  }
+}
