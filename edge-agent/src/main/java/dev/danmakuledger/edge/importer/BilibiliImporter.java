@@ -58,7 +58,6 @@ public final class BilibiliImporter {
     this.capture = capture;
   }
 
-  /** Cloned per nonce: cheaper than a provider lookup, and a clone is private to its caller. */
   private static final HexFormat HEX = HexFormat.of();
 
   /** Fields of a {@code p} attribute: time,mode,size,color,unixSeconds,pool,senderHash,rowId. */

@@ -37,7 +37,6 @@ public record DanmakuRecord(
 
   static final int MAX_ROOM_LENGTH = 64;
 
-  /** Cloned per hash: cheaper than a provider lookup, and a clone is private to its caller. */
   private static final HexFormat HEX = HexFormat.of();
 
   /**
