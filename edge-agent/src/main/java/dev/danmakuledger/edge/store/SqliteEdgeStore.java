@@ -222,73 +222,49 @@ final class SqliteEdgeStore implements EdgeStore {
 
   @Override
   public synchronized void append(AppendBatch batch) throws StoreException {
-    try {
-      if (appendStatements == null) {
-        appendStatements = new AppendStatements(conn);
-      }
-      AppendStatements st = appendStatements;
-      conn.setAutoCommit(false);
-      long committed = st.committedSize();
-      if (committed != batch.oldSize()) {
-        throw new StoreException(
-            "append at size "
-                + batch.oldSize()
-                + ": got that, want the committed size "
-                + committed);
-      }
-      if (!batch.records().isEmpty()) {
-        st.insertRecords(conn, batch);
-        st.insertCheckpoint(batch.newSize(), batch.checkpointNote(), batch.createdAt());
-        st.updateLogState(batch.newSize(), batch.compactRange());
-      }
-      st.addCounters(batch.counterDeltas());
-      conn.commit();
-    } catch (SQLException e) {
-      errors.rollbackQuietly();
-      throw errors.fail("append records [" + batch.oldSize() + ", " + batch.newSize() + ")", e);
-    } catch (StoreException e) {
-      errors.rollbackQuietly();
-      throw e;
-    } finally {
-      errors.autoCommit();
-    }
+    inTransaction(
+        "append records [" + batch.oldSize() + ", " + batch.newSize() + ")",
+        c -> {
+          if (appendStatements == null) {
+            appendStatements = new AppendStatements(c);
+          }
+          AppendStatements st = appendStatements;
+          long committed = st.committedSize();
+          if (committed != batch.oldSize()) {
+            throw new StoreException(
+                "append at size "
+                    + batch.oldSize()
+                    + ": got that, want the committed size "
+                    + committed);
+          }
+          if (!batch.records().isEmpty()) {
+            st.insertRecords(c, batch);
+            st.insertCheckpoint(batch.newSize(), batch.checkpointNote(), batch.createdAt());
+            st.updateLogState(batch.newSize(), batch.compactRange());
+          }
+          st.addCounters(batch.counterDeltas());
+        });
   }
 
   @Override
   public synchronized void incrementCounters(Map<String, Long> deltas) throws StoreException {
-    try {
-      CounterTable.add(conn, deltas);
-    } catch (SQLException e) {
-      throw errors.fail("update counters", e);
-    }
+    run("update counters", c -> CounterTable.add(c, deltas));
   }
 
   @Override
   public synchronized Map<String, Long> counters() throws StoreException {
-    try {
-      return CounterTable.all(conn);
-    } catch (SQLException e) {
-      throw errors.fail("read counters", e);
-    }
+    return call("read counters", CounterTable::all);
   }
 
   @Override
   public synchronized Optional<StoredRecord> findByKey(String idempotencyKey)
       throws StoreException {
-    try {
-      return RecordTable.findByKey(conn, idempotencyKey);
-    } catch (SQLException e) {
-      throw errors.fail("look up key " + idempotencyKey, e);
-    }
+    return call("look up key " + idempotencyKey, c -> RecordTable.findByKey(c, idempotencyKey));
   }
 
   @Override
   public synchronized List<StoredRecord> records(long fromIndex, int limit) throws StoreException {
-    try {
-      return RecordTable.range(conn, fromIndex, limit);
-    } catch (SQLException e) {
-      throw errors.fail("read records from " + fromIndex, e);
-    }
+    return call("read records from " + fromIndex, c -> RecordTable.range(c, fromIndex, limit));
   }
 
   @Override
@@ -304,83 +280,43 @@ final class SqliteEdgeStore implements EdgeStore {
 
   @Override
   public synchronized List<String> keysFrom(long fromIndex) throws StoreException {
-    try {
-      return RecordTable.keysFrom(conn, fromIndex);
-    } catch (SQLException e) {
-      throw errors.fail("read keys from " + fromIndex, e);
-    }
+    return call("read keys from " + fromIndex, c -> RecordTable.keysFrom(c, fromIndex));
   }
 
   @Override
   public synchronized long recordCount() throws StoreException {
-    try {
-      return RecordTable.count(conn);
-    } catch (SQLException e) {
-      throw errors.fail("count records", e);
-    }
+    return call("count records", RecordTable::count);
   }
 
   @Override
   public synchronized Map<String, Long> outcomeCounts() throws StoreException {
-    try {
-      return OutcomeTable.counts(conn);
-    } catch (SQLException e) {
-      throw errors.fail("count outcomes", e);
-    }
+    return call("count outcomes", OutcomeTable::counts);
   }
 
   @Override
   public synchronized Optional<Long> oldestUnsyncedCapturedAt() throws StoreException {
-    try {
-      return OutcomeTable.oldestUnsynced(conn);
-    } catch (SQLException e) {
-      throw errors.fail("read the oldest unsynced record", e);
-    }
+    return call("read the oldest unsynced record", OutcomeTable::oldestUnsynced);
   }
 
   @Override
   public synchronized void applyOutcomes(List<OutcomeUpdate> updates) throws StoreException {
-    try {
-      conn.setAutoCommit(false);
-      OutcomeTable.apply(conn, updates);
-      conn.commit();
-    } catch (SQLException e) {
-      errors.rollbackQuietly();
-      throw errors.fail("store outcomes", e);
-    } catch (StoreException e) {
-      errors.rollbackQuietly();
-      throw e;
-    } finally {
-      errors.autoCommit();
-    }
+    inTransaction("store outcomes", c -> OutcomeTable.apply(c, updates));
   }
 
   @Override
   public synchronized void saveReceipt(long size, String note, long receivedAt)
       throws StoreException {
-    try {
-      NoteTables.saveReceipt(conn, size, note, receivedAt);
-    } catch (SQLException e) {
-      throw errors.fail("store receipt for size " + size, e);
-    }
+    run("store receipt for size " + size, c -> NoteTables.saveReceipt(c, size, note, receivedAt));
   }
 
   @Override
   public synchronized Optional<StoredCheckpoint> latestReceipt() throws StoreException {
-    try {
-      return NoteTables.latestReceipt(conn);
-    } catch (SQLException e) {
-      throw errors.fail("read latest note", e);
-    }
+    return call("read latest note", NoteTables::latestReceipt);
   }
 
   @Override
   public synchronized Optional<StoredCheckpoint> latestCheckpoint() throws StoreException {
-    try {
-      return NoteTables.latestCheckpoint(conn);
-    } catch (SQLException e) {
-      throw errors.fail("read latest note", e);
-    }
+    return call("read latest note", NoteTables::latestCheckpoint);
   }
 
   @Override
@@ -396,39 +332,24 @@ final class SqliteEdgeStore implements EdgeStore {
 
   @Override
   public synchronized void saveBloom(BloomSnapshot s) throws StoreException {
-    try {
-      BloomSnapshotTable.save(conn, s);
-    } catch (SQLException e) {
-      throw errors.fail("save bloom snapshot", e);
-    }
+    run("save bloom snapshot", c -> BloomSnapshotTable.save(c, s));
   }
 
   @Override
   public synchronized Optional<BloomSnapshot> loadBloom() throws StoreException {
-    try {
-      return BloomSnapshotTable.load(conn);
-    } catch (SQLException e) {
-      throw errors.fail("load bloom snapshot", e);
-    }
+    return call("load bloom snapshot", BloomSnapshotTable::load);
   }
 
   @Override
   public synchronized long prune(long coveredSize, long keepFrom, long capturedBefore, long now)
       throws StoreException {
-    try {
-      return RetentionTable.prune(conn, coveredSize, keepFrom, capturedBefore, now);
-    } catch (SQLException e) {
-      throw errors.fail("prune records", e);
-    }
+    return call(
+        "prune records", c -> RetentionTable.prune(c, coveredSize, keepFrom, capturedBefore, now));
   }
 
   @Override
   public synchronized long prunedCount() throws StoreException {
-    try {
-      return RetentionTable.prunedCount(conn);
-    } catch (SQLException e) {
-      throw errors.fail("count pruned records", e);
-    }
+    return call("count pruned records", RetentionTable::prunedCount);
   }
 
   @Override
@@ -454,6 +375,64 @@ final class SqliteEdgeStore implements EdgeStore {
       return size;
     } catch (IOException e) {
       throw new StoreException("cannot stat store " + file, e);
+    }
+  }
+
+  /** One use of the store's connection that may fail with an SQL error. */
+  @FunctionalInterface
+  private interface SqlCall<T> {
+    T on(Connection c) throws SQLException;
+  }
+
+  /** As {@link SqlCall}, with no result. */
+  @FunctionalInterface
+  private interface SqlRun {
+    void on(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs {@code call} on the connection; an SQL error becomes the store's error for {@code what}.
+   */
+  private <T> T call(String what, SqlCall<T> call) throws StoreException {
+    try {
+      return call.on(conn);
+    } catch (SQLException e) {
+      throw errors.fail(what, e);
+    }
+  }
+
+  /** As {@link #call}, with no result. */
+  private void run(String what, SqlRun run) throws StoreException {
+    try {
+      run.on(conn);
+    } catch (SQLException e) {
+      throw errors.fail(what, e);
+    }
+  }
+
+  /** The statements of one transaction; a store error among them rolls it back too. */
+  @FunctionalInterface
+  private interface TransactionBody {
+    void on(Connection c) throws SQLException, StoreException;
+  }
+
+  /**
+   * Runs {@code body} in one transaction on the connection and commits it; on any error rolls it
+   * back (an SQL error becomes the store's error for {@code what}).
+   */
+  private void inTransaction(String what, TransactionBody body) throws StoreException {
+    try {
+      conn.setAutoCommit(false);
+      body.on(conn);
+      conn.commit();
+    } catch (SQLException e) {
+      errors.rollbackQuietly();
+      throw errors.fail(what, e);
+    } catch (StoreException e) {
+      errors.rollbackQuietly();
+      throw e;
+    } finally {
+      errors.autoCommit();
     }
   }
 
