@@ -3,8 +3,6 @@ package dev.danmakuledger.merkle.checkpoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
-import org.bouncycastle.crypto.signers.Ed25519Signer;
 
 /**
  * A C2SP tlog-cosignature {@code cosignature/v1} verifier: an Ed25519 public key whose note key ID
@@ -16,24 +14,10 @@ public final class CosignatureVerifier {
   static final int TIMESTAMP_SIZE = 8;
   static final int SIGNATURE_SIZE = TIMESTAMP_SIZE + Keys.ED25519_SIG_SIZE;
 
-  private final String name;
-  private final byte[] publicKey;
-  private final int keyHash;
-  private final Ed25519PublicKeyParameters params;
+  private final Ed25519VerifierKey key;
 
-  private CosignatureVerifier(String name, byte[] publicKey) {
-    this.name = Keys.checkName(name);
-    if (publicKey.length != Keys.ED25519_KEY_SIZE) {
-      throw new IllegalArgumentException(
-          "public key: got " + publicKey.length + " bytes, want " + Keys.ED25519_KEY_SIZE);
-    }
-    this.publicKey = publicKey.clone();
-    this.keyHash = Keys.keyHash(name, Keys.ALG_COSIGNATURE_V1, publicKey);
-    try {
-      this.params = new Ed25519PublicKeyParameters(this.publicKey, 0);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("public key: not a valid Ed25519 point", e);
-    }
+  private CosignatureVerifier(Ed25519VerifierKey key) {
+    this.key = key;
   }
 
   /**
@@ -42,46 +26,32 @@ public final class CosignatureVerifier {
    * @throws IllegalArgumentException if the syntax, signature type, key length or key ID is wrong
    */
   public static CosignatureVerifier parse(String vkey) {
-    String[] parts = vkey.split("\\+", 3);
-    if (parts.length != 3) {
-      throw new IllegalArgumentException(
-          "cosigner key: got " + parts.length + " '+'-separated parts, want name+hash+key");
-    }
-    byte[] key =
-        Keys.parseKeyParts("cosigner", parts[0], parts[1], parts[2], Keys.ALG_COSIGNATURE_V1);
-    CosignatureVerifier v = new CosignatureVerifier(parts[0], key);
-    if (Integer.parseUnsignedInt(parts[1], 16) != v.keyHash) {
-      throw new IllegalArgumentException(
-          "cosigner key hash: got " + parts[1] + ", want " + Keys.hashHex(v.keyHash));
-    }
-    return v;
+    return new CosignatureVerifier(
+        Ed25519VerifierKey.parse("cosigner", vkey, Keys.ALG_COSIGNATURE_V1));
   }
 
   /** Returns the cosignature verifier for an Ed25519 public key. */
   public static CosignatureVerifier ofEd25519(String name, byte[] publicKey32) {
-    return new CosignatureVerifier(name, publicKey32);
+    return new CosignatureVerifier(
+        new Ed25519VerifierKey(name, Keys.ALG_COSIGNATURE_V1, publicKey32));
   }
 
   public String name() {
-    return name;
+    return key.name();
   }
 
   /** Returns the key ID, {@code SHA-256(name || 0x0A || 0x04 || pub)[:4]}. */
   public int keyHash() {
-    return keyHash;
+    return key.keyHash();
   }
 
   public byte[] publicKey() {
-    return publicKey.clone();
+    return key.publicKey();
   }
 
   /** Returns the vkey {@code name+hash+base64(0x04 || pub)}. */
   public String verifierKey() {
-    return name
-        + "+"
-        + Keys.hashHex(keyHash)
-        + "+"
-        + Keys.encodeKey(Keys.ALG_COSIGNATURE_V1, publicKey);
+    return key.vkey();
   }
 
   /**
@@ -99,10 +69,7 @@ public final class CosignatureVerifier {
     byte[] msg =
         Cosignatures.message(new String(text, StandardCharsets.UTF_8), timestamp)
             .getBytes(StandardCharsets.UTF_8);
-    Ed25519Signer v = new Ed25519Signer();
-    v.init(false, params);
-    v.update(msg, 0, msg.length);
-    return v.verifySignature(Arrays.copyOfRange(sig, TIMESTAMP_SIZE, SIGNATURE_SIZE));
+    return key.verifies(msg, Arrays.copyOfRange(sig, TIMESTAMP_SIZE, SIGNATURE_SIZE));
   }
 
   @Override
