@@ -10,7 +10,6 @@ import dev.danmakuledger.testkit.TestDevice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,9 +47,7 @@ final class AddressLimitIT {
   }
 
   TestDevice enrolledDevice() {
-    TestDevice d = TestDevice.create("dev-" + UUID.randomUUID().toString().substring(0, 8));
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
-    return d;
+    return api.enrollNew(server.enrollToken());
   }
 
   @Test

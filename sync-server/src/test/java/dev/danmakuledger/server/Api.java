@@ -2,7 +2,9 @@ package dev.danmakuledger.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.testkit.TestDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 
 /** A small HTTP client over real sockets (java.net.http) for end-to-end tests. */
 final class Api {
@@ -66,6 +69,44 @@ final class Api {
         HttpRequest.newBuilder(base.resolve(path))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
+  /**
+   * Enrolls {@code device} with {@code enrollToken}.
+   *
+   * @throws AssertionError unless the server answers 200
+   */
+  Reply enroll(TestDevice device, String enrollToken) {
+    return expectOk(
+        "enrolling " + device.id, post("/v1/devices", device.enrollRequest(enrollToken)));
+  }
+
+  /** A new device with a random id, enrolled with {@code enrollToken}. */
+  TestDevice enrollNew(String enrollToken) {
+    TestDevice d = TestDevice.create("dev-" + UUID.randomUUID().toString().substring(0, 8));
+    enroll(d, enrollToken);
+    return d;
+  }
+
+  /** Posts {@code batch} (a batch request, or any body a test sends instead) for {@code device}. */
+  Reply batch(TestDevice device, Object batch) {
+    return post("/v1/devices/" + device.id + "/batches", batch);
+  }
+
+  /**
+   * Posts {@code batch} for {@code device} and reads the answer.
+   *
+   * @throws AssertionError unless the server answers 200
+   */
+  BatchResponse sync(TestDevice device, Object batch) {
+    return expectOk("a batch of " + device.id, batch(device, batch)).as(BatchResponse.class);
+  }
+
+  private static Reply expectOk(String what, Reply r) {
+    if (r.status() != 200) {
+      throw new AssertionError(what + ": got " + r + ", want 200");
+    }
+    return r;
   }
 
   Reply get(String path) {

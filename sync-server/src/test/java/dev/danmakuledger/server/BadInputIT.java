@@ -73,7 +73,7 @@ final class BadInputIT {
 
   static TestDevice enroll(String id) {
     TestDevice d = TestDevice.create(id);
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
     return d;
   }
 

@@ -45,9 +45,8 @@ final class BatchEndpointFuzzIT {
     api = new Api(server.baseUri(), server.adminToken());
     signer = TestDevice.create("fuzz-signer");
     appender = TestDevice.create("fuzz-appender");
-    assertEquals(200, api.post("/v1/devices", signer.enrollRequest(server.enrollToken())).status());
-    assertEquals(
-        200, api.post("/v1/devices", appender.enrollRequest(server.enrollToken())).status());
+    api.enroll(signer, server.enrollToken());
+    api.enroll(appender, server.enrollToken());
   }
 
   @AfterContainer

@@ -32,11 +32,9 @@ final class DamagedRowIT {
       TestDevice d = TestDevice.create("damaged-dev");
       TestDevice other = TestDevice.create("sound-dev");
       for (TestDevice t : List.of(d, other)) {
-        assertEquals(200, api.post("/v1/devices", t.enrollRequest(server.enrollToken())).status());
+        api.enroll(t, server.enrollToken());
         Api.Reply r =
-            api.post(
-                "/v1/devices/" + t.id + "/batches",
-                t.batch(t.record("room", "u1", "a"), t.record("room", "u2", "b")));
+            api.batch(t, t.batch(t.record("room", "u1", "a"), t.record("room", "u2", "b")));
         assertEquals(200, r.status(), r.toString());
       }
       try (Connection c = DriverManager.getConnection(h2.url(), "sa", "");

@@ -85,21 +85,19 @@ final class ExactlyOnceIT {
 
   static TestDevice enroll(String id) {
     TestDevice d = TestDevice.create(id);
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
     return d;
   }
 
   static BatchResponse sync(TestDevice d, BatchRequest b) {
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", b);
-    assertEquals(200, r.status(), r.toString());
-    return r.as(BatchResponse.class);
+    return api.sync(d, b);
   }
 
   /** Posts a batch while SQL commits fail: Redis admits it, SQL stores nothing. */
   static void failInSql(TestDevice d, BatchRequest b) {
     FailingCommits.failing = true;
     try {
-      Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", b);
+      Api.Reply r = api.batch(d, b);
       assertEquals(503, r.status(), r.toString());
     } finally {
       FailingCommits.failing = false;
@@ -191,7 +189,7 @@ final class ExactlyOnceIT {
     }
     BatchRequest longNote = new BatchRequest(b.oldSize(), b.records(), note, b.metadata());
 
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", longNote);
+    Api.Reply r = api.batch(d, longNote);
 
     assertEquals(400, r.status(), r.toString());
     assertEquals("invalid-field", r.code());
@@ -220,7 +218,7 @@ final class ExactlyOnceIT {
     }
     BatchResponse winner = sync(d, d.batch(won.toArray(DanmakuRecord[]::new)));
     assertEquals(6L, winner.outcomes().get(0).seq());
-    assertEquals(409, api.post("/v1/devices/" + d.id + "/batches", cloneBatch).status());
+    assertEquals(409, api.batch(d, cloneBatch).status());
 
     assertEquals(0, server.sealGapsNow(), "holes younger than T stay open");
     clock.advance(Duration.ofSeconds(31));
@@ -281,7 +279,7 @@ final class ExactlyOnceIT {
     assertEquals(4, r.verifiedSize());
     BatchResponse next = sync(d, d.batch(d.record(room, "u1", "after")));
     assertEquals(2L, next.outcomes().get(0).seq());
-    Api.Reply replay = api.post("/v1/devices/" + d.id + "/batches", d.resend(0, 4));
+    Api.Reply replay = api.batch(d, d.resend(0, 4));
     assertEquals(200, replay.status(), replay.toString());
     assertEquals(o, replay.as(BatchResponse.class).outcomes());
     assertFalse(o.stream().anyMatch(x -> x.outcome() == Outcome.DUPLICATE));

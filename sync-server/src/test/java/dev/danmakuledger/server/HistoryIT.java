@@ -40,11 +40,10 @@ final class HistoryIT {
   @Test
   void theRunningMinuteHoldsWhatThisInstanceStored() {
     TestDevice d = TestDevice.create("history-dev");
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
     Api.Reply r =
-        api.post(
-            "/v1/devices/" + d.id + "/batches",
-            d.batch(d.record("history-room", "u", "one"), d.record("history-room", "u", "two")));
+        api.batch(
+            d, d.batch(d.record("history-room", "u", "one"), d.record("history-room", "u", "two")));
     assertEquals(200, r.status(), r.toString());
     r.as(BatchResponse.class);
     assertTrue(server.sampleHistoryNow());

@@ -85,16 +85,11 @@ final class HostileClientsIT {
   }
 
   TestDevice enrolledDevice() {
-    TestDevice d = TestDevice.create("dev-" + UUID.randomUUID().toString().substring(0, 8));
-    Api.Reply r = api.post("/v1/devices", d.enrollRequest(server.enrollToken()));
-    assertEquals(200, r.status(), r.toString());
-    return d;
+    return api.enrollNew(server.enrollToken());
   }
 
   BatchResponse sync(TestDevice d, BatchRequest batch) {
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", batch);
-    assertEquals(200, r.status(), r.toString());
-    return r.as(BatchResponse.class);
+    return api.sync(d, batch);
   }
 
   /** A batch for {@code d} whose checkpoint is signed by a key nobody enrolled. */
@@ -567,10 +562,7 @@ final class HostileClientsIT {
           .append(Base64.getEncoder().encodeToString(new byte[68]))
           .append('\n');
     }
-    Api.Reply r =
-        api.post(
-            "/v1/devices/" + d.id + "/batches",
-            new BatchRequest(b.oldSize(), b.records(), note.toString(), null));
+    Api.Reply r = api.batch(d, new BatchRequest(b.oldSize(), b.records(), note.toString(), null));
     assertEquals(400, r.status(), r.toString());
     assertEquals("invalid-field", r.code());
     assertEquals(0, summary(d.id).verifiedSize());

@@ -91,7 +91,7 @@ final class MultiInstanceStreamIT {
 
   static TestDevice enroll(String id) {
     TestDevice d = TestDevice.create(id + "-" + ROOMS.incrementAndGet());
-    assertEquals(200, apiA.post("/v1/devices", d.enrollRequest(a.enrollToken())).status());
+    apiA.enroll(d, a.enrollToken());
     return d;
   }
 
@@ -108,9 +108,7 @@ final class MultiInstanceStreamIT {
       for (int i = 0; i < Math.min(per, n - sent); i++) {
         records.add(d.record(room, "viewer", "hello " + (sent + i) + " " + "x".repeat(padding)));
       }
-      Api.Reply r =
-          api.post(
-              "/v1/devices/" + d.id + "/batches", d.batch(records.toArray(new DanmakuRecord[0])));
+      Api.Reply r = api.batch(d, d.batch(records.toArray(new DanmakuRecord[0])));
       assertEquals(200, r.status(), r.toString());
       r.as(BatchResponse.class);
     }

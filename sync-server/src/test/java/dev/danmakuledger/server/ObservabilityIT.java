@@ -59,7 +59,7 @@ final class ObservabilityIT {
 
   TestDevice enrolled() {
     TestDevice d = TestDevice.create("obs-" + UUID.randomUUID().toString().substring(0, 8));
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
     return d;
   }
 

@@ -31,15 +31,14 @@ final class RedisClusterSyncIT {
             SyncServer.start(ServerConfig.builder(dir).redisClusterSeeds(cluster.uris()).build())) {
       Api api = new Api(server.baseUri(), server.adminToken());
       TestDevice d = TestDevice.create("cluster-dev");
-      assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+      api.enroll(d, server.enrollToken());
       List<String> rooms = List.of("alpha", "bravo", "charlie", "delta", "echo", "foxtrot");
       List<DanmakuRecord> recs = new ArrayList<>();
       for (int i = 0; i < 24; i++) {
         recs.add(d.record(rooms.get(i % rooms.size()), "u" + i, "m" + i));
       }
       recs.add(d.again(recs.get(0)));
-      Api.Reply r =
-          api.post("/v1/devices/" + d.id + "/batches", d.batch(recs.toArray(DanmakuRecord[]::new)));
+      Api.Reply r = api.batch(d, d.batch(recs.toArray(DanmakuRecord[]::new)));
       assertEquals(200, r.status(), r.toString());
       List<RecordOutcome> outcomes = r.as(BatchResponse.class).outcomes();
       assertEquals(Outcome.DUPLICATE, outcomes.get(24).outcome());

@@ -58,14 +58,12 @@ final class RedisLossIT {
 
   static TestDevice enroll(String id) {
     TestDevice d = TestDevice.create(id);
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
     return d;
   }
 
   static BatchResponse sync(TestDevice d, BatchRequest b) {
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", b);
-    assertEquals(200, r.status(), r.toString());
-    return r.as(BatchResponse.class);
+    return api.sync(d, b);
   }
 
   @Test
@@ -186,7 +184,7 @@ final class RedisLossIT {
     BatchRequest pending = d.batch(d.record(room, "u1", "while down"));
     redis.stopServer();
     try {
-      Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", pending);
+      Api.Reply r = api.batch(d, pending);
       assertEquals(503, r.status(), r.toString());
       assertEquals("redis-unavailable", r.code());
       assertNotNull(r.retryAfter());
@@ -199,7 +197,7 @@ final class RedisLossIT {
     }
     BatchResponse resumed = null;
     for (int attempt = 0; attempt < 30 && resumed == null; attempt++) {
-      Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", pending);
+      Api.Reply r = api.batch(d, pending);
       if (r.status() == 200) {
         resumed = r.as(BatchResponse.class);
       } else {

@@ -50,7 +50,7 @@ final class RestartIT {
     List<BatchRequest> batches = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       TestDevice d = TestDevice.create("restart-" + i);
-      assertEquals(200, api.post("/v1/devices", d.enrollRequest(enrollToken)).status());
+      api.enroll(d, enrollToken);
       DanmakuRecord[] recs = new DanmakuRecord[200];
       for (int j = 0; j < recs.length; j++) {
         recs[j] = d.record(room, "u" + j, "before restart " + i + "/" + j);
@@ -102,15 +102,14 @@ final class RestartIT {
           assertEquals(200, size, d.id + " was acknowledged but not kept");
         }
         if (size == 0) {
-          assertEquals(200, api2.post("/v1/devices/" + d.id + "/batches", batches.get(i)).status());
+          assertEquals(200, api2.batch(d, batches.get(i)).status());
         }
         stored += 200;
       }
       TestDevice d = devices.get(0);
       BatchResponse after =
-          api2.post(
-                  "/v1/devices/" + d.id + "/batches",
-                  d.batch(d.again(firstRecords.get(0)), d.record(room, "u1", "after restart")))
+          api2.batch(
+                  d, d.batch(d.again(firstRecords.get(0)), d.record(room, "u1", "after restart")))
               .as(BatchResponse.class);
       RecordOutcome dup = after.outcomes().get(0);
       assertEquals(Outcome.DUPLICATE, dup.outcome());

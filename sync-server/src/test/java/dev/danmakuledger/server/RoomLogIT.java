@@ -74,15 +74,13 @@ final class RoomLogIT {
       Api api = new Api(server.baseUri(), server.adminToken());
       URI base = server.baseUri();
       TestDevice d = TestDevice.create("room-log-dev");
-      assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+      api.enroll(d, server.enrollToken());
       List<DanmakuRecord> records = new ArrayList<>();
       for (int i = 0; i < 299; i++) {
         records.add(d.record(ROOM, "u" + i, "message " + i));
       }
       records.add(d.record(ROOM, "u299", "held: see https://example.com/x"));
-      Api.Reply sent =
-          api.post(
-              "/v1/devices/" + d.id + "/batches", d.batch(records.toArray(new DanmakuRecord[0])));
+      Api.Reply sent = api.batch(d, d.batch(records.toArray(new DanmakuRecord[0])));
       assertEquals(200, sent.status(), sent.toString());
       BatchResponse batch = sent.as(BatchResponse.class);
 

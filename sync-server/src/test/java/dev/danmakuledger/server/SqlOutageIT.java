@@ -26,12 +26,12 @@ final class SqlOutageIT {
         SyncServer server = h2.startServer(dir.resolve("data"), redis.uri())) {
       Api api = new Api(server.baseUri(), server.adminToken());
       TestDevice d = TestDevice.create("sql-dev");
-      assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+      api.enroll(d, server.enrollToken());
       BatchRequest batch = d.batch(d.record("sql-room", "u1", "a"));
 
       h2.stop();
 
-      Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", batch);
+      Api.Reply r = api.batch(d, batch);
       assertEquals(503, r.status(), r.toString());
       assertEquals("sql-unavailable", r.code());
       assertNotNull(r.retryAfter());

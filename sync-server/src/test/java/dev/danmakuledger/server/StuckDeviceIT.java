@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,9 +48,7 @@ final class StuckDeviceIT {
   }
 
   TestDevice enrolledDevice() {
-    TestDevice d = TestDevice.create("dev-" + UUID.randomUUID().toString().substring(0, 8));
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
-    return d;
+    return api.enrollNew(server.enrollToken());
   }
 
   /** {@code b} carrying a queue whose oldest capture is {@code oldest}, sent now. */

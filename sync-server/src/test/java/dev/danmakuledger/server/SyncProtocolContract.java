@@ -99,16 +99,11 @@ abstract class SyncProtocolContract {
   }
 
   TestDevice enrolledDevice() {
-    TestDevice d = TestDevice.create("dev-" + UUID.randomUUID().toString().substring(0, 8));
-    Api.Reply r = api.post("/v1/devices", d.enrollRequest(server.enrollToken()));
-    assertEquals(200, r.status(), r.toString());
-    return d;
+    return api.enrollNew(server.enrollToken());
   }
 
   BatchResponse sync(TestDevice d, BatchRequest batch) {
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", batch);
-    assertEquals(200, r.status(), r.toString());
-    return r.as(BatchResponse.class);
+    return api.sync(d, batch);
   }
 
   @Test
@@ -153,7 +148,7 @@ abstract class SyncProtocolContract {
     String room = room();
     BatchRequest batch = d.batch(d.record(room, "u1", "a"), d.record(room, "u1", "b"));
     BatchResponse first = sync(d, batch);
-    Api.Reply again = api.post("/v1/devices/" + d.id + "/batches", batch);
+    Api.Reply again = api.batch(d, batch);
     assertEquals(200, again.status(), again.toString());
     assertEquals("true", again.replayed());
     assertEquals(first.outcomes(), again.as(BatchResponse.class).outcomes());
@@ -270,7 +265,7 @@ abstract class SyncProtocolContract {
     String room = room();
     sync(d, d.batch(d.record(room, "u1", "a")));
     d.batch(d.record(room, "u1", "lost on the way"));
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", d.batch(d.record(room, "u1", "c")));
+    Api.Reply r = api.batch(d, d.batch(d.record(room, "u1", "c")));
     assertEquals(409, r.status(), r.toString());
     assertEquals("size-mismatch", r.code());
     assertEquals(1, r.json().get("verifiedSize").asLong());
@@ -290,7 +285,7 @@ abstract class SyncProtocolContract {
             honest.records(),
             Checkpoints.sign(new Checkpoint(DeviceLog.origin(d.id), 1, new byte[32]), d.signer),
             null);
-    Api.Reply r = api.post("/v1/devices/" + d.id + "/batches", tampered);
+    Api.Reply r = api.batch(d, tampered);
     assertEquals(422, r.status(), r.toString());
     assertEquals("bad-proof", r.code());
     assertEquals(List.of("BAD_PROOF"), alertKinds(d.id));
@@ -307,15 +302,11 @@ abstract class SyncProtocolContract {
     sync(d, d.batch(d.record(room, "u1", "shared history")));
     TestDevice clone = d.cloneDevice();
     sync(d, d.batch(d.record(room, "u1", "original continues")));
-    Api.Reply r =
-        api.post(
-            "/v1/devices/" + d.id + "/batches",
-            clone.batch(clone.record(room, "u1", "clone diverges")));
+    Api.Reply r = api.batch(d, clone.batch(clone.record(room, "u1", "clone diverges")));
     assertEquals(409, r.status(), r.toString());
     assertEquals("fork-detected", r.code());
 
-    Api.Reply after =
-        api.post("/v1/devices/" + d.id + "/batches", d.batch(d.record(room, "u1", "x")));
+    Api.Reply after = api.batch(d, d.batch(d.record(room, "u1", "x")));
     assertEquals(403, after.status());
     assertEquals("device-quarantined", after.code());
     DeviceSummary s =
@@ -363,8 +354,7 @@ abstract class SyncProtocolContract {
   void aCheckpointSignedByAnotherKeyIs403WithABadSignatureAlert() {
     TestDevice d = enrolledDevice();
     TestDevice other = enrolledDevice();
-    Api.Reply r =
-        api.post("/v1/devices/" + d.id + "/batches", other.batch(other.record(room(), "u1", "a")));
+    Api.Reply r = api.batch(d, other.batch(other.record(room(), "u1", "a")));
     assertEquals(403, r.status(), r.toString());
     assertEquals("bad-signature", r.code());
     assertEquals(List.of("BAD_SIGNATURE"), alertKinds(d.id));
@@ -389,9 +379,7 @@ abstract class SyncProtocolContract {
     sync(d, d.batch(d.record(room(), "u1", "a")));
     String rewritten =
         Checkpoints.sign(new Checkpoint(DeviceLog.origin(d.id), 1, new byte[32]), d.signer);
-    Api.Reply r =
-        api.post(
-            "/v1/devices/" + d.id + "/batches", new BatchRequest(1, List.of(), rewritten, null));
+    Api.Reply r = api.batch(d, new BatchRequest(1, List.of(), rewritten, null));
     assertEquals(409, r.status(), r.toString());
     assertEquals("fork-detected", r.code());
     assertEquals(
@@ -595,8 +583,8 @@ abstract class SyncProtocolContract {
     Api.Reply wrong = api.post("/v1/devices", d.enrollRequest("nope"));
     assertEquals(403, wrong.status());
     assertEquals("forbidden", wrong.code());
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
-    assertEquals(200, api.post("/v1/devices", d.enrollRequest(server.enrollToken())).status());
+    api.enroll(d, server.enrollToken());
+    api.enroll(d, server.enrollToken());
     TestDevice impostor = TestDevice.create(d.id);
     Api.Reply taken = api.post("/v1/devices", impostor.enrollRequest(server.enrollToken()));
     assertEquals(409, taken.status());
@@ -623,7 +611,7 @@ abstract class SyncProtocolContract {
     try {
       List<Future<Api.Reply>> sends = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        sends.add(pool.submit(() -> api.post("/v1/devices/" + d.id + "/batches", batch)));
+        sends.add(pool.submit(() -> api.batch(d, batch)));
       }
       for (Future<Api.Reply> f : sends) {
         replies.add(f.get(120, TimeUnit.SECONDS));
@@ -673,7 +661,7 @@ abstract class SyncProtocolContract {
     sync(d, d.batch(d.record(room, "u1", "a")));
     TestDevice clone = d.cloneDevice();
     sync(d, d.batch(d.record(room, "u1", "b")));
-    api.post("/v1/devices/" + d.id + "/batches", clone.batch(clone.record(room, "u1", "c")));
+    api.batch(d, clone.batch(clone.record(room, "u1", "c")));
 
     String alert = null;
     for (String line = lines.poll(30, TimeUnit.SECONDS);
