@@ -67,7 +67,7 @@ public final class Database implements AutoCloseable {
       Flyway.configure()
           .dataSource(pool)
           .locations("classpath:db/migration")
-          .javaMigrations(new RecordsToBundles())
+          .javaMigrations(new RecordsToBundles(), new KeyHashGuard())
           .placeholders(Map.of("tableOptions", isH2(url) ? "" : MYSQL_TABLE_OPTIONS))
           .load()
           .migrate();

@@ -15,10 +15,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The numbered slots of every room (docs/architecture.md §5): messages with {@code
- * UNIQUE(idempotency_key)} as the last duplicate guard and tombstones for burned numbers, both
- * under the primary key (room, seq), so that one writer of a number wins and every other insert of
- * it fails or is a no-op. Also the room views the API serves.
+ * The numbered slots of every room (docs/architecture.md §5): messages with a UNIQUE index over
+ * their idempotency key's {@link KeyHash} as the last duplicate guard and tombstones for burned
+ * numbers, both under the primary key (room, seq), so that one writer of a number wins and every
+ * other insert of it fails or is a no-op. Also the room views the API serves.
  */
 public final class MessageStore {
   /** Most keys per IN (...) lookup. */
@@ -29,7 +29,7 @@ public final class MessageStore {
   private static final String INSERT =
       "INSERT INTO messages ("
           + MESSAGE_COLUMNS
-          + ", created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+          + ", created_at, updated_at, key_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
   private final Jdbc jdbc;
 
@@ -86,29 +86,29 @@ public final class MessageStore {
     ps.setLong(17, m.version());
     ps.setLong(18, now);
     ps.setLong(19, now);
+    ps.setBytes(20, KeyHash.of(m.idempotencyKey()));
   }
 
   /** The stored messages for these keys (absent keys are missing from the map). */
   public Map<String, MessageRow> byKeys(Collection<String> keys) {
     Map<String, MessageRow> found = new HashMap<>();
-    List<String> all = new ArrayList<>(new LinkedHashSet<>(keys));
+    Set<String> wanted = new LinkedHashSet<>(keys);
+    List<String> all = new ArrayList<>(wanted);
     for (int from = 0; from < all.size(); from += KEY_CHUNK) {
       List<String> chunk = all.subList(from, Math.min(all.size(), from + KEY_CHUNK));
       String marks = String.join(",", Collections.nCopies(chunk.size(), "?"));
       for (MessageRow m :
           jdbc.query(
-              "SELECT "
-                  + MESSAGE_COLUMNS
-                  + " FROM messages WHERE idempotency_key IN ("
-                  + marks
-                  + ")",
+              "SELECT " + MESSAGE_COLUMNS + " FROM messages WHERE key_hash IN (" + marks + ")",
               ps -> {
                 for (int i = 0; i < chunk.size(); i++) {
-                  ps.setString(i + 1, chunk.get(i));
+                  ps.setBytes(i + 1, KeyHash.of(chunk.get(i)));
                 }
               },
               MessageRows::read)) {
-        found.put(m.idempotencyKey(), m);
+        if (wanted.contains(m.idempotencyKey())) {
+          found.put(m.idempotencyKey(), m);
+        }
       }
     }
     return found;
@@ -146,8 +146,11 @@ public final class MessageStore {
 
   public Optional<MessageRow> byKey(String key) {
     return jdbc.queryOne(
-        "SELECT " + MESSAGE_COLUMNS + " FROM messages WHERE idempotency_key = ?",
-        ps -> ps.setString(1, key),
+        "SELECT " + MESSAGE_COLUMNS + " FROM messages WHERE key_hash = ? AND idempotency_key = ?",
+        ps -> {
+          ps.setBytes(1, KeyHash.of(key));
+          ps.setString(2, key);
+        },
         MessageRows::read);
   }
 
