@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * The fixed-width column the messages' duplicate guard is a UNIQUE index over (docs/architecture.md
  * §5, "Three duplicate checks", the last guard): the first {@value #BYTES} bytes of SHA-256 of the
- * idempotency key's UTF-8 bytes. An index over 16 bytes is a third the size of one over the keys
+ * idempotency key's UTF-8 bytes. An index over 16 bytes is much smaller than one over the keys
  * themselves (up to 255 characters), and it is written at random places as messages arrive, so its
  * size decides how long it stays in the database's memory as the store grows (docs/benchmarks.md,
  * "e2e as the store grows"). Reads by key compare the key itself too; two keys with the same
