@@ -5,9 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Migration 12 (docs/architecture.md §5, "Three duplicate checks"): moves the messages' UNIQUE
@@ -19,28 +17,12 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * The same code runs on H2 and MariaDB/MySQL; only the statement that drops the old guard differs
  * (a constraint on H2, an index on MySQL).
  */
-final class KeyHashGuard implements JavaMigration {
+final class KeyHashGuard extends MigrationOutsideTransaction {
   /** Rows hashed per chunk. */
   static final int CHUNK = 1_000;
 
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("12");
-  }
-
-  @Override
-  public String getDescription() {
-    return "messages guarded by key hash";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return null;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return false;
+  KeyHashGuard() {
+    super("12", "messages guarded by key hash");
   }
 
   @Override

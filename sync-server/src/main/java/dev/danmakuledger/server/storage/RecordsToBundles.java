@@ -8,9 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Migration 10 (docs/architecture.md §6, "Device log storage"): moves every row of {@code
@@ -22,25 +20,9 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * starts over (it first empties {@code device_bundles}, which nothing else writes before the
  * migrations are done), and a rerun after {@code device_records} was dropped has nothing to move.
  */
-final class RecordsToBundles implements JavaMigration {
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("10");
-  }
-
-  @Override
-  public String getDescription() {
-    return "device records to bundles";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return null;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return false;
+final class RecordsToBundles extends MigrationOutsideTransaction {
+  RecordsToBundles() {
+    super("10", "device records to bundles");
   }
 
   @Override

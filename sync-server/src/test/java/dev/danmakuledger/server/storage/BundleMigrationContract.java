@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.configuration.Configuration;
-import org.flywaydb.core.api.migration.Context;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,13 +20,7 @@ import org.junit.jupiter.api.Test;
  * moves them into bundles unchanged, whatever the outcome and whichever fields are null, and drops
  * the old table.
  */
-abstract class BundleMigrationContract {
-  /** A fresh, empty database: its JDBC URL. */
-  abstract String freshDatabase() throws Exception;
-
-  /** The {@code tableOptions} placeholder of that database. */
-  abstract String tableOptions();
-
+abstract class BundleMigrationContract extends MigrationContract {
   @Test
   void deviceRecordsMoveIntoBundlesUnchanged() throws Exception {
     String url = freshDatabase();
@@ -62,20 +54,6 @@ abstract class BundleMigrationContract {
       }
       RecordBundleTest.assertSameRows(kiosk, store.records("kiosk", 0, 600));
     }
-  }
-
-  private static Context context(Connection c) {
-    return new Context() {
-      @Override
-      public Configuration getConfiguration() {
-        return null;
-      }
-
-      @Override
-      public Connection getConnection() {
-        return c;
-      }
-    };
   }
 
   private static DeviceRecordRow row(String device, long index, Outcome outcome) {

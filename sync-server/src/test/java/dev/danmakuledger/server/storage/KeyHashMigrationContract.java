@@ -16,8 +16,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.configuration.Configuration;
-import org.flywaydb.core.api.migration.Context;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,15 +23,9 @@ import org.junit.jupiter.api.Test;
  * migration 12): every stored message gets its key hash, whichever chunk it falls in, tombstones
  * keep none, the new guard refuses a stored key, the old one is gone, and a rerun changes nothing.
  */
-abstract class KeyHashMigrationContract {
+abstract class KeyHashMigrationContract extends MigrationContract {
   /** Messages across three rooms: more than two chunks of the migration, the last one short. */
   private static final int MESSAGES = 2 * KeyHashGuard.CHUNK + 345;
-
-  /** A fresh, empty database: its JDBC URL. */
-  abstract String freshDatabase() throws Exception;
-
-  /** The {@code tableOptions} placeholder of that database. */
-  abstract String tableOptions();
 
   @Test
   void storedMessagesGetTheirKeyHashAndTheGuardMovesToIt() throws Exception {
@@ -152,19 +144,5 @@ abstract class KeyHashMigrationContract {
     ps.setString(4, key);
     Jdbc.setLong(ps, 5, key == null ? null : seq - 1);
     ps.setString(6, key == null ? "TOMBSTONE" : "CONFIRMED");
-  }
-
-  private static Context context(Connection c) {
-    return new Context() {
-      @Override
-      public Configuration getConfiguration() {
-        return null;
-      }
-
-      @Override
-      public Connection getConnection() {
-        return c;
-      }
-    };
   }
 }
