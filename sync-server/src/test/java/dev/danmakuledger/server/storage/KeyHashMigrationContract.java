@@ -111,27 +111,32 @@ abstract class KeyHashMigrationContract extends MigrationContract {
           + " device_idx, user_id, text, playback_ms, mode, color, font_size, hlc, status, reason,"
           + " version, created_at, updated_at";
 
+  /** A message row as written before migration 12, without a key hash. */
   private static void insert(Connection c, String room, long seq, String key, Integer id)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            INSERT
-                + ") VALUES (?, ?, ?, ?, 'h', 'kiosk', ?, 'u', 't', NULL, 1, 0, 25, 0, ?, NULL,"
-                + " 0, 0, 0)")) {
-      bind(ps, room, seq, key, id);
-      ps.executeUpdate();
-    }
+    insert(c, room, seq, key, id, false);
   }
 
+  /** A message row with its key hash, as the server writes it after migration 12. */
   private static void insertHashed(Connection c, String room, long seq, String key, int id)
+      throws SQLException {
+    insert(c, room, seq, key, id, true);
+  }
+
+  private static void insert(
+      Connection c, String room, long seq, String key, Integer id, boolean hashed)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             INSERT
-                + ", key_hash) VALUES (?, ?, ?, ?, 'h', 'kiosk', ?, 'u', 't', NULL, 1, 0, 25, 0,"
-                + " ?, NULL, 0, 0, 0, ?)")) {
+                + (hashed ? ", key_hash" : "")
+                + ") VALUES (?, ?, ?, ?, 'h', 'kiosk', ?, 'u', 't', NULL, 1, 0, 25, 0, ?, NULL,"
+                + " 0, 0, 0"
+                + (hashed ? ", ?)" : ")"))) {
       bind(ps, room, seq, key, id);
-      ps.setBytes(7, KeyHash.of(key));
+      if (hashed) {
+        ps.setBytes(7, KeyHash.of(key));
+      }
       ps.executeUpdate();
     }
   }
