@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -13,12 +14,12 @@ import java.util.TreeMap;
 /**
  * Hands out confirmation cursors (docs/sync-server.md, "Room streams"): every message that becomes
  * CONFIRMED, when a batch stores it or when an operator approves it, gets the next number of its
- * room, in the same transaction, recorded as a {@code room_confirmations} row. The room's {@code
- * room_cursors} row stays locked until that transaction ends, so transactions of one room take
- * cursors in commit order: a reader that sees cursor n has every smaller cursor of the room visible
- * too, and a stream resumed after n misses nothing. Taking the cursors is the last thing a
- * transaction does, after its message rows are in: the lock is held for one narrow insert and the
- * commit.
+ * room, in the same transaction, recorded in a {@code confirmation_runs} row (one per run of
+ * consecutive seqs that took consecutive cursors). The room's {@code room_cursors} row stays locked
+ * until that transaction ends, so transactions of one room take cursors in commit order: a reader
+ * that sees cursor n has every smaller cursor of the room visible too, and a stream resumed after n
+ * misses nothing. Taking the cursors is the last thing a transaction does, after its message rows
+ * are in: the lock is held for one narrow insert of about one row per room and the commit.
  */
 final class ConfirmedCursors {
   private ConfirmedCursors() {}
@@ -31,24 +32,69 @@ final class ConfirmedCursors {
    */
   static Map<String, CursorRange> assign(Connection c, List<MessageRow> rows) throws SQLException {
     Long[] cursors = reserve(c, rows);
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO room_confirmations (room, confirmed_cursor, seq) VALUES (?, ?, ?)")) {
-      boolean any = false;
-      for (int i = 0; i < rows.size(); i++) {
-        if (cursors[i] != null) {
-          ps.setString(1, rows.get(i).room());
-          ps.setLong(2, cursors[i]);
-          ps.setLong(3, rows.get(i).seq());
+    List<Run> runs = runs(rows, cursors);
+    if (!runs.isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO confirmation_runs (room, last_cursor, first_cursor, first_seq, last_seq)"
+                  + " VALUES (?, ?, ?, ?, ?)")) {
+        for (Run r : runs) {
+          ps.setString(1, r.room());
+          ps.setLong(2, r.lastCursor());
+          ps.setLong(3, r.firstCursor());
+          ps.setLong(4, r.firstSeq());
+          ps.setLong(5, r.lastSeq());
           ps.addBatch();
-          any = true;
         }
-      }
-      if (any) {
         ps.executeBatch();
       }
     }
-    return ranges(rows, cursors);
+    return ranges(runs);
+  }
+
+  /**
+   * Consecutive cursors of one room given to consecutive seqs: one {@code confirmation_runs} row.
+   */
+  record Run(String room, long firstCursor, long lastCursor, long firstSeq) {
+    long lastSeq() {
+      return firstSeq + (lastCursor - firstCursor);
+    }
+
+    /** The seq that cursor {@code cursor} of this run confirmed. */
+    long seqOf(long cursor) {
+      return firstSeq + (cursor - firstCursor);
+    }
+
+    /** The cursor that confirmed seq {@code seq} of this run. */
+    long cursorOf(long seq) {
+      return firstCursor + (seq - firstSeq);
+    }
+  }
+
+  /**
+   * The runs of {@code cursors} (as {@link #reserve} gave them): a room's run goes on while each
+   * next cursor of the room confirms the seq after the previous one.
+   */
+  static List<Run> runs(List<MessageRow> rows, Long[] cursors) {
+    List<Run> done = new ArrayList<>();
+    Map<String, Run> open = new TreeMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (cursors[i] == null) {
+        continue;
+      }
+      MessageRow m = rows.get(i);
+      Run run = open.get(m.room());
+      if (run != null && m.seq() == run.lastSeq() + 1 && cursors[i] == run.lastCursor() + 1) {
+        open.put(m.room(), new Run(m.room(), run.firstCursor(), cursors[i], run.firstSeq()));
+      } else {
+        if (run != null) {
+          done.add(run);
+        }
+        open.put(m.room(), new Run(m.room(), cursors[i], cursors[i], m.seq()));
+      }
+    }
+    done.addAll(open.values());
+    return done;
   }
 
   /**
@@ -129,14 +175,11 @@ final class ConfirmedCursors {
     return first;
   }
 
-  /** The range of each room's cursors in {@code cursors} (as {@link #reserve} gave them). */
-  private static Map<String, CursorRange> ranges(List<MessageRow> rows, Long[] cursors) {
+  /** The range of cursors each room handed out in {@code runs}. */
+  private static Map<String, CursorRange> ranges(List<Run> runs) {
     Map<String, CursorRange> out = new TreeMap<>();
-    for (int i = 0; i < rows.size(); i++) {
-      if (cursors[i] != null) {
-        CursorRange one = new CursorRange(cursors[i], cursors[i]);
-        out.merge(rows.get(i).room(), one, CursorRange::span);
-      }
+    for (Run r : runs) {
+      out.merge(r.room(), new CursorRange(r.firstCursor(), r.lastCursor()), CursorRange::span);
     }
     return out;
   }

@@ -1,15 +1,24 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.server.storage.ConfirmedCursors.Run;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
  * Reads a room's CONFIRMED messages in confirmation order, by the cursors {@link ConfirmedCursors}
- * assigned (docs/sync-server.md, "Room streams"): what room streams catch up from and fan out.
+ * assigned (docs/sync-server.md, "Room streams"): what room streams catch up from and fan out. A
+ * read takes the runs of cursors after the one asked for, then the messages of their seqs, with one
+ * range of the primary key per run.
  */
 public final class ConfirmedFeed {
   private final DataSource ds;
@@ -39,7 +48,8 @@ public final class ConfirmedFeed {
 
   /**
    * CONFIRMED messages of {@code room} with cursor greater than {@code afterCursor} and seq greater
-   * than {@code afterSeq}, in cursor order, at most {@code limit}.
+   * than {@code afterSeq}, in cursor order, at most {@code limit}: fewer only when no more are
+   * committed.
    */
   public List<Confirmed> after(String room, long afterCursor, long afterSeq, int limit) {
     if (limit < 1) {
@@ -49,27 +59,114 @@ public final class ConfirmedFeed {
         ds,
         "confirmed messages of " + room,
         c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT "
-                      + MessageRows.columns("m")
-                      + ", rc.confirmed_cursor FROM room_confirmations rc JOIN messages m"
-                      + " ON m.room = rc.room AND m.seq = rc.seq"
-                      + " WHERE rc.room = ? AND rc.confirmed_cursor > ? AND rc.seq > ?"
-                      + " AND m.status = 'CONFIRMED' ORDER BY rc.confirmed_cursor LIMIT "
-                      + limit)) {
-            ps.setString(1, room);
-            ps.setLong(2, afterCursor);
-            ps.setLong(3, afterSeq);
-            try (ResultSet rs = ps.executeQuery()) {
-              List<Confirmed> out = new ArrayList<>();
-              while (rs.next()) {
-                out.add(new Confirmed(rs.getLong(MessageRows.COUNT + 1), MessageRows.read(rs)));
-              }
-              return out;
+          List<Confirmed> out = new ArrayList<>();
+          long cursor = afterCursor;
+          while (out.size() < limit) {
+            List<Run> runs = runsAfter(c, room, cursor);
+            if (runs.isEmpty()) {
+              break;
             }
+            Plan plan = Plan.of(runs, cursor, afterSeq, limit - out.size());
+            Map<Long, MessageRow> bySeq = confirmedIn(c, room, plan.spans());
+            for (Span span : plan.spans()) {
+              for (long seq = span.firstSeq(); seq <= span.lastSeq() && out.size() < limit; seq++) {
+                MessageRow m = bySeq.get(seq);
+                if (m != null) {
+                  out.add(new Confirmed(span.run().cursorOf(seq), m));
+                }
+              }
+            }
+            if (plan.allRuns() && runs.size() < RUNS_PER_READ) {
+              break;
+            }
+            cursor = plan.through();
           }
+          return out;
         });
+  }
+
+  /** Seqs {@code firstSeq..lastSeq} of {@code run}, to be read. */
+  private record Span(Run run, long firstSeq, long lastSeq) {}
+
+  /**
+   * The spans of one read: the part of each run after the cursor and after the seq asked for, runs
+   * in cursor order, until they hold enough seqs for what is still wanted (some may not be
+   * CONFIRMED any more). {@code through} is the last cursor of the last run taken into account.
+   */
+  private record Plan(List<Span> spans, long through, boolean allRuns) {
+    static Plan of(List<Run> runs, long afterCursor, long afterSeq, int wanted) {
+      List<Span> spans = new ArrayList<>();
+      long seqs = 0;
+      for (int i = 0; i < runs.size(); i++) {
+        Run r = runs.get(i);
+        long first = Math.max(r.seqOf(Math.max(r.firstCursor(), afterCursor + 1)), afterSeq + 1);
+        if (first <= r.lastSeq()) {
+          spans.add(new Span(r, first, r.lastSeq()));
+          seqs += r.lastSeq() - first + 1;
+        }
+        if (seqs >= wanted) {
+          return new Plan(spans, r.lastCursor(), i == runs.size() - 1);
+        }
+      }
+      return new Plan(spans, runs.get(runs.size() - 1).lastCursor(), true);
+    }
+  }
+
+  /** Most runs one read takes, and most seq ranges one message query asks for. */
+  private static final int RUNS_PER_READ = 128;
+
+  /** The runs of {@code room} with cursors after {@code cursor}, in cursor order. */
+  private static List<Run> runsAfter(Connection c, String room, long cursor) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
+                + " WHERE room = ? AND last_cursor > ? ORDER BY last_cursor LIMIT "
+                + RUNS_PER_READ)) {
+      ps.setString(1, room);
+      ps.setLong(2, cursor);
+      return runs(ps, room);
+    }
+  }
+
+  private static List<Run> runs(PreparedStatement ps, String room) throws SQLException {
+    List<Run> runs = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        runs.add(new Run(room, rs.getLong(1), rs.getLong(2), rs.getLong(3)));
+      }
+    }
+    return runs;
+  }
+
+  /** The CONFIRMED messages of {@code room} in {@code spans}, by seq. */
+  private static Map<Long, MessageRow> confirmedIn(Connection c, String room, List<Span> spans)
+      throws SQLException {
+    Map<Long, MessageRow> bySeq = new HashMap<>();
+    if (spans.isEmpty()) {
+      return bySeq;
+    }
+    String ranges = String.join(" OR ", Collections.nCopies(spans.size(), "seq BETWEEN ? AND ?"));
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT "
+                + MessageRows.COLUMNS
+                + " FROM messages WHERE room = ? AND status = 'CONFIRMED' AND ("
+                + ranges
+                + ")")) {
+      ps.setString(1, room);
+      int i = 2;
+      for (Span span : spans) {
+        ps.setLong(i++, span.firstSeq());
+        ps.setLong(i++, span.lastSeq());
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          MessageRow m = MessageRows.read(rs);
+          bySeq.put(m.seq(), m);
+        }
+      }
+    }
+    return bySeq;
   }
 
   /**
@@ -84,10 +181,13 @@ public final class ConfirmedFeed {
             c -> {
               try (PreparedStatement ps =
                   c.prepareStatement(
-                      "SELECT MIN(confirmed_cursor) FROM room_confirmations"
-                          + " WHERE room = ? AND seq > ?")) {
-                ps.setString(1, room);
+                      "SELECT MIN(first_cursor"
+                          + " + CASE WHEN first_seq > ? THEN 0 ELSE ? + 1 - first_seq END)"
+                          + " FROM confirmation_runs WHERE room = ? AND last_seq > ?")) {
+                ps.setLong(1, afterSeq);
                 ps.setLong(2, afterSeq);
+                ps.setString(3, room);
+                ps.setLong(4, afterSeq);
                 try (ResultSet rs = ps.executeQuery()) {
                   return rs.next() ? Jdbc.getLong(rs, 1) : null;
                 }
@@ -104,32 +204,37 @@ public final class ConfirmedFeed {
     if (seqs.isEmpty() || seqs.size() > 10_000) {
       throw new IllegalArgumentException("seqs: got " + seqs.size() + ", want 1..10000");
     }
-    StringBuilder in = new StringBuilder("?");
-    for (int i = 1; i < seqs.size(); i++) {
-      in.append(",?");
+    long lowSeq = Collections.min(seqs);
+    long highSeq = Collections.max(seqs);
+    List<Run> runs =
+        Jdbc.read(
+            ds,
+            "cursors of new confirmations in " + room,
+            c -> {
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
+                          + " WHERE room = ? AND last_seq >= ? AND first_seq <= ?")) {
+                ps.setString(1, room);
+                ps.setLong(2, lowSeq);
+                ps.setLong(3, highSeq);
+                return runs(ps, room);
+              }
+            });
+    TreeMap<Long, Run> byFirstSeq = new TreeMap<>();
+    for (Run r : runs) {
+      byFirstSeq.put(r.firstSeq(), r);
     }
-    return Jdbc.read(
-        ds,
-        "cursors of new confirmations in " + room,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT MIN(confirmed_cursor), MAX(confirmed_cursor) FROM room_confirmations"
-                      + " WHERE room = ? AND seq IN ("
-                      + in
-                      + ")")) {
-            ps.setString(1, room);
-            for (int i = 0; i < seqs.size(); i++) {
-              ps.setLong(i + 2, seqs.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-              Long lo = rs.next() ? Jdbc.getLong(rs, 1) : null;
-              Long hi = lo == null ? null : Jdbc.getLong(rs, 2);
-              return lo == null || hi == null
-                  ? Optional.<long[]>empty()
-                  : Optional.of(new long[] {lo, hi});
-            }
-          }
-        });
+    long low = Long.MAX_VALUE;
+    long high = Long.MIN_VALUE;
+    for (long seq : seqs) {
+      Map.Entry<Long, Run> e = byFirstSeq.floorEntry(seq);
+      if (e != null && seq <= e.getValue().lastSeq()) {
+        long cursor = e.getValue().cursorOf(seq);
+        low = Math.min(low, cursor);
+        high = Math.max(high, cursor);
+      }
+    }
+    return low == Long.MAX_VALUE ? Optional.empty() : Optional.of(new long[] {low, high});
   }
 }

@@ -11,14 +11,6 @@ final class MessageRows {
       "room, seq, message_id, idempotency_key, content_hash, device_id, device_idx, user_id, text,"
           + " playback_ms, mode, color, font_size, hlc, status, reason, version";
 
-  /** {@link #COLUMNS}, each qualified by the table alias {@code alias} (for joins). */
-  static String columns(String alias) {
-    return alias + "." + COLUMNS.replace(", ", ", " + alias + ".");
-  }
-
-  /** Number of columns in {@link #COLUMNS}; a query may select more after them. */
-  static final int COUNT = 17;
-
   private MessageRows() {}
 
   static MessageRow read(ResultSet rs) throws SQLException {

@@ -1,0 +1,216 @@
+package dev.danmakuledger.server.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Confirmation cursors stored as runs (docs/sync-server.md, "Room streams"), on every backend: a
+ * batch writes one run per room and stretch of consecutive seqs, and a room read by cursor gives
+ * every CONFIRMED message once, in cursor order, in pages of any size.
+ */
+abstract class ConfirmedFeedContract {
+  Database db;
+  ConfirmedFeed feed;
+
+  /** Opens a migrated, empty database of the backend under test. */
+  abstract Database openDatabase() throws Exception;
+
+  /** Releases what {@link #openDatabase()} created. */
+  abstract void dropDatabase() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    db = openDatabase();
+    feed = new ConfirmedFeed(db);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    db.close();
+    dropDatabase();
+  }
+
+  static MessageRow row(String room, long seq, MessageStatus status) {
+    long id = room.hashCode() * 1_000_000L + seq;
+    return new MessageRow(
+        room,
+        seq,
+        id,
+        "d:u:1732950000000:" + room + seq,
+        "h",
+        "d",
+        seq - 1,
+        "u",
+        "text " + seq,
+        null,
+        1,
+        0,
+        25,
+        0,
+        status,
+        null,
+        0);
+  }
+
+  /** Stores {@code rows} and takes their cursors in one transaction, as a batch does. */
+  Map<String, CursorRange> commit(List<MessageRow> rows) throws SQLException {
+    try (Connection c = db.dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      MessageStore.insert(c, rows, 0);
+      Map<String, CursorRange> ranges = ConfirmedCursors.assign(c, rows);
+      c.commit();
+      return ranges;
+    }
+  }
+
+  long runRows(String room) throws SQLException {
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT COUNT(*) FROM confirmation_runs WHERE room = ?")) {
+      ps.setString(1, room);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  void setStatus(String room, long seq, MessageStatus status) throws SQLException {
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("UPDATE messages SET status = ? WHERE room = ? AND seq = ?")) {
+      ps.setString(1, status.name());
+      ps.setString(2, room);
+      ps.setLong(3, seq);
+      assertEquals(1, ps.executeUpdate());
+    }
+  }
+
+  static List<Long> seqs(List<ConfirmedFeed.Confirmed> page) {
+    return page.stream().map(x -> x.message().seq()).toList();
+  }
+
+  static List<Long> cursors(List<ConfirmedFeed.Confirmed> page) {
+    return page.stream().map(ConfirmedFeed.Confirmed::cursor).toList();
+  }
+
+  /** Seqs 1..6 of room r, 4 held for review: runs 1..3 and 5..6 (cursors 1..5). */
+  void roomWithAHeldMessage() throws SQLException {
+    List<MessageRow> rows = new ArrayList<>();
+    for (long seq = 1; seq <= 6; seq++) {
+      rows.add(row("r", seq, seq == 4 ? MessageStatus.PENDING : MessageStatus.CONFIRMED));
+    }
+    assertEquals(Map.of("r", new CursorRange(1, 5)), commit(rows));
+  }
+
+  @Test
+  void aBatchWritesOneRunPerRoomAndStretchOfConsecutiveSeqs() throws Exception {
+    roomWithAHeldMessage();
+    List<MessageRow> other = new ArrayList<>();
+    for (long seq = 1; seq <= 40; seq++) {
+      other.add(row("other", seq, MessageStatus.CONFIRMED));
+    }
+    assertEquals(Map.of("other", new CursorRange(1, 40)), commit(other));
+    assertEquals(2, runRows("r"), "the held seq 4 splits the run");
+    assertEquals(1, runRows("other"));
+    assertEquals(List.of(1L, 2L, 3L, 5L, 6L), seqs(feed.after("r", 0, 0, 10)));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), cursors(feed.after("r", 0, 0, 10)));
+    assertEquals(40, feed.after("other", 0, 0, 100).size());
+    assertEquals(5, feed.head("r"));
+  }
+
+  @Test
+  void anApprovalTakesTheNextCursorAndEveryPageSizeWalksTheSameOrder() throws Exception {
+    roomWithAHeldMessage();
+    new ReviewStore(db, Clock.systemUTC())
+        .decide(messageId(4), MessageStatus.CONFIRMED, 0, null, Map.of());
+    List<ConfirmedFeed.Confirmed> all = feed.after("r", 0, 0, 10);
+    assertEquals(List.of(1L, 2L, 3L, 5L, 6L, 4L), seqs(all));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), cursors(all));
+    for (int limit = 1; limit <= 7; limit++) {
+      List<Long> walked = new ArrayList<>();
+      long cursor = 0;
+      List<ConfirmedFeed.Confirmed> page;
+      do {
+        page = feed.after("r", cursor, 0, limit);
+        walked.addAll(seqs(page));
+        if (!page.isEmpty()) {
+          cursor = page.get(page.size() - 1).cursor();
+        }
+      } while (page.size() == limit);
+      assertEquals(seqs(all), walked, "pages of " + limit);
+    }
+  }
+
+  long messageId(long seq) {
+    return row("r", seq, MessageStatus.CONFIRMED).messageId();
+  }
+
+  @Test
+  void aReadAfterASeqSkipsEarlierSeqsButKeepsTheirCursorOrder() throws Exception {
+    roomWithAHeldMessage();
+    new ReviewStore(db, Clock.systemUTC())
+        .decide(messageId(4), MessageStatus.CONFIRMED, 0, null, Map.of());
+    assertEquals(List.of(5L, 6L, 4L), seqs(feed.after("r", 0, 3, 10)));
+    assertEquals(List.of(5L, 6L), seqs(feed.after("r", 0, 4, 10)));
+    assertEquals(List.of(6L, 4L), seqs(feed.after("r", 4, 2, 10)));
+    assertEquals(3, feed.cursorBeforeSeq("r", 3), "seq 5 has cursor 4");
+    assertEquals(1, feed.cursorBeforeSeq("r", 1), "seq 2 has cursor 2");
+    assertEquals(0, feed.cursorBeforeSeq("r", 0));
+    assertEquals(6, feed.cursorBeforeSeq("r", 6), "nothing after seq 6: the head");
+  }
+
+  @Test
+  void aMessageNoLongerConfirmedIsSkippedAndThePageStillFills() throws Exception {
+    roomWithAHeldMessage();
+    setStatus("r", 2, MessageStatus.REJECTED);
+    List<ConfirmedFeed.Confirmed> page = feed.after("r", 0, 0, 3);
+    assertEquals(List.of(1L, 3L, 5L), seqs(page));
+    assertEquals(List.of(1L, 3L, 4L), cursors(page));
+  }
+
+  @Test
+  void moreRunsThanOneReadTakesAreAllRead() throws Exception {
+    List<MessageRow> rows = new ArrayList<>();
+    for (long seq = 1; seq <= 1_000; seq++) {
+      rows.add(row("r", seq, seq % 2 == 0 ? MessageStatus.PENDING : MessageStatus.CONFIRMED));
+    }
+    commit(rows);
+    assertEquals(500, runRows("r"), "every other seq held: runs of one");
+    List<ConfirmedFeed.Confirmed> all = feed.after("r", 0, 0, 500);
+    assertEquals(500, all.size());
+    for (int i = 0; i < all.size(); i++) {
+      assertEquals(i + 1, all.get(i).cursor());
+      assertEquals(2L * i + 1, all.get(i).message().seq());
+    }
+    assertEquals(List.of(999L), seqs(feed.after("r", 499, 0, 500)));
+    assertEquals(List.of(), feed.after("r", 500, 0, 500));
+  }
+
+  @Test
+  void theCursorRangeOfSeqsSpansTheRunsThatHoldThem() throws Exception {
+    roomWithAHeldMessage();
+    assertEquals(
+        Optional.empty(), feed.cursorRange("r", List.of(4L)).map(r -> List.of(r[0], r[1])));
+    assertEquals(
+        Optional.of(List.of(2L, 5L)),
+        feed.cursorRange("r", List.of(2L, 4L, 6L)).map(r -> List.of(r[0], r[1])));
+    assertEquals(
+        Optional.of(List.of(4L, 4L)),
+        feed.cursorRange("r", List.of(5L)).map(r -> List.of(r[0], r[1])));
+    assertEquals(
+        Optional.empty(), feed.cursorRange("r", List.of(7L)).map(r -> List.of(r[0], r[1])));
+  }
+}
