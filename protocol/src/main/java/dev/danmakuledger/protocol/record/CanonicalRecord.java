@@ -1,12 +1,10 @@
 package dev.danmakuledger.protocol.record;
 
+import dev.danmakuledger.protocol.StrictUtf8;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.key.MalformedKeyException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -223,17 +221,10 @@ public final class CanonicalRecord {
             "encoding", field + " length: got " + length + " bytes, want at most " + maxBytes);
       }
       need(field, (int) length);
-      ByteBuffer slice = buf.slice();
-      slice.limit((int) length);
-      buf.position(buf.position() + (int) length);
-      CharsetDecoder decoder =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      int start = buf.position();
+      buf.position(start + (int) length);
       try {
-        CharBuffer chars = decoder.decode(slice);
-        return chars.toString();
+        return StrictUtf8.decode(buf.array(), start, (int) length);
       } catch (CharacterCodingException e) {
         throw new InvalidRecordException(
             field,

@@ -1,9 +1,9 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.protocol.StrictUtf8;
 import dev.danmakuledger.protocol.wire.Outcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -274,15 +274,10 @@ public final class RecordBundle {
         return null;
       }
       need(n);
-      ByteBuffer slice = buf.slice(buf.position(), n);
-      buf.position(buf.position() + n);
+      int start = buf.position();
+      buf.position(start + n);
       try {
-        return StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(slice)
-            .toString();
+        return StrictUtf8.decode(buf.array(), buf.arrayOffset() + start, n);
       } catch (CharacterCodingException e) {
         throw damaged("text that is not UTF-8");
       }
