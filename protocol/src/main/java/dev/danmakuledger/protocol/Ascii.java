@@ -54,9 +54,32 @@ public final class Ascii {
     return all(s, ID);
   }
 
+  /** {@link #allDigits(String)} for the characters {@code from..to-1} of {@code s}. */
+  public static boolean allDigits(String s, int from, int to) {
+    return all(s, from, to, DIGIT);
+  }
+
+  /** {@link #allHex(String)} for the characters {@code from..to-1} of {@code s}. */
+  public static boolean allHex(String s, int from, int to) {
+    return all(s, from, to, LOWER_HEX | UPPER_HEX);
+  }
+
+  /** {@link #allIdChars(String)} for the characters {@code from..to-1} of {@code s}. */
+  public static boolean allIdChars(String s, int from, int to) {
+    return all(s, from, to, ID);
+  }
+
   /** True when every character of {@code s} is in one of {@code classes}. */
   private static boolean all(String s, int classes) {
-    for (int i = 0; i < s.length(); i++) {
+    return all(s, 0, s.length(), classes);
+  }
+
+  /** True when every character {@code from..to-1} of {@code s} is in one of {@code classes}. */
+  private static boolean all(String s, int from, int to, int classes) {
+    if (from < 0 || to > s.length() || from > to) {
+      throw new IndexOutOfBoundsException("characters " + from + ".." + to + " of " + s.length());
+    }
+    for (int i = from; i < to; i++) {
       char c = s.charAt(i);
       if (c >= CLASSES.length || (CLASSES[c] & classes) == 0) {
         return false;

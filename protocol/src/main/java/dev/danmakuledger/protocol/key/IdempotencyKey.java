@@ -98,6 +98,35 @@ public record IdempotencyKey(String deviceId, String userId, long unixMillis, St
   }
 
   /**
+   * True when {@link #parse} accepts {@code key}; the key is then its own canonical form. Checks
+   * without building the parts, for keys read back from storage on every entry of a room log.
+   */
+  public static boolean isWellFormed(String key) {
+    if (key == null || key.length() > MAX_LENGTH) {
+      return false;
+    }
+    int first = key.indexOf(':');
+    int second = first < 0 ? -1 : key.indexOf(':', first + 1);
+    int third = second < 0 ? -1 : key.indexOf(':', second + 1);
+    if (third < 0 || key.indexOf(':', third + 1) >= 0) {
+      return false;
+    }
+    int nonce = key.length() - third - 1;
+    return idAt(key, 0, first)
+        && idAt(key, first + 1, second)
+        && third - second - 1 == 13
+        && key.charAt(second + 1) != '0'
+        && Ascii.allDigits(key, second + 1, third)
+        && nonce >= MIN_NONCE_HEX
+        && nonce <= MAX_NONCE_HEX
+        && Ascii.allHex(key, third + 1, key.length());
+  }
+
+  private static boolean idAt(String key, int from, int to) {
+    return to > from && to - from <= MAX_ID_LENGTH && Ascii.allIdChars(key, from, to);
+  }
+
+  /**
    * Creates a fresh key stamped with the clock's current time and a 16-byte random nonce (32
    * lowercase hex digits).
    *

@@ -5,6 +5,8 @@ import dev.danmakuledger.protocol.Quote;
 import dev.danmakuledger.protocol.id.MessageId;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
@@ -77,15 +79,84 @@ public record MessageEntry(
 
   @Override
   public String text() {
-    return String.join(
-        " ",
-        "v1",
-        Long.toString(seq),
-        TYPE,
-        Long.toString(messageId),
-        deviceId,
-        Long.toString(deviceIndex),
-        deviceLeafHashHex,
-        idempotencyKey.toString());
+    return new String(encode(), StandardCharsets.US_ASCII);
+  }
+
+  @Override
+  public byte[] encode() {
+    return write(
+        seq, messageId, deviceId, deviceIndex, deviceLeafHash(), idempotencyKey.toString());
+  }
+
+  /**
+   * The bytes of the entry with these fields, as {@code new MessageEntry(...).encode()} gives them,
+   * straight from stored values without building the entry; null when a field is not valid (the
+   * constructor then says which). For the server, which writes an entry for every room slot.
+   */
+  public static byte[] encodeIfValid(
+      long seq,
+      long messageId,
+      String deviceId,
+      long deviceIndex,
+      byte[] deviceLeafHash,
+      String idempotencyKey) {
+    if (seq < 1
+        || messageId < 0
+        || !IdempotencyKey.isValidId(deviceId)
+        || deviceIndex < 0
+        || deviceLeafHash == null
+        || deviceLeafHash.length != 32
+        || !IdempotencyKey.isWellFormed(idempotencyKey)
+        || !idempotencyKey.startsWith(deviceId)
+        || idempotencyKey.charAt(deviceId.length()) != ':') {
+      return null;
+    }
+    return write(seq, messageId, deviceId, deviceIndex, deviceLeafHash, idempotencyKey);
+  }
+
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+  /** {@code v1 <seq> M <messageId> <deviceId> <deviceIndex> <leafHashHex> <key>}, in ASCII. */
+  private static byte[] write(
+      long seq, long messageId, String deviceId, long deviceIndex, byte[] leaf, String key) {
+    byte[] out =
+        new byte[3 + 20 + 3 + 20 + 1 + deviceId.length() + 1 + 20 + 1 + 64 + 1 + key.length()];
+    int p = ascii(out, 0, "v1 ");
+    p = decimal(out, p, seq);
+    p = ascii(out, p, " " + TYPE + " ");
+    p = decimal(out, p, messageId);
+    out[p++] = ' ';
+    p = ascii(out, p, deviceId);
+    out[p++] = ' ';
+    p = decimal(out, p, deviceIndex);
+    out[p++] = ' ';
+    for (byte b : leaf) {
+      out[p++] = HEX_DIGITS[(b >> 4) & 0xF];
+      out[p++] = HEX_DIGITS[b & 0xF];
+    }
+    out[p++] = ' ';
+    p = ascii(out, p, key);
+    return Arrays.copyOf(out, p);
+  }
+
+  /** Writes {@code s}, known to be ASCII, at {@code p}; returns the position after it. */
+  private static int ascii(byte[] out, int p, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      out[p++] = (byte) s.charAt(i);
+    }
+    return p;
+  }
+
+  /** Writes {@code v >= 0} in decimal at {@code p}; returns the position after it. */
+  private static int decimal(byte[] out, int p, long v) {
+    int digits = 1;
+    for (long rest = v / 10; rest > 0; rest /= 10) {
+      digits++;
+    }
+    for (int i = p + digits - 1; i >= p; i--) {
+      out[i] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    return p + digits;
   }
 }

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -83,6 +84,47 @@ class IdempotencyKeyTest {
     assertEquals(part, e.part(), e.getMessage());
     assertTrue(e.getMessage().contains("got"), e.getMessage());
     assertTrue(e.getMessage().contains("want"), e.getMessage());
+    assertFalse(IdempotencyKey.isWellFormed(raw == null ? "" : raw));
+  }
+
+  /** Strings close to keys: the parts' characters, colons, and a few that look like them. */
+  @Provide
+  Arbitrary<String> nearKeys() {
+    Arbitrary<String> part =
+        Arbitraries.strings()
+            .withChars("0123456789abcdefABCDEFxyz_-:. \u0661\uff11\u0430")
+            .ofMinLength(0)
+            .ofMaxLength(70);
+    Arbitrary<String> millis =
+        Arbitraries.oneOf(
+            Arbitraries.longs().between(0, 99_999_999_999_999L).map(String::valueOf),
+            Arbitraries.strings().numeric().ofMinLength(12).ofMaxLength(14));
+    Arbitrary<String> nonce =
+        Arbitraries.strings().withChars("0123456789abcdefABCDEFg").ofMinLength(14).ofMaxLength(66);
+    Arbitrary<String> shaped =
+        Combinators.combine(part, part, millis, nonce)
+            .as((d, u, m, n) -> d + ":" + u + ":" + m + ":" + n);
+    return Arbitraries.oneOf(shaped, part);
+  }
+
+  @Property(tries = 20_000)
+  void wellFormedIsExactlyWhatParseAcceptsAndItsOwnCanonicalForm(@ForAll("nearKeys") String raw) {
+    boolean parsed;
+    try {
+      assertEquals(raw, IdempotencyKey.parse(raw).toString());
+      parsed = true;
+    } catch (MalformedKeyException e) {
+      parsed = false;
+    }
+    assertEquals(parsed, IdempotencyKey.isWellFormed(raw), raw);
+  }
+
+  @Test
+  void wellFormedAcceptsTheLongestKeyAndRefusesOneCharacterMore() {
+    String id = "a".repeat(64);
+    assertTrue(IdempotencyKey.isWellFormed(id + ":" + id + ":9999999999999:" + "f".repeat(64)));
+    assertFalse(IdempotencyKey.isWellFormed(id + "a:" + id + ":9999999999999:" + "f".repeat(63)));
+    assertFalse(IdempotencyKey.isWellFormed(null));
   }
 
   @Test

@@ -6,7 +6,6 @@ import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.tiles.TileException;
 import dev.danmakuledger.merkle.tiles.TileSource;
 import dev.danmakuledger.protocol.room.RoomLog;
-import dev.danmakuledger.protocol.room.RoomLogEntry;
 import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.LogSlot;
 import dev.danmakuledger.server.storage.RoomLogRow;
@@ -328,11 +327,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
       if (slot.seq() != expected) {
         break;
       }
-      Optional<RoomLogEntry> entry = SlotEntries.of(slot);
+      Optional<byte[]> entry = SlotEntries.encoded(slot);
       if (entry.isEmpty()) {
         break;
       }
-      tiles.addAll(w.append(entry.get().encode()));
+      tiles.addAll(w.append(entry.get()));
       expected++;
     }
     long size = w.size();

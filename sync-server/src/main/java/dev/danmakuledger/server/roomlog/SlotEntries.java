@@ -44,6 +44,29 @@ final class SlotEntries {
             IdempotencyKey.parse(slot.idempotencyKey())));
   }
 
+  /**
+   * Returns the bytes of the entry of {@code slot} (as {@code of(slot).get().encode()}), written
+   * straight from the slot's fields when they are valid, or empty as {@link #of} is.
+   *
+   * @throws IllegalArgumentException as {@link #of} does when a stored field is not valid
+   */
+  static Optional<byte[]> encoded(LogSlot slot) {
+    if (!slot.isTombstone() && slot.messageId() != null && slot.deviceIndex() != null) {
+      byte[] fast =
+          MessageEntry.encodeIfValid(
+              slot.seq(),
+              slot.messageId(),
+              slot.deviceId(),
+              slot.deviceIndex(),
+              slot.deviceLeafHash(),
+              slot.idempotencyKey());
+      if (fast != null) {
+        return Optional.of(fast);
+      }
+    }
+    return of(slot).map(RoomLogEntry::encode);
+  }
+
   /** A tombstone with its stored reason, or {@code unrecorded} if that is not a valid code. */
   static TombstoneEntry tombstone(long seq, String reason) {
     if (reason != null) {
