@@ -345,7 +345,9 @@ public final class HttpApi {
                     .register(s.metrics().registry())
                     .increment(n));
       }
+      long replyStart = System.nanoTime();
       send(ctx, 200, r.response());
+      s.ingest().stages().add(StageTimes.Stage.REPLY, System.nanoTime() - replyStart);
     } catch (RuntimeException e) {
       span.failed(e);
       log.debug("batch of {} refused: {} (trace {})", deviceId, e.toString(), span.traceId());

@@ -217,6 +217,7 @@ public final class BatchIngest {
       BatchMetadata metadata,
       boolean first)
       throws StaleDeviceException {
+    long opened = System.nanoTime();
     DeviceRow device = witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
@@ -239,6 +240,7 @@ public final class BatchIngest {
       witness.checkSameRoot(device, cp);
       return new IngestResult(response(device, List.of(), receipt), false);
     }
+    stages.add(Stage.OPEN, System.nanoTime() - opened);
     Extension ext =
         stage(PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
     Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));

@@ -13,14 +13,21 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StageTimes {
   /**
    * The stages of one batch, in pipeline order: finer than the {@link PipelineStage}s that label
-   * metrics and spans. {@code PARSE} happens at the HTTP boundary, before the pipeline; the
-   * pipeline's commit is split here into {@code ASSEMBLE}, {@code DEVICE_LOG}, {@code MESSAGES} and
-   * {@code COMMIT}; the other names are the pipeline's own.
+   * metrics and spans. {@code PARSE} and {@code REPLY} happen at the HTTP boundary, before and
+   * after the pipeline, and {@code OPEN} before its first stage; the pipeline's commit is split
+   * here into {@code ASSEMBLE}, {@code DEVICE_LOG}, {@code MESSAGES} and {@code COMMIT}; the other
+   * names are the pipeline's own. Together they are the server's time for a batch but for the HTTP
+   * stack's own reading and writing.
    */
   public enum Stage {
     /** Request body read, JSON and record bytes decoded (HTTP boundary). */
     PARSE,
-    /** Device row read, checkpoint signature, leaf hashes and root, cosignature. */
+    /**
+     * Device row read, checkpoint note opened and its signature checked, the device's queue report
+     * stored, the cosignature.
+     */
+    OPEN,
+    /** Leaf hashes of the new records, and the root checked against the checkpoint. */
     VERIFY,
     /** Record decoding, moderation, per-room grouping. */
     TRIAGE,
@@ -38,7 +45,12 @@ public final class StageTimes {
      */
     COMMIT,
     /** Room and admin broadcast of what committed. */
-    PUBLISH
+    PUBLISH,
+    /**
+     * Outcomes and receipt encoded as JSON (HTTP boundary; Jetty writes the bytes after the handler
+     * returns).
+     */
+    REPLY
   }
 
   private final Map<Stage, LongAdder> nanos = new EnumMap<>(Stage.class);
