@@ -24,6 +24,7 @@ import dev.danmakuledger.server.storage.BatchCommit;
 import dev.danmakuledger.server.storage.CommittedBatch;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
+import dev.danmakuledger.server.storage.DeviceSyncStates;
 import dev.danmakuledger.server.storage.EdgeCounters;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.LogSlot;
@@ -223,45 +224,73 @@ public final class BatchIngest {
     Checkpoint cp = witness.open(device, note, newSize);
     long now = clock.millis();
     QueueReports q = queues;
-    if (first && q != null) {
-      // Authenticated from here on; kept even if the batch is refused below.
-      q.report(deviceId, metadata, oldSize, now);
+    // Authenticated from here on: the queue report is kept even if the batch is refused below,
+    // stored in the batch's transaction when it commits, else on its own.
+    DeviceSyncStates.Report queue =
+        first && q != null ? q.of(deviceId, metadata, oldSize, now) : null;
+    boolean reported = queue == null;
+    try {
+      if (oldSize > device.verifiedSize()) {
+        store.markSeen(deviceId, newSize, now);
+        throw witness.sizeMismatch(device);
+      }
+      String receipt = witness.cosign(note);
+      if (oldSize < device.verifiedSize()) {
+        List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
+        reported = storeAlone(q, queue);
+        return new IngestResult(response(device, stored, receipt), true);
+      }
+      if (canonicals.isEmpty()) {
+        witness.checkSameRoot(device, cp);
+        reported = storeAlone(q, queue);
+        return new IngestResult(response(device, List.of(), receipt), false);
+      }
+      stages.add(Stage.OPEN, System.nanoTime() - opened);
+      Extension ext =
+          stage(
+              PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
+      Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
+      Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
+      DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
+      Committed done =
+          stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext, queue));
+      reported = true;
+      if (q != null) {
+        q.published(done.batch().queueAlert());
+      }
+      Plan plan = done.plan();
+      stage(
+          PipelineStage.PUBLISH,
+          () -> {
+            publish(done.batch(), updated, canonicals.size(), now);
+            handOver(plan, deviceId, oldSize, ext.leafHashes());
+            return null;
+          });
+      stages.countBatch();
+      List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
+      for (DeviceRecordRow r : plan.rows()) {
+        outcomes.add(r.wire());
+      }
+      tally.count(outcomes);
+      return new IngestResult(response(updated, outcomes, receipt), false);
+    } catch (StaleDeviceException | RuntimeException e) {
+      if (!reported) {
+        try {
+          q.store(queue);
+        } catch (RuntimeException also) {
+          e.addSuppressed(also);
+        }
+      }
+      throw e;
     }
-    if (oldSize > device.verifiedSize()) {
-      store.markSeen(deviceId, newSize, now);
-      throw witness.sizeMismatch(device);
+  }
+
+  /** Stores {@code queue} on its own (a batch that writes nothing); true when that is done. */
+  private static boolean storeAlone(QueueReports q, DeviceSyncStates.Report queue) {
+    if (queue != null) {
+      q.store(queue);
     }
-    String receipt = witness.cosign(note);
-    if (oldSize < device.verifiedSize()) {
-      List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
-      return new IngestResult(response(device, stored, receipt), true);
-    }
-    if (canonicals.isEmpty()) {
-      witness.checkSameRoot(device, cp);
-      return new IngestResult(response(device, List.of(), receipt), false);
-    }
-    stages.add(Stage.OPEN, System.nanoTime() - opened);
-    Extension ext =
-        stage(PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
-    Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
-    Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
-    DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
-    Committed done = stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext));
-    Plan plan = done.plan();
-    stage(
-        PipelineStage.PUBLISH,
-        () -> {
-          publish(done.batch(), updated, canonicals.size(), now);
-          handOver(plan, deviceId, oldSize, ext.leafHashes());
-          return null;
-        });
-    stages.countBatch();
-    List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
-    for (DeviceRecordRow r : plan.rows()) {
-      outcomes.add(r.wire());
-    }
-    tally.count(outcomes);
-    return new IngestResult(response(updated, outcomes, receipt), false);
+    return true;
   }
 
   /**
@@ -273,7 +302,12 @@ public final class BatchIngest {
   private record Committed(Plan plan, CommittedBatch batch) {}
 
   private Committed commit(
-      DeviceRow device, DeviceRow updated, Triage t, Map<String, List<Slot>> slots, Extension ext)
+      DeviceRow device,
+      DeviceRow updated,
+      Triage t,
+      Map<String, List<Slot>> slots,
+      Extension ext,
+      DeviceSyncStates.Report queue)
       throws StaleDeviceException {
     long t0 = System.nanoTime();
     Map<String, MessageRow> inSql = new HashMap<>(store.messagesByKeys(remembered(slots)));
@@ -297,7 +331,8 @@ public final class BatchIngest {
                       plan.rows(),
                       ext.nodes(),
                       plan.messages(),
-                      plan.counters()));
+                      plan.counters(),
+                      queue));
           long statements = done.deviceLogNanos() + done.messagesNanos();
           stages.add(Stage.DEVICE_LOG, done.deviceLogNanos());
           stages.add(Stage.MESSAGES, done.messagesNanos());

@@ -14,13 +14,15 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Stores the upload queue state an agent reports with a batch and raises the STUCK alert
- * (docs/sync-server.md, "Stuck devices"). The batch pipeline calls it once per request, right after
- * the device's checkpoint signature verified and before anything that may refuse the batch, so a
- * device that keeps failing the same way is seen; input that did not authenticate never reaches it.
- * Batches of agents that report no queue state leave the stored state as it was.
+ * (docs/sync-server.md, "Stuck devices"). The batch pipeline takes the report once per request,
+ * right after the device's checkpoint signature verified, and stores it in the batch's transaction,
+ * or on its own when the batch is refused or writes nothing, so a device that keeps failing the
+ * same way is seen; input that did not authenticate never reaches it. Batches of agents that report
+ * no queue state leave the stored state as it was.
  */
 public final class QueueReports {
   private final DeviceSyncStates states;
@@ -41,13 +43,14 @@ public final class QueueReports {
   }
 
   /**
-   * Records what an authenticated batch of {@code deviceId} reported, received at {@code now};
-   * {@code oldSize} is the device log size the batch starts at (its first record was the oldest the
-   * device had not synced).
+   * What an authenticated batch of {@code deviceId} reported, received at {@code now}, to be stored
+   * with the batch or, when the batch is refused, by {@link #store}; null when it reported no queue
+   * state. {@code oldSize} is the device log size the batch starts at (its first record was the
+   * oldest the device had not synced).
    */
-  void report(String deviceId, BatchMetadata m, long oldSize, long now) {
+  DeviceSyncStates.Report of(String deviceId, BatchMetadata m, long oldSize, long now) {
     if (m == null || !m.reportsQueue()) {
-      return;
+      return null;
     }
     SyncAttempt last = m.lastAttempt();
     DeviceSyncState report =
@@ -60,10 +63,19 @@ public final class QueueReports {
             now,
             null,
             oldSize);
-    states
-        .record(report, stuckAfter, this::alert)
-        .newAlert()
-        .ifPresent(a -> admin.publish(Events.of(a)));
+    return new DeviceSyncStates.Report(report, stuckAfter, this::alert);
+  }
+
+  /**
+   * Stores a report on its own (its batch was refused or wrote nothing) and publishes its alert.
+   */
+  void store(DeviceSyncStates.Report report) {
+    published(states.record(report).newAlert());
+  }
+
+  /** Publishes the STUCK alert a stored report raised, if any. */
+  void published(Optional<AlertRow> alert) {
+    alert.ifPresent(a -> admin.publish(Events.of(a)));
   }
 
   /**

@@ -22,10 +22,7 @@ public final class StageTimes {
   public enum Stage {
     /** Request body read, JSON and record bytes decoded (HTTP boundary). */
     PARSE,
-    /**
-     * Device row read, checkpoint note opened and its signature checked, the device's queue report
-     * stored, the cosignature.
-     */
+    /** Device row read, checkpoint note opened and its signature checked, the cosignature. */
     OPEN,
     /** Leaf hashes of the new records, and the root checked against the checkpoint. */
     VERIFY,
@@ -40,8 +37,8 @@ public final class StageTimes {
     /** In the batch transaction: the room cursors and the message rows. */
     MESSAGES,
     /**
-     * The rest of the batch transaction (counters, COMMIT, the connection's round trips), and
-     * collision read-backs and renumbering when it fails.
+     * The rest of the batch transaction (the device's queue report, counters, COMMIT, the
+     * connection's round trips), and collision read-backs and renumbering when it fails.
      */
     COMMIT,
     /** Room and admin broadcast of what committed. */

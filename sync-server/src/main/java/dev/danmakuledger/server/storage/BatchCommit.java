@@ -17,6 +17,8 @@ import java.util.TreeMap;
  * @param nodes the perfect-subtree hashes the batch completed
  * @param messages new room slots: messages and tombstones
  * @param counterDeltas counter increments, applied in name order
+ * @param queue the upload queue state the batch reported (docs/sync-server.md, "Stuck devices"),
+ *     stored with it; null when it reported none
  */
 public record BatchCommit(
     long expectedVersion,
@@ -25,7 +27,28 @@ public record BatchCommit(
     List<DeviceRecordRow> records,
     List<NodeRow> nodes,
     List<MessageRow> messages,
-    Map<String, Long> counterDeltas) {
+    Map<String, Long> counterDeltas,
+    DeviceSyncStates.Report queue) {
+
+  /** A batch that reported no queue state. */
+  public BatchCommit(
+      long expectedVersion,
+      long expectedVerifiedSize,
+      DeviceRow device,
+      List<DeviceRecordRow> records,
+      List<NodeRow> nodes,
+      List<MessageRow> messages,
+      Map<String, Long> counterDeltas) {
+    this(
+        expectedVersion,
+        expectedVerifiedSize,
+        device,
+        records,
+        nodes,
+        messages,
+        counterDeltas,
+        null);
+  }
 
   public BatchCommit {
     Objects.requireNonNull(device, "device");
@@ -40,6 +63,10 @@ public record BatchCommit(
     nodes = List.copyOf(nodes);
     messages = List.copyOf(messages);
     counterDeltas = new TreeMap<>(counterDeltas);
+    if (queue != null && !queue.state().deviceId().equals(device.id())) {
+      throw new IllegalArgumentException(
+          "queue report device: got " + queue.state().deviceId() + ", want " + device.id());
+    }
     for (DeviceRecordRow r : records) {
       if (!r.deviceId().equals(device.id())) {
         throw new IllegalArgumentException(

@@ -3,16 +3,17 @@ package dev.danmakuledger.server.storage;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
  * the records' outcomes and the receipt commit together, optimistically locked on the device row):
- * device row, records, proof nodes, counters, room slots, then the confirmation cursors. One
- * statement per table, and one read (the reserved cursors): UNIQUE constraints detect every
- * collision, which the caller resolves. The room cursor rows are shared by every writer of a room,
- * so they are locked last, after the room slots are in: the locks other devices queue on are held
- * for one narrow insert and the commit, not for the insert of the slots, which slows down as the
- * store grows.
+ * device row, records, proof nodes, the device's queue report, counters, room slots, then the
+ * confirmation cursors. One statement per table, and one read (the reserved cursors): UNIQUE
+ * constraints detect every collision, which the caller resolves. The room cursor rows are shared by
+ * every writer of a room, so they are locked last, after the room slots are in: the locks other
+ * devices queue on are held for one narrow insert and the commit, not for the insert of the slots,
+ * which slows down as the store grows.
  */
 public final class BatchWriter {
   private final Jdbc jdbc;
@@ -22,6 +23,9 @@ public final class BatchWriter {
     this.jdbc = jdbc;
     this.clock = clock;
   }
+
+  /** What the batch transaction gave out. */
+  private record Written(Map<String, CursorRange> confirmed, Optional<AlertRow> queueAlert) {}
 
   /** Thrown inside the batch transaction when the optimistic lock fails. */
   private static final class StaleRow extends RuntimeException {
@@ -46,7 +50,7 @@ public final class BatchWriter {
     long start = System.nanoTime();
     long[] statements = new long[2];
     try {
-      Map<String, CursorRange> confirmed =
+      Written written =
           jdbc.inTransactionOrThrow(
               c -> {
                 long t0 = System.nanoTime();
@@ -54,6 +58,10 @@ public final class BatchWriter {
                   throw new StaleRow();
                 }
                 long t1 = System.nanoTime();
+                Optional<AlertRow> queueAlert =
+                    batch.queue() == null
+                        ? Optional.empty()
+                        : DeviceSyncStates.recordIn(c, batch.queue()).newAlert();
                 CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
                 long t2 = System.nanoTime();
                 Map<String, CursorRange> ranges = Map.of();
@@ -63,11 +71,15 @@ public final class BatchWriter {
                 }
                 statements[0] = t1 - t0;
                 statements[1] = System.nanoTime() - t2;
-                return ranges;
+                return new Written(ranges, queueAlert);
               });
       long total = System.nanoTime() - start;
       return new CommittedBatch(
-          confirmed, statements[0], statements[1], total - statements[0] - statements[1]);
+          written.confirmed(),
+          statements[0],
+          statements[1],
+          total - statements[0] - statements[1],
+          written.queueAlert());
     } catch (StaleRow e) {
       throw new StaleDeviceException(
           id, "device " + id + " changed since version " + batch.expectedVersion(), null);

@@ -1,6 +1,8 @@
 package dev.danmakuledger.server.storage;
 
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -10,11 +12,18 @@ import java.util.TreeMap;
  *     (empty when the batch confirmed nothing); a broadcast announces them without reading SQL
  * @param deviceLogNanos the device row, records and proof nodes statements
  * @param messagesNanos the room cursors and the message rows
- * @param commitNanos the counters, the COMMIT and the connection's round trips around them
+ * @param commitNanos the queue report, the counters, the COMMIT and the connection's round trips
+ *     around them
+ * @param queueAlert the STUCK alert the batch's queue report raised (stored with it), to publish
  */
 public record CommittedBatch(
-    Map<String, CursorRange> confirmed, long deviceLogNanos, long messagesNanos, long commitNanos) {
+    Map<String, CursorRange> confirmed,
+    long deviceLogNanos,
+    long messagesNanos,
+    long commitNanos,
+    Optional<AlertRow> queueAlert) {
   public CommittedBatch {
     confirmed = java.util.Collections.unmodifiableMap(new TreeMap<>(confirmed));
+    Objects.requireNonNull(queueAlert, "queueAlert");
   }
 }

@@ -36,6 +36,46 @@ public final class DeviceSyncStates {
   public record Recorded(DeviceSyncState state, Optional<AlertRow> newAlert) {}
 
   /**
+   * A report to store, with the rule it is judged by.
+   *
+   * @param state what the device reported (its {@code stuckSince} is ignored)
+   * @param stuckAfter how old an unmoved queue may get before the device is STUCK
+   * @param alertFor the alert (not yet stored) of an episode this report opens
+   */
+  public record Report(
+      DeviceSyncState state, Duration stuckAfter, Function<DeviceSyncState, AlertRow> alertFor) {
+    public Report {
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(alertFor, "alertFor");
+      if (stuckAfter.isNegative() || stuckAfter.isZero()) {
+        throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
+      }
+    }
+  }
+
+  /** {@link #record(DeviceSyncState, Duration, Function)} of {@code report}. */
+  public Recorded record(Report report) {
+    return record(report.state(), report.stuckAfter(), report.alertFor());
+  }
+
+  /**
+   * Stores {@code report} and applies the STUCK rule in the caller's transaction (the batch that
+   * carried it, docs/sync-server.md "Stuck devices"), after the device row is locked.
+   */
+  static Recorded recordIn(Connection c, Report report) throws SQLException {
+    try {
+      return recordIn(c, report.state(), report.stuckAfter(), report.alertFor());
+    } catch (SQLException e) {
+      if (!Jdbc.isUniqueViolation(e)) {
+        throw e;
+      }
+      // A first report of the device inserted its row meanwhile (it raised nothing: a first report
+      // opens no episode); only the failed insert was undone, so read that row and update it.
+      return recordIn(c, report.state(), report.stuckAfter(), report.alertFor());
+    }
+  }
+
+  /**
    * Stores {@code report} (its {@code stuckSince} is ignored) and applies the STUCK rule, with the
    * alert and the episode counter, in one transaction.
    *

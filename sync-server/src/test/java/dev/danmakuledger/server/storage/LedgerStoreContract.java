@@ -349,6 +349,58 @@ abstract class LedgerStoreContract {
     assertTrue(store.nodeHash("d1", 2, 1).isEmpty());
   }
 
+  /** {@code commit} carrying {@code s} as the device's queue report. */
+  static BatchCommit withQueue(BatchCommit commit, DeviceSyncState s) {
+    return new BatchCommit(
+        commit.expectedVersion(),
+        commit.expectedVerifiedSize(),
+        commit.device(),
+        commit.records(),
+        commit.nodes(),
+        commit.messages(),
+        commit.counterDeltas(),
+        new DeviceSyncStates.Report(
+            s,
+            STUCK_AFTER,
+            r ->
+                new AlertRow(
+                    0, "ALERT", "WARN", r.deviceId(), null, "stuck " + r.queueAgeMs(), null, 9)));
+  }
+
+  @Test
+  void aBatchStoresItsQueueReportInItsTransactionAndAStaleOneDoesNot() throws Exception {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    DeviceRow d = enrolled("d1");
+    long old = STUCK_AFTER.toMillis() + 1;
+    CommittedBatch first =
+        store.commit(
+            withQueue(
+                commitOf(d, 1, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))),
+                queue("d1", 100L, old, "ok", 1_000)));
+    assertEquals(Optional.empty(), first.queueAlert(), "a first report opens no episode");
+    assertEquals(1_000, states.get("d1").orElseThrow().reportedAt());
+    assertThrows(
+        StaleDeviceException.class,
+        () ->
+            store.commit(
+                withQueue(
+                    commitOf(d, 2, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED))),
+                    queue("d1", 100L, old, "ok", 2_000))));
+    assertEquals(1_000, states.get("d1").orElseThrow().reportedAt(), "rolled back with its batch");
+    DeviceRow now = store.device("d1").orElseThrow();
+    CommittedBatch second =
+        store.commit(
+            withQueue(
+                commitOf(now, 2, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED))),
+                queue("d1", 100L, old, "ok", 3_000)));
+    assertTrue(second.queueAlert().isPresent(), "the same old queue again: STUCK");
+    assertEquals(3_000L, states.get("d1").orElseThrow().stuckSince());
+    assertEquals(1, store.alertCount(), "the alert is stored with the batch");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> withQueue(commitOf(now, 3, List.of()), queue("d2", 100L, old, "ok", 4_000)));
+  }
+
   @Test
   void staleVersionWritesNothing() throws Exception {
     DeviceRow d = enrolled("d1");
