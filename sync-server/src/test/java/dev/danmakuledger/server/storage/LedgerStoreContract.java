@@ -160,13 +160,13 @@ abstract class LedgerStoreContract {
         device, oldest, age, outcome == null ? null : 1000L, outcome, at, null, null);
   }
 
+  /** The STUCK alert the tests' reports raise. */
+  static AlertRow stuckAlert(DeviceSyncState r) {
+    return new AlertRow(0, "ALERT", "WARN", r.deviceId(), null, "stuck " + r.queueAgeMs(), null, 9);
+  }
+
   DeviceSyncStates.Recorded report(DeviceSyncStates states, DeviceSyncState s) {
-    return states.record(
-        s,
-        STUCK_AFTER,
-        r ->
-            new AlertRow(
-                0, "ALERT", "WARN", r.deviceId(), null, "stuck " + r.queueAgeMs(), null, 9));
+    return states.record(s, STUCK_AFTER, LedgerStoreContract::stuckAlert);
   }
 
   @Test
@@ -359,12 +359,7 @@ abstract class LedgerStoreContract {
         commit.nodes(),
         commit.messages(),
         commit.counterDeltas(),
-        new DeviceSyncStates.Report(
-            s,
-            STUCK_AFTER,
-            r ->
-                new AlertRow(
-                    0, "ALERT", "WARN", r.deviceId(), null, "stuck " + r.queueAgeMs(), null, 9)));
+        new DeviceSyncStates.Report(s, STUCK_AFTER, LedgerStoreContract::stuckAlert));
   }
 
   @Test
