@@ -106,6 +106,13 @@ public interface EdgeStore extends AutoCloseable {
   /** Stores a server receipt (cosigned checkpoint note) for a log size. */
   void saveReceipt(long size, String note, long receivedAt) throws StoreException;
 
+  /**
+   * Stores what the server answered to one batch, all or none: its records' outcomes and the
+   * receipt for the log size after it (one transaction, so one commit to disk per batch).
+   */
+  void acceptBatch(List<OutcomeUpdate> updates, long size, String receipt, long receivedAt)
+      throws StoreException;
+
   /** The receipt for the largest size, if any. */
   Optional<StoredCheckpoint> latestReceipt() throws StoreException;
 

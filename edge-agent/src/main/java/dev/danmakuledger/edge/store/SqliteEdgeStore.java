@@ -310,6 +310,18 @@ final class SqliteEdgeStore implements EdgeStore {
   }
 
   @Override
+  public synchronized void acceptBatch(
+      List<OutcomeUpdate> updates, long size, String receipt, long receivedAt)
+      throws StoreException {
+    inTransaction(
+        "store outcomes and receipt for size " + size,
+        c -> {
+          OutcomeTable.apply(c, updates);
+          NoteTables.saveReceipt(c, size, receipt, receivedAt);
+        });
+  }
+
+  @Override
   public synchronized Optional<StoredCheckpoint> latestReceipt() throws StoreException {
     return call("read latest note", NoteTables::latestReceipt);
   }

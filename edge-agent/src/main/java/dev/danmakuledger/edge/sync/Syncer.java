@@ -460,8 +460,8 @@ public final class Syncer {
           "batch [" + oldSize + ", " + newSize + "): got no receipt, want a cosigned checkpoint");
     }
     checkReceipt(response.receipt(), newSize, next.root());
-    store.applyOutcomes(updates(outcomes, sent, oldSize));
-    store.saveReceipt(newSize, response.receipt(), clock.millis());
+    store.acceptBatch(
+        updates(outcomes, sent, oldSize), newSize, response.receipt(), clock.millis());
     LOG.debug("batch [{}, {}) accepted; checkpoint {}", oldSize, newSize, note.length());
   }
 

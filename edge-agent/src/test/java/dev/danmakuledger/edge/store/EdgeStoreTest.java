@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -248,6 +249,34 @@ class EdgeStoreTest {
       assertThrows(
           StoreException.class,
           () -> s.applyOutcomes(List.of(new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1))));
+    }
+  }
+
+  @Test
+  void aBatchAnswerStoresItsOutcomesAndReceiptTogetherOrNeither() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"), record(1, "b"))));
+      assertThrows(
+          StoreException.class,
+          () ->
+              s.acceptBatch(
+                  List.of(
+                      new OutcomeUpdate(0, "CONFIRMED", 17L, "m1", null, 99),
+                      new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1)),
+                  2,
+                  "receipt",
+                  100));
+      assertEquals(Optional.empty(), s.latestReceipt(), "no receipt without its outcomes");
+      assertEquals(Map.of("UNSYNCED", 2L), s.outcomeCounts(), "no outcome of the failed answer");
+      s.acceptBatch(
+          List.of(
+              new OutcomeUpdate(0, "CONFIRMED", 17L, "m1", null, 99),
+              new OutcomeUpdate(1, "DUPLICATE", 3L, "m0", null, 99)),
+          2,
+          "receipt",
+          100);
+      assertEquals(2, s.latestReceipt().orElseThrow().size());
+      assertEquals(Map.of("CONFIRMED", 1L, "DUPLICATE", 1L), s.outcomeCounts());
     }
   }
 

@@ -160,6 +160,12 @@ public final class FaultyStore implements EdgeStore {
   }
 
   @Override
+  public void acceptBatch(List<OutcomeUpdate> updates, long size, String receipt, long receivedAt)
+      throws StoreException {
+    real.acceptBatch(updates, size, receipt, receivedAt);
+  }
+
+  @Override
   public Optional<StoredCheckpoint> latestReceipt() throws StoreException {
     return real.latestReceipt();
   }
