@@ -85,7 +85,7 @@ public record MessageEntry(
   @Override
   public byte[] encode() {
     return write(
-        seq, messageId, deviceId, deviceIndex, deviceLeafHash(), idempotencyKey.toString());
+        seq, messageId, deviceId, deviceIndex, null, deviceLeafHashHex, idempotencyKey.toString());
   }
 
   /**
@@ -111,14 +111,23 @@ public record MessageEntry(
         || idempotencyKey.charAt(deviceId.length()) != ':') {
       return null;
     }
-    return write(seq, messageId, deviceId, deviceIndex, deviceLeafHash, idempotencyKey);
+    return write(seq, messageId, deviceId, deviceIndex, deviceLeafHash, null, idempotencyKey);
   }
 
   private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-  /** {@code v1 <seq> M <messageId> <deviceId> <deviceIndex> <leafHashHex> <key>}, in ASCII. */
+  /**
+   * {@code v1 <seq> M <messageId> <deviceId> <deviceIndex> <leafHashHex> <key>}, in ASCII; the leaf
+   * hash given as its 32 bytes or, when {@code leaf} is null, as its 64 hex digits.
+   */
   private static byte[] write(
-      long seq, long messageId, String deviceId, long deviceIndex, byte[] leaf, String key) {
+      long seq,
+      long messageId,
+      String deviceId,
+      long deviceIndex,
+      byte[] leaf,
+      String leafHex,
+      String key) {
     byte[] out =
         new byte[3 + 20 + 3 + 20 + 1 + deviceId.length() + 1 + 20 + 1 + 64 + 1 + key.length()];
     int p = ascii(out, 0, "v1 ");
@@ -130,9 +139,13 @@ public record MessageEntry(
     out[p++] = ' ';
     p = decimal(out, p, deviceIndex);
     out[p++] = ' ';
-    for (byte b : leaf) {
-      out[p++] = HEX_DIGITS[(b >> 4) & 0xF];
-      out[p++] = HEX_DIGITS[b & 0xF];
+    if (leaf == null) {
+      p = ascii(out, p, leafHex);
+    } else {
+      for (byte b : leaf) {
+        out[p++] = HEX_DIGITS[(b >> 4) & 0xF];
+        out[p++] = HEX_DIGITS[b & 0xF];
+      }
     }
     out[p++] = ' ';
     p = ascii(out, p, key);

@@ -30,26 +30,6 @@ public record BatchCommit(
     Map<String, Long> counterDeltas,
     DeviceSyncStates.Report queue) {
 
-  /** A batch that reported no queue state. */
-  public BatchCommit(
-      long expectedVersion,
-      long expectedVerifiedSize,
-      DeviceRow device,
-      List<DeviceRecordRow> records,
-      List<NodeRow> nodes,
-      List<MessageRow> messages,
-      Map<String, Long> counterDeltas) {
-    this(
-        expectedVersion,
-        expectedVerifiedSize,
-        device,
-        records,
-        nodes,
-        messages,
-        counterDeltas,
-        null);
-  }
-
   public BatchCommit {
     Objects.requireNonNull(device, "device");
     if (expectedVerifiedSize < 0 || expectedVerifiedSize > device.verifiedSize()) {

@@ -132,7 +132,8 @@ abstract class LedgerStoreContract {
         records,
         nodes,
         messages,
-        counters);
+        counters,
+        null);
   }
 
   @Test
@@ -293,7 +294,8 @@ abstract class LedgerStoreContract {
               batch,
               List.of(),
               List.of(),
-              Map.of()));
+              Map.of(),
+              null));
     }
     assertEquals(d.version() + 3, store.device("kiosk").orElseThrow().version());
     RecordBundleTest.assertSameRows(all, store.records("kiosk", 0, 901));
@@ -316,7 +318,8 @@ abstract class LedgerStoreContract {
             RecordBundleTest.row(1, Outcome.REJECTED, RecordBundle.CLOSE_AT_BYTES + 1),
             RecordBundleTest.row(2, Outcome.CONFIRMED, 100));
     store.commit(
-        new BatchCommit(d.version(), 0, advanced(d, 3), batch, List.of(), List.of(), Map.of()));
+        new BatchCommit(
+            d.version(), 0, advanced(d, 3), batch, List.of(), List.of(), Map.of(), null));
     RecordBundleTest.assertSameRows(batch, store.records("kiosk", 0, 3));
     RecordBundleTest.assertSameRows(batch.subList(1, 2), store.records("kiosk", 1, 2));
   }
@@ -330,7 +333,8 @@ abstract class LedgerStoreContract {
             new NodeRow(0, 1, bytes(2, 32)),
             new NodeRow(1, 0, bytes(3, 32)));
     store.commit(
-        new BatchCommit(d.version(), 0, advanced(d, 2), List.of(), first, List.of(), Map.of()));
+        new BatchCommit(
+            d.version(), 0, advanced(d, 2), List.of(), first, List.of(), Map.of(), null));
     DeviceRow mid = store.device("d1").orElseThrow();
     List<NodeRow> second =
         List.of(
@@ -340,7 +344,7 @@ abstract class LedgerStoreContract {
             new NodeRow(2, 0, bytes(7, 32)));
     store.commit(
         new BatchCommit(
-            mid.version(), 2, advanced(mid, 4), List.of(), second, List.of(), Map.of()));
+            mid.version(), 2, advanced(mid, 4), List.of(), second, List.of(), Map.of(), null));
     assertArrayEquals(bytes(3, 32), store.nodeHash("d1", 1, 0).orElseThrow());
     assertArrayEquals(bytes(7, 32), store.nodeHash("d1", 2, 0).orElseThrow());
     assertArrayEquals(bytes(4, 32), store.nodeHash("d1", 0, 2).orElseThrow());
