@@ -151,13 +151,6 @@ public final class LedgerStore {
     return messages.pending(limit);
   }
 
-  /** See {@link MessageStore#transition}. */
-  public Optional<MessageRow> transition(
-      long messageId, MessageStatus from, MessageStatus to, long expectedVersion, String reason)
-      throws VersionConflictException {
-    return messages.transition(messageId, from, to, expectedVersion, reason, clock.millis());
-  }
-
   /** Per-room counts, rooms in name order; "recent" is the last minute. */
   public List<RoomStats> rooms() {
     return messages.rooms(clock.millis() - 60_000);

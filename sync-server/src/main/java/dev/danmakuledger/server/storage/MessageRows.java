@@ -13,6 +13,11 @@ final class MessageRows {
 
   private MessageRows() {}
 
+  /** {@link #COLUMNS} qualified by a table alias, for joins. */
+  static String columnsOf(String alias) {
+    return alias + "." + COLUMNS.replace(", ", ", " + alias + ".");
+  }
+
   static MessageRow read(ResultSet rs) throws SQLException {
     return new MessageRow(
         rs.getString(1),

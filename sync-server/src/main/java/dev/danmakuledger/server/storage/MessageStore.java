@@ -37,14 +37,43 @@ public final class MessageStore {
     this.jdbc = jdbc;
   }
 
-  /** Inserts room slots as one JDBC batch; any slot, key or id already taken fails them all. */
+  /**
+   * Inserts room slots as one JDBC batch, and the held ones into the review queue; any slot, key or
+   * id already taken fails them all.
+   */
   static void insert(Connection c, List<MessageRow> rows, long now) throws SQLException {
+    List<MessageRow> held = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
       for (MessageRow m : rows) {
         bind(ps, m, now);
         ps.addBatch();
+        if (m.status() == MessageStatus.PENDING) {
+          held.add(m);
+        }
       }
       ps.executeBatch();
+    }
+    if (!held.isEmpty()) {
+      try (PreparedStatement ps =
+          c.prepareStatement("INSERT INTO review_queue (room, seq, held_at) VALUES (?, ?, ?)")) {
+        for (MessageRow m : held) {
+          ps.setString(1, m.room());
+          ps.setLong(2, m.seq());
+          ps.setLong(3, now);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    }
+  }
+
+  /** Takes a decided message out of the review queue (a no-op if it is not there). */
+  static void unqueue(Connection c, String room, long seq) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("DELETE FROM review_queue WHERE room = ? AND seq = ?")) {
+      ps.setString(1, room);
+      ps.setLong(2, seq);
+      ps.executeUpdate();
     }
   }
 
@@ -200,48 +229,16 @@ public final class MessageStore {
         MessageRows::read);
   }
 
-  /** Messages held for review, oldest first. */
+  /** Messages held for review, oldest first (the review queue, docs/architecture.md §5). */
   public List<MessageRow> pending(int limit) {
     return jdbc.query(
         "SELECT "
-            + MESSAGE_COLUMNS
-            + " FROM messages WHERE status = 'PENDING' ORDER BY created_at, room, seq LIMIT "
+            + MessageRows.columnsOf("m")
+            + " FROM review_queue q JOIN messages m ON m.room = q.room AND m.seq = q.seq"
+            + " WHERE m.status = 'PENDING' ORDER BY q.held_at, q.room, q.seq LIMIT "
             + Jdbc.positive(limit),
         ps -> {},
         MessageRows::read);
-  }
-
-  /**
-   * Moves a message from {@code from} to {@code to} by compare-and-set on its version.
-   *
-   * @return the updated row, or empty when no message has this id
-   * @throws VersionConflictException when the row is not at {@code expectedVersion} in {@code from}
-   */
-  public Optional<MessageRow> transition(
-      long messageId,
-      MessageStatus from,
-      MessageStatus to,
-      long expectedVersion,
-      String reason,
-      long now)
-      throws VersionConflictException {
-    int n =
-        jdbc.update(
-            "UPDATE messages SET status = ?, reason = ?, version = version + 1, updated_at = ?"
-                + " WHERE message_id = ? AND status = ? AND version = ?",
-            ps -> {
-              ps.setString(1, to.name());
-              ps.setString(2, reason);
-              ps.setLong(3, now);
-              ps.setLong(4, messageId);
-              ps.setString(5, from.name());
-              ps.setLong(6, expectedVersion);
-            });
-    Optional<MessageRow> current = byId(messageId);
-    if (n == 0 && current.isPresent()) {
-      throw new VersionConflictException(current.get(), expectedVersion);
-    }
-    return current;
   }
 
   /** Per-room counts, rooms in name order; {@code since} bounds the recent-message count. */

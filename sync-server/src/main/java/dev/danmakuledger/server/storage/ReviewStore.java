@@ -13,8 +13,9 @@ import javax.sql.DataSource;
 /**
  * The review transition of the message state machine (docs/architecture.md §5): PENDING → CONFIRMED
  * | REJECTED by compare-and-set on the version column, together with what follows from it — the
- * confirmation cursor of an approved message and the counters — in one transaction, so that a
- * failure leaves the message PENDING with nothing counted.
+ * message leaving the review queue, the confirmation cursor of an approved message and the counters
+ * — in one transaction, so that a failure leaves the message PENDING and queued with nothing
+ * counted.
  */
 public final class ReviewStore {
   /** Attempts of a decision whose transaction the database aborted to break a deadlock. */
@@ -86,8 +87,10 @@ public final class ReviewStore {
           }
           Optional<MessageRow> now = byId(c, messageId);
           if (n == 1) {
+            MessageRow decided = now.orElseThrow();
+            MessageStore.unqueue(c, decided.room(), decided.seq());
             if (to == MessageStatus.CONFIRMED) {
-              ConfirmedCursors.assign(c, List.of(now.orElseThrow()));
+              ConfirmedCursors.assign(c, List.of(decided));
             }
             Jdbc.addCounters(c, counters);
           }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Upgrading a database written before confirmation cursors (migration V3): confirmed messages get
  * their seq as cursor, so a stream resumed with an event id an older server sent (a seq) continues
  * where it was, and later confirmations come after every old one; old signature failures become
- * attempt counts.
+ * attempt counts, and a message held for review is in the review queue (migration V14).
  */
 final class CursorMigrationTest {
   @TempDir Path dir;
@@ -55,8 +55,12 @@ final class CursorMigrationTest {
       assertEquals(List.of(1L, 3L), all.stream().map(x -> x.message().seq()).toList());
       assertEquals(
           List.of(3L), feed.after("r", 1, 0, 10).stream().map(x -> x.message().seq()).toList());
+      MessageStore messages = new MessageStore(new Jdbc(db.dataSource()));
+      assertEquals(
+          List.of(102L), messages.pending(10).stream().map(MessageRow::messageId).toList());
       new ReviewStore(db, Clock.systemUTC())
           .decide(102, MessageStatus.CONFIRMED, 0, null, Map.of());
+      assertEquals(List.of(), messages.pending(10));
       List<ConfirmedFeed.Confirmed> resumed = feed.after("r", 3, 0, 10);
       assertEquals(List.of(4L), resumed.stream().map(ConfirmedFeed.Confirmed::cursor).toList());
       assertEquals(2, resumed.get(0).message().seq());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.Outcome;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -525,29 +526,71 @@ abstract class LedgerStoreContract {
   }
 
   @Test
-  void reviewTransitionIsCompareAndSet() throws Exception {
+  void reviewDecisionsAreCompareAndSetAndLeaveTheQueue() throws Exception {
     DeviceRow d = enrolled("d1");
     MessageRow pending = message("r", 1, "k1", "a", MessageStatus.PENDING);
     store.commit(commitOf(d, 1, List.of(pending)));
-    assertEquals(1, store.pending(10).size());
+    assertEquals(List.of(1L), store.pending(10).stream().map(MessageRow::seq).toList());
+    ReviewStore reviews = new ReviewStore(db, CLOCK);
     MessageRow approved =
-        store
-            .transition(
-                pending.messageId(), MessageStatus.PENDING, MessageStatus.CONFIRMED, 0, null)
+        reviews
+            .decide(pending.messageId(), MessageStatus.CONFIRMED, 0, null, Map.of())
             .orElseThrow();
     assertEquals(MessageStatus.CONFIRMED, approved.status());
     assertEquals(1, approved.version());
     VersionConflictException e =
         assertThrows(
             VersionConflictException.class,
-            () ->
-                store.transition(
-                    pending.messageId(), MessageStatus.PENDING, MessageStatus.REJECTED, 0, "x"));
+            () -> reviews.decide(pending.messageId(), MessageStatus.REJECTED, 0, "x", Map.of()));
     assertEquals(MessageStatus.CONFIRMED, e.current().status());
     assertEquals(
-        Optional.empty(),
-        store.transition(424242L, MessageStatus.PENDING, MessageStatus.REJECTED, 0, "x"));
-    assertEquals(0, store.pending(10).size());
+        Optional.empty(), reviews.decide(424242L, MessageStatus.REJECTED, 0, "x", Map.of()));
+    assertEquals(List.of(), store.pending(10));
+  }
+
+  @Test
+  void theReviewQueueListsHeldMessagesOldestFirstAndOnlyThem() throws Exception {
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            3,
+            List.of(
+                message("z", 1, "k1", "a", MessageStatus.PENDING),
+                message("z", 2, "k2", "b", MessageStatus.CONFIRMED),
+                message("y", 1, "k3", "c", MessageStatus.PENDING))));
+    LedgerStore later = new LedgerStore(db, Clock.offset(CLOCK, Duration.ofSeconds(5)));
+    later.commit(
+        commitOf(
+            store.device("d1").orElseThrow(),
+            4,
+            List.of(message("a", 1, "k4", "d", MessageStatus.PENDING))));
+    assertEquals(
+        List.of("y/1", "z/1", "a/1"),
+        store.pending(10).stream().map(m -> m.room() + "/" + m.seq()).toList());
+    assertEquals(
+        List.of("y/1"), store.pending(1).stream().map(m -> m.room() + "/" + m.seq()).toList());
+
+    // A batch that fails leaves nothing in the queue.
+    DeviceRow now = store.device("d1").orElseThrow();
+    assertThrows(
+        SlotTakenException.class,
+        () ->
+            store.commit(
+                commitOf(
+                    now,
+                    6,
+                    List.of(
+                        message("b", 1, "k5", "e", MessageStatus.PENDING),
+                        message("a", 1, "k6", "f", MessageStatus.PENDING)))));
+    assertEquals(3, store.pending(10).size());
+
+    MessageRow held = store.messageByKey("k1").orElseThrow();
+    new ReviewStore(db, CLOCK)
+        .decide(held.messageId(), MessageStatus.REJECTED, held.version(), "spam", Map.of());
+    assertEquals(
+        List.of("y/1", "a/1"),
+        store.pending(10).stream().map(m -> m.room() + "/" + m.seq()).toList());
   }
 
   @Test
