@@ -8,27 +8,25 @@ import java.util.Map;
 
 /**
  * The statements of a capture transaction ({@link SqliteEdgeStore#append}), prepared once per
- * connection rather than once per transaction. Records go in as multi-row {@code INSERT}s of
- * {@value #ROWS_PER_INSERT} rows (one statement step per chunk instead of one per row, the log
- * index and checkpoint size bound once per chunk), the rest one row at a time, so a single durable
- * capture costs one short {@code INSERT} as before.
+ * connection rather than once per transaction. A batch's records go in through one single-row
+ * {@code INSERT} run as a JDBC batch (sqlite-jdbc steps it once per row without leaving the
+ * statement; measured faster than multi-row {@code INSERT}s of 128 rows, docs/benchmarks.md "edge:
+ * agent capture against a raw sqlite-jdbc insert"); a single durable capture is one plain step.
  *
  * <p>Used under the store's monitor only.
  */
 final class AppendStatements implements AutoCloseable {
-  /** Rows per multi-row insert: 2 + 5 × 128 = 642 parameters, under SQLite's historic 999. */
-  static final int ROWS_PER_INSERT = 128;
-
-  private final PreparedStatement chunk;
-  private final PreparedStatement single;
+  private final PreparedStatement record;
   private final PreparedStatement committedSize;
   private final PreparedStatement checkpoint;
   private final PreparedStatement logState;
   private final PreparedStatement counter;
 
   AppendStatements(Connection conn) throws SQLException {
-    chunk = conn.prepareStatement(chunkSql(ROWS_PER_INSERT));
-    single = conn.prepareStatement(chunkSql(1));
+    record =
+        conn.prepareStatement(
+            "INSERT INTO records(idx, idempotency_key, content_hash, canonical, leaf_hash,"
+                + " captured_at, checkpoint_size) VALUES (?, ?, ?, ?, ?, ?, ?)");
     committedSize = conn.prepareStatement("SELECT size FROM log_state WHERE id = 0");
     checkpoint =
         conn.prepareStatement("INSERT INTO checkpoints(size, note, created_at) VALUES (?, ?, ?)");
@@ -38,37 +36,6 @@ final class AppendStatements implements AutoCloseable {
         conn.prepareStatement(
             "INSERT INTO counters(name, value) VALUES (?, ?) "
                 + "ON CONFLICT(name) DO UPDATE SET value = value + excluded.value");
-  }
-
-  /**
-   * {@code INSERT ... VALUES (?1 + 0, ?3, ...), (?1 + 1, ...)}: parameter 1 is the index of the
-   * chunk's first row, 2 the checkpoint size of the batch, then five per row.
-   */
-  static String chunkSql(int rows) {
-    StringBuilder sql =
-        new StringBuilder(
-            "INSERT INTO records(idx, idempotency_key, content_hash, canonical, leaf_hash,"
-                + " captured_at, checkpoint_size) VALUES ");
-    for (int j = 0; j < rows; j++) {
-      int p = 3 + 5 * j;
-      if (j > 0) {
-        sql.append(", ");
-      }
-      sql.append("(?1 + ")
-          .append(j)
-          .append(", ?")
-          .append(p)
-          .append(", ?")
-          .append(p + 1)
-          .append(", ?")
-          .append(p + 2)
-          .append(", ?")
-          .append(p + 3)
-          .append(", ?")
-          .append(p + 4)
-          .append(", ?2)");
-    }
-    return sql.toString();
   }
 
   /** The committed log size, -1 without a log_state row. */
@@ -102,32 +69,30 @@ final class AppendStatements implements AutoCloseable {
 
   private void insertRecords(AppendBatch batch) throws SQLException {
     List<NewRecord> records = batch.records();
-    int n = records.size();
-    int i = 0;
-    for (; i + ROWS_PER_INSERT <= n; i += ROWS_PER_INSERT) {
-      bind(chunk, records, i, ROWS_PER_INSERT, batch.newSize());
-      chunk.executeUpdate();
+    if (records.size() == 1) {
+      bind(records.get(0), batch.newSize());
+      record.executeUpdate();
+      return;
     }
-    for (; i < n; i++) {
-      bind(single, records, i, 1, batch.newSize());
-      single.executeUpdate();
+    try {
+      for (NewRecord r : records) {
+        bind(r, batch.newSize());
+        record.addBatch();
+      }
+      record.executeBatch();
+    } finally {
+      record.clearBatch();
     }
   }
 
-  private static void bind(
-      PreparedStatement ps, List<NewRecord> records, int from, int rows, long checkpointSize)
-      throws SQLException {
-    ps.setLong(1, records.get(from).index());
-    ps.setLong(2, checkpointSize);
-    for (int j = 0; j < rows; j++) {
-      NewRecord r = records.get(from + j);
-      int p = 3 + 5 * j;
-      ps.setString(p, r.idempotencyKey());
-      ps.setString(p + 1, r.contentHash());
-      ps.setBytes(p + 2, r.canonical());
-      ps.setBytes(p + 3, r.leafHash());
-      ps.setLong(p + 4, r.capturedAt());
-    }
+  private void bind(NewRecord r, long checkpointSize) throws SQLException {
+    record.setLong(1, r.index());
+    record.setString(2, r.idempotencyKey());
+    record.setString(3, r.contentHash());
+    record.setBytes(4, r.canonical());
+    record.setBytes(5, r.leafHash());
+    record.setLong(6, r.capturedAt());
+    record.setLong(7, checkpointSize);
   }
 
   void insertCheckpoint(long size, String note, long createdAt) throws SQLException {
@@ -157,8 +122,7 @@ final class AppendStatements implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     SQLException first = null;
-    for (PreparedStatement ps :
-        List.of(chunk, single, committedSize, checkpoint, logState, counter)) {
+    for (PreparedStatement ps : List.of(record, committedSize, checkpoint, logState, counter)) {
       try {
         ps.close();
       } catch (SQLException e) {

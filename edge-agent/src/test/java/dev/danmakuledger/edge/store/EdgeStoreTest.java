@@ -157,21 +157,21 @@ class EdgeStoreTest {
   }
 
   @Test
-  void batchesAcrossMultiRowInsertBoundariesStoreEveryRowInOrder() throws Exception {
+  void batchesOfManyRowsStoreEveryRowInOrder() throws Exception {
     try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
-      // 2 multi-row chunks and 44 single-row inserts, then a batch that ends on a chunk boundary.
-      int first = 2 * AppendStatements.ROWS_PER_INSERT + 44;
+      // A batch of 300, then one of 128 (each a JDBC batch of single-row inserts).
+      int first = 300;
       List<NewRecord> records = new ArrayList<>();
       for (int i = 0; i < first; i++) {
         records.add(record(i, "k" + i));
       }
       s.append(batch(0, records));
       List<NewRecord> more = new ArrayList<>();
-      for (int i = first; i < first + AppendStatements.ROWS_PER_INSERT; i++) {
+      for (int i = first; i < first + 128; i++) {
         more.add(record(i, "k" + i));
       }
       s.append(batch(first, more));
-      int size = first + AppendStatements.ROWS_PER_INSERT;
+      int size = first + 128;
       List<StoredRecord> stored = s.records(0, size + 1);
       assertEquals(size, stored.size());
       for (int i = 0; i < size; i++) {
@@ -188,12 +188,12 @@ class EdgeStoreTest {
   }
 
   @Test
-  void duplicateKeyInsideAMultiRowChunkRollsBackTheWholeBatch() throws Exception {
+  void duplicateKeyInsideABatchRollsBackTheWholeBatch() throws Exception {
     try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
       s.append(batch(0, List.of(record(0, "a"))));
       List<NewRecord> records = new ArrayList<>();
-      for (int i = 1; i <= 2 * AppendStatements.ROWS_PER_INSERT; i++) {
-        records.add(record(i, i == AppendStatements.ROWS_PER_INSERT + 7 ? "a" : "k" + i));
+      for (int i = 1; i <= 256; i++) {
+        records.add(record(i, i == 135 ? "a" : "k" + i));
       }
       DuplicateKeyException e =
           assertThrows(DuplicateKeyException.class, () -> s.append(batch(1, records)));
