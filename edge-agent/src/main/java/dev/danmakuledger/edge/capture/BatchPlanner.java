@@ -152,7 +152,7 @@ final class BatchPlanner {
         i -> {
           Pending p = plan.fresh.get(i);
           long index = firstIndex + i;
-          byte[] canonical = p.draft().canonicalBytesAt(index, plan.clocks.get(i));
+          byte[] canonical = p.encoded().canonicalAt(index, plan.clocks.get(i));
           encoded[i] =
               new NewRecord(
                   index,

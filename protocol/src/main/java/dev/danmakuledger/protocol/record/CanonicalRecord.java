@@ -46,6 +46,16 @@ public final class CanonicalRecord {
     return out.toByteArray();
   }
 
+  /** Refuses a negative log index or capture clock for a record's place in the log. */
+  static void checkPlace(long index, long hlc) {
+    if (hlc < 0) {
+      throw new InvalidRecordException("hlc", "hlc: got " + hlc + ", want >= 0");
+    }
+    if (index < 0) {
+      throw new InvalidRecordException("index", "index: got " + index + ", want >= 0");
+    }
+  }
+
   /**
    * Decodes a version 1 encoding, strictly.
    *

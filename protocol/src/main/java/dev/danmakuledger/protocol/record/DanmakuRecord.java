@@ -132,12 +132,7 @@ public record DanmakuRecord(
    * @throws InvalidRecordException if {@code index} or {@code hlc} is negative
    */
   public byte[] canonicalBytesAt(long index, long hlc) {
-    if (hlc < 0) {
-      throw new InvalidRecordException("hlc", "hlc: got " + hlc + ", want >= 0");
-    }
-    if (index < 0) {
-      throw new InvalidRecordException("index", "index: got " + index + ", want >= 0");
-    }
+    CanonicalRecord.checkPlace(index, hlc);
     return CanonicalRecord.encodeAt(this, index, hlc);
   }
 
@@ -154,6 +149,11 @@ public record DanmakuRecord(
    */
   public String contentHash() {
     return HEX.formatHex(Sha256.fresh().digest(CanonicalRecord.encodeContent(this)));
+  }
+
+  /** Its key and content encoded once, for its content hash and its bytes at a log index. */
+  public EncodedRecord encoded() {
+    return EncodedRecord.of(this);
   }
 
   /** Returns a copy placed at {@code index} of the device log with capture clock {@code hlc}. */

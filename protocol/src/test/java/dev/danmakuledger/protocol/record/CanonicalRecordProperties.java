@@ -33,6 +33,16 @@ class CanonicalRecordProperties {
         record.withIndexAndHlc(index, hlc).canonicalBytes(), record.canonicalBytesAt(index, hlc));
   }
 
+  @Property(seed = "6962", tries = 500)
+  void theRecordEncodedOnceGivesTheSameHashAndBytes(
+      @ForAll("records") DanmakuRecord record,
+      @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long index,
+      @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long hlc) {
+    EncodedRecord encoded = record.encoded();
+    assertEquals(record.contentHash(), encoded.contentHash());
+    assertArrayEquals(record.canonicalBytesAt(index, hlc), encoded.canonicalAt(index, hlc));
+  }
+
   @Property(seed = "777", tries = 1000)
   void randomBytesOnlyEverFailWithInvalidRecord(@ForAll("noise") byte[] bytes) {
     decodeStrictly(bytes);

@@ -327,6 +327,13 @@ class DanmakuRecordTest {
     assertEquals(
         "hlc", assertThrows(InvalidRecordException.class, () -> r.canonicalBytesAt(0, -1)).field());
     assertArrayEquals(r.withIndexAndHlc(5, 9).canonicalBytes(), r.canonicalBytesAt(5, 9));
+    EncodedRecord encoded = r.encoded();
+    assertEquals(
+        "index",
+        assertThrows(InvalidRecordException.class, () -> encoded.canonicalAt(-1, 0)).field());
+    assertEquals(
+        "hlc",
+        assertThrows(InvalidRecordException.class, () -> encoded.canonicalAt(0, -1)).field());
   }
 
   @Test

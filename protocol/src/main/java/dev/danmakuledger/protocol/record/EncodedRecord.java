@@ -1,0 +1,53 @@
+package dev.danmakuledger.protocol.record;
+
+import dev.danmakuledger.merkle.hash.Sha256;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * A record's fields encoded once (docs/canonical-record.md): its content encoding, from which both
+ * its content hash and its canonical bytes at any index and clock are made without encoding the
+ * strings again. The canonical bytes are the version byte, the key, the content encoding after its
+ * version byte, then hlc and index, so they are assembled by copying.
+ */
+public final class EncodedRecord {
+  private static final HexFormat HEX = HexFormat.of();
+
+  private final byte[] key;
+  private final byte[] content;
+
+  private EncodedRecord(byte[] key, byte[] content) {
+    this.key = key;
+    this.content = content;
+  }
+
+  /** Encodes the key and content of a valid record. */
+  public static EncodedRecord of(DanmakuRecord record) {
+    return new EncodedRecord(
+        record.key().toString().getBytes(StandardCharsets.UTF_8),
+        CanonicalRecord.encodeContent(record));
+  }
+
+  /** The same as {@link DanmakuRecord#contentHash()}. */
+  public String contentHash() {
+    return HEX.formatHex(Sha256.fresh().digest(content));
+  }
+
+  /**
+   * The same bytes as {@link DanmakuRecord#canonicalBytesAt canonicalBytesAt(index, hlc)}.
+   *
+   * @throws InvalidRecordException if {@code index} or {@code hlc} is negative
+   */
+  public byte[] canonicalAt(long index, long hlc) {
+    CanonicalRecord.checkPlace(index, hlc);
+    ByteBuffer out = ByteBuffer.allocate(1 + 4 + key.length + content.length - 1 + 8 + 8);
+    out.put(CanonicalRecord.VERSION_1);
+    out.putInt(key.length);
+    out.put(key);
+    out.put(content, 1, content.length - 1);
+    out.putLong(hlc);
+    out.putLong(index);
+    return out.array();
+  }
+}
