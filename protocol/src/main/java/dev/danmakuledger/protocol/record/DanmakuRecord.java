@@ -1,10 +1,8 @@
 package dev.danmakuledger.protocol.record;
 
 import dev.danmakuledger.merkle.hash.Rfc6962;
-import dev.danmakuledger.merkle.hash.Sha256;
 import dev.danmakuledger.protocol.Quote;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
-import java.util.HexFormat;
 
 /**
  * One danmaku as captured by a device and appended to its log (docs/architecture.md §3). Its leaf
@@ -36,8 +34,6 @@ public record DanmakuRecord(
     long index) {
 
   static final int MAX_ROOM_LENGTH = 64;
-
-  private static final HexFormat HEX = HexFormat.of();
 
   /**
    * Validates every field.
@@ -148,7 +144,7 @@ public record DanmakuRecord(
    * different content hashes they conflict.
    */
   public String contentHash() {
-    return HEX.formatHex(Sha256.fresh().digest(CanonicalRecord.encodeContent(this)));
+    return EncodedRecord.hashOf(CanonicalRecord.encodeContent(this));
   }
 
   /** Its key and content encoded once, for its content hash and its bytes at a log index. */

@@ -31,7 +31,12 @@ public final class EncodedRecord {
 
   /** The same as {@link DanmakuRecord#contentHash()}. */
   public String contentHash() {
-    return HEX.formatHex(Sha256.fresh().digest(content));
+    return hashOf(content);
+  }
+
+  /** The lowercase hex SHA-256 of a content encoding: the content hash. */
+  static String hashOf(byte[] contentEncoding) {
+    return HEX.formatHex(Sha256.fresh().digest(contentEncoding));
   }
 
   /**
