@@ -21,6 +21,7 @@ final class BacklogCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
   @Mixin Output output;
   @Mixin Targets targets;
+  @Mixin WarmUp warmUp;
 
   @Option(
       names = "--records",
@@ -41,7 +42,9 @@ final class BacklogCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     BacklogBenchmark.Options o;
     try {
-      o = new BacklogBenchmark.Options(records, rooms, agentXmx, targets.redis, targets.jdbc);
+      o =
+          new BacklogBenchmark.Options(
+              records, rooms, agentXmx, targets.redis, targets.jdbc, warmUp.records);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

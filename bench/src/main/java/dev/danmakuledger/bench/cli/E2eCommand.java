@@ -29,6 +29,7 @@ final class E2eCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
   @Mixin Output output;
   @Mixin Targets targets;
+  @Mixin WarmUp warmUp;
 
   @Option(
       names = "--records",
@@ -90,15 +91,6 @@ final class E2eCommand implements Callable<Integer> {
               + " the server's default)")
   Duration roomCheckpointInterval;
 
-  @Option(
-      names = "--warm-up-records",
-      defaultValue = "" + IngestBenchmark.Options.DEFAULT_WARM_UP_RECORDS,
-      description =
-          "records the ledger takes from devices of their own before the clock starts, and the"
-              + " baselines as many of the measured rows into a table or stream of their own"
-              + " (default ${DEFAULT-VALUE})")
-  long warmUpRecords;
-
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
@@ -138,7 +130,7 @@ final class E2eCommand implements Callable<Integer> {
                 nats,
                 roomLogOn(),
                 roomCheckpointInterval,
-                warmUpRecords));
+                warmUp.records));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

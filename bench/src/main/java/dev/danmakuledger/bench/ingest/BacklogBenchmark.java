@@ -34,6 +34,12 @@ public final class BacklogBenchmark {
 
   private static final int BASELINE_BATCH = 1000;
 
+  /**
+   * Devices that warm the server up at once: the drained device's batches of 1,000 run the same
+   * code, and two keep both cores busy so the warm-up ends sooner.
+   */
+  private static final int WARM_UP_DEVICES = 2;
+
   private BacklogBenchmark() {}
 
   /**
@@ -44,8 +50,16 @@ public final class BacklogBenchmark {
    * @param agentXmx the agent JVM's {@code -Xmx}, e.g. {@code 512m}
    * @param redisUri a Redis, or null for embedded
    * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
+   * @param warmUpRecords records a warm-up server takes before the measured one starts ({@link
+   *     ServerWarmUp}): the device comes back to a server that has been running
    */
-  public record Options(int records, int rooms, String agentXmx, String redisUri, String jdbcUrl) {
+  public record Options(
+      int records,
+      int rooms,
+      String agentXmx,
+      String redisUri,
+      String jdbcUrl,
+      long warmUpRecords) {
     public Options {
       if (records < 1 || records > 10_000_000) {
         throw new IllegalArgumentException("records: got " + records + ", want 1..10000000");
@@ -58,6 +72,9 @@ public final class BacklogBenchmark {
       }
       if (jdbcUrl != null) {
         FreshDatabase.requireServerUrl(jdbcUrl);
+      }
+      if (warmUpRecords < 0) {
+        throw new IllegalArgumentException("warm-up records: got " + warmUpRecords + ", want >= 0");
       }
     }
   }
@@ -88,12 +105,23 @@ public final class BacklogBenchmark {
       rooms.add("k" + runId + "-r" + r);
     }
     Path agentDir = tmp.resolve("agent");
-    ServerConfig config =
-        ServerConfig.builder(tmp.resolve("server"))
-            .redisUri(redisUri)
-            .jdbc(db.embedded() ? null : db.url(), null, null)
-            .reviewRule(null)
-            .build();
+    ServerWarmUp.Result warmedUp =
+        ServerWarmUp.run(
+            new ServerWarmUp.Plan(
+                o.warmUpRecords(),
+                ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH,
+                WARM_UP_DEVICES,
+                o.rooms(),
+                0),
+            o.jdbcUrl(),
+            redisUri,
+            tmp.resolve("warm-up"),
+            "k" + runId + "-w",
+            b -> b,
+            "backlog",
+            log);
+    log.println("backlog: warm-up on a database of its own: " + warmedUp.describe());
+    ServerConfig config = ServerWarmUp.serverOn(tmp.resolve("server"), db, redisUri).build();
     String[] result;
     String stages;
     long serverPeak;

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.ingest;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -20,9 +21,11 @@ import java.util.OptionalLong;
  * services run on another host), their time read from {@code /proc/<pid>/stat}.
  *
  * @param jvmNanos this JVM's CPU time, or -1 if the platform does not report it
+ * @param jitMillis this JVM's accumulated compile time (its JIT compiler threads, part of {@code
+ *     jvmNanos}), or -1 if the JVM does not report it
  * @param processNanos CPU time of each watched process found, by name
  */
-record CpuUse(long jvmNanos, Map<String, Long> processNanos) {
+record CpuUse(long jvmNanos, long jitMillis, Map<String, Long> processNanos) {
   /** The processes watched besides this JVM. */
   static final List<String> WATCHED = List.of("mariadbd", "mysqld", "redis-server", "nats-server");
 
@@ -35,18 +38,23 @@ record CpuUse(long jvmNanos, Map<String, Long> processNanos) {
 
   /** The CPU used so far. */
   static CpuUse now() {
-    return new CpuUse(jvmCpuNanos(), processes(Path.of("/proc")));
+    return new CpuUse(jvmCpuNanos(), jitMillisSoFar(), processes(Path.of("/proc")));
   }
 
   /**
    * Microseconds of CPU per record between {@code earlier} and this, e.g. {@code "CPU µs/record:
-   * bench JVM 31.2, mariadbd 24.9"}; a process not seen at both ends is left out.
+   * bench JVM 31.2 (JIT 1.4), mariadbd 24.9"}; a process not seen at both ends is left out.
    */
   String perRecordSince(CpuUse earlier, long records) {
     StringBuilder out = new StringBuilder("CPU \u00b5s/record:");
     String sep = " ";
     if (records > 0 && jvmNanos >= 0 && earlier.jvmNanos >= 0) {
       out.append(sep).append("bench JVM ").append(micros(jvmNanos - earlier.jvmNanos, records));
+      if (jitMillis >= 0 && earlier.jitMillis >= 0) {
+        out.append(" (JIT ")
+            .append(micros((jitMillis - earlier.jitMillis) * 1_000_000, records))
+            .append(')');
+      }
       sep = ", ";
     }
     for (Map.Entry<String, Long> e : processNanos.entrySet()) {
@@ -70,6 +78,13 @@ record CpuUse(long jvmNanos, Map<String, Long> processNanos) {
       return os.getProcessCpuTime();
     }
     return -1;
+  }
+
+  private static long jitMillisSoFar() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : -1;
   }
 
   /** The summed CPU time of the watched processes under {@code proc}, by name. */

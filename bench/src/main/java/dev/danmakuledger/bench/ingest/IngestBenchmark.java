@@ -10,12 +10,9 @@ import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.ingest.StageTimes;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
@@ -24,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code bin/bench e2e} (docs/benchmarks.md): full ingest over HTTP into the sync server, in this
@@ -44,9 +42,6 @@ public final class IngestBenchmark {
 
   private IngestBenchmark() {}
 
-  /** One device batch, signed and encoded ahead of the timed run. */
-  private record Prepared(List<DanmakuRecord> records, byte[] body) {}
-
   /**
    * What to run.
    *
@@ -63,6 +58,8 @@ public final class IngestBenchmark {
    * @param natsUrl the NATS server for the peer row
    * @param roomLog whether the server integrates room logs while ingesting
    * @param roomCheckpointInterval the server's {@code --room-checkpoint-interval}
+   * @param warmUpRecords records a warm-up server takes before the measured one starts ({@link
+   *     ServerWarmUp}), and the baselines' warm-up rows at most
    */
   public record Options(
       long records,
@@ -79,10 +76,9 @@ public final class IngestBenchmark {
       Duration roomCheckpointInterval,
       long warmUpRecords) {
     /**
-     * Records sent before the clock starts, by default: a server that has ingested this many runs
-     * at its steady rate (docs/benchmarks.md, "e2e: warm-up"); after 20 warm-up batches its
-     * compiler threads took 30–70% of a core during a 200,000-record run, and after 100,000 records
-     * the rate was still a third below the steady one.
+     * Records the warm-up server takes, by default (docs/benchmarks.md, "e2e: warm-up"): after 20
+     * warm-up batches the compiler threads took 30–70% of a core during a 200,000-record run;
+     * longer warm-ups (up to 2,000,000 records) did not lower the compile time of the measured run.
      */
     public static final long DEFAULT_WARM_UP_RECORDS = 300_000;
 
@@ -195,14 +191,22 @@ public final class IngestBenchmark {
     for (int r = 0; r < o.rooms(); r++) {
       rooms.add("b" + runId + "-r" + r);
     }
+    UnaryOperator<ServerConfig.Builder> settings =
+        b -> b.roomLog(o.roomLog()).roomCheckpointInterval(o.roomCheckpointInterval());
+    ServerWarmUp.Result warmedUp =
+        ServerWarmUp.run(
+            new ServerWarmUp.Plan(
+                o.warmUpRecords(), o.batchSize(), o.devices(), o.rooms(), o.duplicateShare()),
+            o.jdbcUrl(),
+            redisUri,
+            tmp.resolve("warm-up"),
+            "b" + runId + "-w",
+            settings,
+            "e2e",
+            log);
+    log.println("e2e: warm-up on a database of its own: " + warmedUp.describe());
     ServerConfig config =
-        ServerConfig.builder(tmp.resolve("server"))
-            .redisUri(redisUri)
-            .jdbc(db.embedded() ? null : db.url(), null, null)
-            .reviewRule(null)
-            .roomLog(o.roomLog())
-            .roomCheckpointInterval(o.roomCheckpointInterval())
-            .build();
+        settings.apply(ServerWarmUp.serverOn(tmp.resolve("server"), db, redisUri)).build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;
     String stages;
@@ -231,25 +235,13 @@ public final class IngestBenchmark {
                 1_764_000_000_000L + d * 100_000_000L));
         sent.add(new ArrayList<>());
       }
-      warmUp(client, server.enrollToken(), rooms, runId, o, random);
-      double jitSeconds = awaitQuietJit();
-      log.printf(
-          Locale.ROOT,
-          "e2e: warm-up of %,d records done; the JIT went quiet %.1f s after it%n",
-          o.warmUpRecords(),
-          jitSeconds);
       long perDevice = Math.max(1, o.records() / o.devices());
       boolean prepare = o.duration() == null && o.records() <= PREPARED_RECORDS;
-      List<Deque<Prepared>> prepared = new ArrayList<>();
+      List<Deque<PreparedBatch>> prepared = new ArrayList<>();
       for (int d = 0; d < o.devices(); d++) {
-        Deque<Prepared> mine = new ArrayDeque<>();
-        for (long n = 0; prepare && n < perDevice; ) {
-          List<DanmakuRecord> batch =
-              streams.get(d).nextBatch((int) Math.min(o.batchSize(), perDevice - n));
-          mine.add(new Prepared(batch, client.encode(devices.get(d).append(batch))));
-          n += batch.size();
-        }
-        prepared.add(mine);
+        prepared.add(
+            PreparedBatch.prepare(
+                client, devices.get(d), streams.get(d), prepare ? perDevice : 0, o.batchSize()));
       }
       long deadline =
           o.duration() == null ? Long.MAX_VALUE : System.nanoTime() + o.duration().toNanos();
@@ -258,6 +250,7 @@ public final class IngestBenchmark {
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
       CpuUse cpuBefore = CpuUse.now();
+
       long start = System.nanoTime();
       growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
       GrowthWindows windows = growth;
@@ -265,7 +258,7 @@ public final class IngestBenchmark {
         for (int d = 0; d < o.devices(); d++) {
           SimulatedDevice device = devices.get(d);
           MessageStream stream = streams.get(d);
-          Deque<Prepared> ready = prepared.get(d);
+          Deque<PreparedBatch> ready = prepared.get(d);
           List<List<DanmakuRecord>> mine = sent.get(d);
           running.add(
               pool.submit(
@@ -284,7 +277,7 @@ public final class IngestBenchmark {
                       LedgerClient.Reply<BatchResponse> reply;
                       long t0;
                       if (prepare) {
-                        Prepared p = ready.removeFirst();
+                        PreparedBatch p = ready.removeFirst();
                         batch = p.records();
                         t0 = System.nanoTime();
                         reply = client.postBatch(device.deviceId(), p.body());
@@ -326,6 +319,7 @@ public final class IngestBenchmark {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
+
         ours =
             new Measured(
                 "ours",
@@ -468,84 +462,6 @@ public final class IngestBenchmark {
                   first.to())));
     }
     return rows;
-  }
-
-  /**
-   * Warms the JIT and the pools with devices of their own, so measured logs start empty: {@code
-   * o.warmUpRecords()} records (at least one batch per device) in batches of the run's size, all
-   * devices at once as in the measured run.
-   */
-  private static void warmUp(
-      LedgerClient client,
-      String token,
-      List<String> rooms,
-      String runId,
-      Options o,
-      SecureRandom random)
-      throws Exception {
-    long perDevice = Math.max(o.batchSize(), o.warmUpRecords() / o.devices());
-    ExecutorService pool = Executors.newFixedThreadPool(o.devices());
-    try {
-      List<Future<?>> running = new ArrayList<>();
-      for (int d = 0; d < o.devices(); d++) {
-        SimulatedDevice device = SimulatedDevice.create("bench-" + runId + "-w" + d, random);
-        client.enroll(device.deviceId(), device.publicKeyBase64(), token);
-        MessageStream stream =
-            new MessageStream(
-                device.deviceId(),
-                rooms,
-                o.duplicateShare(),
-                -d - 1,
-                1_763_000_000_000L + d * 1_000_000L);
-        running.add(
-            pool.submit(
-                () -> {
-                  for (long n = 0; n < perDevice; n += o.batchSize()) {
-                    LedgerClient.Reply<BatchResponse> r =
-                        client.postBatch(
-                            device.deviceId(), device.append(stream.nextBatch(o.batchSize())));
-                    if (!r.ok()) {
-                      throw new IOException("warm-up batch refused: " + r.code());
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : running) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /** Longest wait for the JIT to go quiet after the warm-up. */
-  static final Duration JIT_QUIET_WAIT = Duration.ofSeconds(30);
-
-  /**
-   * Waits until the JIT compiled nothing for half a second (at most {@link #JIT_QUIET_WAIT}): the
-   * compile work the warm-up queued is done, so the timed run does not share the two cores with
-   * compiler threads.
-   *
-   * @return seconds waited
-   */
-  static double awaitQuietJit() throws InterruptedException {
-    long start = System.nanoTime();
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-      return 0;
-    }
-    long deadline = start + JIT_QUIET_WAIT.toNanos();
-    long before = jit.getTotalCompilationTime();
-    while (System.nanoTime() < deadline) {
-      Thread.sleep(500);
-      long now = jit.getTotalCompilationTime();
-      if (now - before < 5) {
-        break;
-      }
-      before = now;
-    }
-    return (System.nanoTime() - start) / 1e9;
   }
 
   /**

@@ -60,13 +60,21 @@ class CpuUseTest {
 
   @Test
   void perRecordLeavesOutWhatWasNotSeenAtBothEnds() {
-    CpuUse before = new CpuUse(1_000_000, Map.of("mariadbd", 0L));
-    CpuUse after = new CpuUse(3_000_000, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
+    CpuUse before = new CpuUse(1_000_000, -1, Map.of("mariadbd", 0L));
+    CpuUse after = new CpuUse(3_000_000, 7, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
     assertEquals(
         "CPU \u00b5s/record: bench JVM 2.0, mariadbd 5.0", after.perRecordSince(before, 1_000));
     assertEquals(
         "CPU \u00b5s/record: not measured",
-        new CpuUse(-1, Map.of()).perRecordSince(new CpuUse(-1, Map.of()), 10));
+        new CpuUse(-1, -1, Map.of()).perRecordSince(new CpuUse(-1, -1, Map.of()), 10));
+  }
+
+  @Test
+  void theJitsShareIsPartOfTheJvms() {
+    CpuUse before = new CpuUse(1_000_000, 2, Map.of());
+    CpuUse after = new CpuUse(5_000_000, 3, Map.of());
+    assertEquals(
+        "CPU \u00b5s/record: bench JVM 4.0 (JIT 1.0)", after.perRecordSince(before, 1_000));
     assertEquals("CPU \u00b5s/record: not measured", after.perRecordSince(before, 0));
   }
 

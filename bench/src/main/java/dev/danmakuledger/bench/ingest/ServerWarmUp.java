@@ -1,0 +1,225 @@
+package dev.danmakuledger.bench.ingest;
+
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.SyncServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
+
+/**
+ * Warms this JVM's ingest path (server and HTTP stack) before a measured run, as on a server that
+ * has been ingesting for a while (docs/benchmarks.md, "e2e: warm-up").
+ *
+ * <p>Simulated devices send batches to a sync server of its own on a database of its own, in rounds
+ * of {@value #ROUND_RECORDS} records, each round from new devices into new rooms (so that what a
+ * measured run does first, enrolling devices and seeding room counters, stays compiled in), each
+ * round's batches prepared before they are sent, as the measured run's are. The warm-up server is
+ * then stopped, its database dropped and its rooms' Redis keys deleted, so the measured server
+ * starts on an empty store, as the baselines' tables do, with the code the JIT compiled. Each
+ * round's line says how much of its time the JIT spent compiling.
+ */
+final class ServerWarmUp {
+  /** Records per round, spread over the devices. */
+  static final long ROUND_RECORDS = 100_000;
+
+  /**
+   * What to send.
+   *
+   * @param records records to send, 0 for none
+   * @param batchSize records per batch, 1..1000
+   * @param devices devices sending at once, 1..64
+   * @param rooms rooms the messages spread over
+   * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
+   */
+  record Plan(long records, int batchSize, int devices, int rooms, double duplicateShare) {
+    Plan {
+      if (records < 0) {
+        throw new IllegalArgumentException("warm-up records: got " + records + ", want >= 0");
+      }
+    }
+  }
+
+  /**
+   * How the warm-up went.
+   *
+   * @param records records sent
+   * @param rounds rounds run
+   * @param seconds wall time of the rounds
+   * @param lastJitShare compile time over wall time in the last round, or NaN when there was none
+   *     or the JVM does not report compile time
+   */
+  record Result(long records, int rounds, double seconds, double lastJitShare) {
+    /** For the log: e.g. "1,200,000 records in 12 rounds, 61.2 s; JIT 2.1% of the last round". */
+    String describe() {
+      if (rounds == 0) {
+        return "none";
+      }
+      String jit =
+          Double.isNaN(lastJitShare)
+              ? "compile time not reported"
+              : String.format(Locale.ROOT, "JIT %.1f%% of the last round", lastJitShare * 100);
+      return String.format(
+          Locale.ROOT, "%,d records in %d rounds, %.1f s; %s", records, rounds, seconds, jit);
+    }
+  }
+
+  private ServerWarmUp() {}
+
+  /**
+   * Runs the warm-up.
+   *
+   * @param jdbcUrl the MariaDB/MySQL server of the measured run (a database of its own is created
+   *     and dropped), or null for H2 under {@code dir}
+   * @param redisUri the measured run's Redis; the warm-up's rooms are named {@code roomPrefix + i}
+   *     and their keys deleted afterwards
+   * @param settings the measured server's settings, applied to the warm-up server's builder
+   */
+  static Result run(
+      Plan plan,
+      String jdbcUrl,
+      String redisUri,
+      Path dir,
+      String roomPrefix,
+      UnaryOperator<ServerConfig.Builder> settings,
+      String name,
+      PrintStream log)
+      throws Exception {
+    if (plan.records() == 0) {
+      return new Result(0, 0, 0, Double.NaN);
+    }
+    Result result;
+    try (FreshDatabase db = FreshDatabase.create(jdbcUrl, dir.resolve("server"));
+        SyncServer server =
+            SyncServer.start(
+                settings.apply(serverOn(dir.resolve("server"), db, redisUri)).build())) {
+      result = rounds(plan, server, roomPrefix, name, log);
+    } finally {
+      RedisKeys.deleteMatching(redisUri, "{r:" + roomPrefix + "*");
+    }
+    return result;
+  }
+
+  /** A server builder on {@code db} and {@code redisUri} with no review rule (nothing is held). */
+  static ServerConfig.Builder serverOn(Path dataDir, FreshDatabase db, String redisUri) {
+    return ServerConfig.builder(dataDir)
+        .redisUri(redisUri)
+        .jdbc(db.embedded() ? null : db.url(), null, null)
+        .reviewRule(null);
+  }
+
+  private static Result rounds(
+      Plan plan, SyncServer server, String roomPrefix, String name, PrintStream log)
+      throws Exception {
+    LedgerClient client = new LedgerClient(server.baseUri(), Duration.ofSeconds(60));
+    SecureRandom random = new SecureRandom();
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+    long sent = 0;
+    int rounds = 0;
+    double share = Double.NaN;
+    long started = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(plan.devices());
+    try {
+      while (sent < plan.records()) {
+        long perDevice =
+            Math.max(1, Math.min(ROUND_RECORDS, plan.records() - sent) / plan.devices());
+        long compiled = timed ? jit.getTotalCompilationTime() : 0;
+        long t0 = System.nanoTime();
+        round(plan, server, client, random, roomPrefix + rounds + "-", perDevice, pool);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        share = timed ? (jit.getTotalCompilationTime() - compiled) / ms : Double.NaN;
+        sent += perDevice * plan.devices();
+        rounds++;
+        log.printf(
+            Locale.ROOT,
+            "%s: warm-up round %d: %,d records at %,.0f/s%s%n",
+            name,
+            rounds,
+            perDevice * plan.devices(),
+            perDevice * plan.devices() / (ms / 1e3),
+            timed
+                ? String.format(Locale.ROOT, ", JIT compiling %.1f%% of the time", share * 100)
+                : "");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new Result(sent, rounds, (System.nanoTime() - started) / 1e9, share);
+  }
+
+  /**
+   * One round: every device's batches are prepared first and then sent, all devices at once, as in
+   * the measured run: code the timed run shares with the preparation (JSON, Base64, hashing) is
+   * then compiled for both, and preparing the measured batches deoptimizes nothing the server runs.
+   */
+  private static void round(
+      Plan plan,
+      SyncServer server,
+      LedgerClient client,
+      SecureRandom random,
+      String roomPrefix,
+      long perDevice,
+      ExecutorService pool)
+      throws Exception {
+    List<String> rooms = new ArrayList<>();
+    for (int r = 0; r < plan.rooms(); r++) {
+      rooms.add(roomPrefix + r);
+    }
+    List<SimulatedDevice> devices = new ArrayList<>();
+    List<MessageStream> streams = new ArrayList<>();
+    for (int d = 0; d < plan.devices(); d++) {
+      SimulatedDevice device = SimulatedDevice.create(roomPrefix + "d" + d, random);
+      LedgerClient.Reply<?> enrolled =
+          client.enroll(device.deviceId(), device.publicKeyBase64(), server.enrollToken());
+      if (!enrolled.ok()) {
+        throw new IOException("warm-up enrolment refused: " + enrolled.code());
+      }
+      devices.add(device);
+      streams.add(
+          new MessageStream(
+              device.deviceId(),
+              rooms,
+              plan.duplicateShare(),
+              -d - 1,
+              1_763_000_000_000L + d * 1_000_000L));
+    }
+    List<Deque<PreparedBatch>> prepared = new ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      prepared.add(
+          PreparedBatch.prepare(
+              client, devices.get(d), streams.get(d), perDevice, plan.batchSize()));
+    }
+    List<Future<?>> running = new ArrayList<>();
+    for (int d = 0; d < devices.size(); d++) {
+      String deviceId = devices.get(d).deviceId();
+      Deque<PreparedBatch> ready = prepared.get(d);
+      running.add(
+          pool.submit(
+              () -> {
+                for (PreparedBatch p : ready) {
+                  LedgerClient.Reply<BatchResponse> r = client.postBatch(deviceId, p.body());
+                  if (!r.ok()) {
+                    throw new IOException("warm-up batch refused: " + r.code());
+                  }
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : running) {
+      f.get();
+    }
+  }
+}
