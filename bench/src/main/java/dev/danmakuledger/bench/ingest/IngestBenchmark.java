@@ -250,7 +250,6 @@ public final class IngestBenchmark {
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
       CpuUse cpuBefore = CpuUse.now();
-
       long start = System.nanoTime();
       growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
       GrowthWindows windows = growth;
@@ -319,7 +318,6 @@ public final class IngestBenchmark {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
-
         ours =
             new Measured(
                 "ours",
