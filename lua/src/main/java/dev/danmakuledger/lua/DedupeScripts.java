@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,13 @@ import java.util.concurrent.CompletableFuture;
 public final class DedupeScripts implements AutoCloseable {
   /** Most items one admit call takes. */
   public static final int MAX_ITEMS = 10_000;
+
+  /**
+   * Most items of one script run: a larger admit is split into runs of this many, one after the
+   * other in the same round trip, so that no run holds Redis's one thread for long (about 12 ms at
+   * 1,000 keys; docs/lua-scripts.md, "Admit").
+   */
+  public static final int MAX_ITEMS_PER_RUN = 1_000;
 
   /** Largest seed floor: Lua numbers are doubles, exact up to 2^53. */
   public static final long MAX_FLOOR = (1L << 53) - 1;
@@ -95,27 +103,30 @@ public final class DedupeScripts implements AutoCloseable {
   }
 
   /**
-   * Admits {@code items} of {@code room} in one atomic step: each item gets NEW (next room seq, key
-   * stored for {@code ttl}), DUPLICATE or CONFLICT (with the original seq and message id). Answers
-   * are in item order; a key repeated in {@code items} is a DUPLICATE/CONFLICT of its first
-   * occurrence. Safe to call again with the same items after any failure: items the lost call
-   * stored come back as DUPLICATEs for which {@link Admission#isReplayOf} is true — treat those as
-   * NEW.
+   * Admits {@code items} of {@code room}: each item gets NEW (next room seq, key stored for {@code
+   * ttl}), DUPLICATE or CONFLICT (with the original seq and message id). Each run of up to {@value
+   * #MAX_ITEMS_PER_RUN} items is one atomic step; the runs go in item order. Answers are in item
+   * order; a key repeated in {@code items} is a DUPLICATE/CONFLICT of its first occurrence. Safe to
+   * call again with the same items after any failure: items a lost or partly done call stored come
+   * back as DUPLICATEs for which {@link Admission#isReplayOf} is true — treat those as NEW.
    *
    * @param room 1..256 chars, any content
    * @param items 0..{@value #MAX_ITEMS} items with pairwise different candidate message ids
    * @param ttl how long keys are remembered, 1 s .. 2^31-1 s, rounded up to whole seconds
-   * @throws NeedSeedException if the room counter is missing; nothing was assigned
+   * @throws NeedSeedException if the room counter is missing; nothing of the run that found it so,
+   *     or of the runs after it, was assigned
    * @throws LuaRedisException if Redis failed (see its subtypes)
    */
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
-    Call call = Call.of(room, items, wholeSeconds(ttl));
-    if (items.isEmpty()) {
-      return List.of();
-    }
+    long ttlSeconds = wholeSeconds(ttl);
+    List<Admission> out = new ArrayList<>(items.size());
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    return AdmitReply.parse(script, caller.call(script, call.keys, call.args), items, room);
+    for (Call call : Call.runsOf(room, items, ttlSeconds)) {
+      out.addAll(
+          AdmitReply.parse(script, caller.call(script, call.keys, call.args), call.items, room));
+    }
+    return out;
   }
 
   /**
@@ -132,53 +143,59 @@ public final class DedupeScripts implements AutoCloseable {
   }
 
   /**
-   * Admits several rooms' items, each room in one atomic script run as {@link #admit} does, with
-   * every room's call sent before any answer is awaited: one round trip for the whole batch instead
-   * of one per room (under a cluster, Lettuce routes each call to its room's node, the calls to
-   * different nodes are in flight together). A call that fails is run again alone through {@link
-   * #admit}, with its retries and the full script when Redis lost it; that is safe because
-   * re-running an admit returns what the first run stored as replays.
+   * Admits several rooms' items, each room as {@link #admit} does (one atomic script run per
+   * {@value #MAX_ITEMS_PER_RUN} items), with every run of every room sent before any answer is
+   * awaited: one round trip for the whole batch instead of one per run (under a cluster, Lettuce
+   * routes each run to its room's node, the runs to different nodes are in flight together). A run
+   * that fails is run again alone, with its retries and the full script when Redis lost it; that is
+   * safe because re-running an admit returns what the first run stored as replays. A room with a
+   * run that found its counter missing is in need of a seed as a whole: admitting it again after
+   * the seed returns what its other runs stored as replays.
    *
    * @param byRoom items by room, each as {@link #admit} takes them; rooms keep their order
    * @throws LuaRedisException if Redis failed for a room even after its retries
    */
   public RoomAdmissions admitRooms(Map<String, List<AdmitItem>> byRoom, Duration ttl) {
     long ttlSeconds = wholeSeconds(ttl);
-    Map<String, Call> calls = new LinkedHashMap<>();
-    byRoom.forEach((room, items) -> calls.put(room, Call.of(room, items, ttlSeconds)));
+    Map<String, List<Call>> calls = new LinkedHashMap<>();
+    byRoom.forEach((room, items) -> calls.put(room, Call.runsOf(room, items, ttlSeconds)));
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    Map<String, CompletableFuture<List<Object>>> sent = new LinkedHashMap<>();
+    Map<Call, CompletableFuture<List<Object>>> sent = new IdentityHashMap<>();
     calls.forEach(
-        (room, call) -> {
-          if (!call.items.isEmpty()) {
-            sent.put(room, caller.send(script, call.keys, call.args));
+        (room, runs) -> {
+          for (Call call : runs) {
+            sent.put(call, caller.send(script, call.keys, call.args));
           }
         });
     Map<String, List<Admission>> admitted = new LinkedHashMap<>();
     List<String> needSeed = new ArrayList<>();
-    for (Map.Entry<String, Call> e : calls.entrySet()) {
+    for (Map.Entry<String, List<Call>> e : calls.entrySet()) {
       String room = e.getKey();
-      Call call = e.getValue();
-      try {
-        if (call.items.isEmpty()) {
-          admitted.put(room, List.of());
-          continue;
+      List<Admission> answers = new ArrayList<>(byRoom.get(room).size());
+      boolean seeded = true;
+      for (Call call : e.getValue()) {
+        try {
+          List<Object> reply = caller.awaited(sent.get(call));
+          if (reply == null) {
+            reply = caller.call(script, call.keys, call.args);
+          } else {
+            reply = ScriptCaller.checked(script, reply);
+          }
+          answers.addAll(AdmitReply.parse(script, reply, call.items, room));
+        } catch (NeedSeedException needs) {
+          seeded = false;
         }
-        List<Object> reply = caller.awaited(sent.get(room));
-        if (reply == null) {
-          reply = caller.call(script, call.keys, call.args);
-        } else {
-          reply = ScriptCaller.checked(script, reply);
-        }
-        admitted.put(room, AdmitReply.parse(script, reply, call.items, room));
-      } catch (NeedSeedException needs) {
+      }
+      if (seeded) {
+        admitted.put(room, answers);
+      } else {
         needSeed.add(room);
       }
     }
     return new RoomAdmissions(admitted, needSeed);
   }
 
-  /** The keys and arguments of one admit call, checked. */
+  /** The keys and arguments of one admit script run, checked. */
   private static final class Call {
     final List<AdmitItem> items;
     final String[] keys;
@@ -190,25 +207,46 @@ public final class DedupeScripts implements AutoCloseable {
       this.args = args;
     }
 
-    static Call of(String room, List<AdmitItem> items, long ttlSeconds) {
-      String counter = RedisKeys.counter(room);
-      String entryPrefix = RedisKeys.entryPrefix(room);
+    /**
+     * The runs of an admit of {@code items}: {@value #MAX_ITEMS_PER_RUN} items each, the last one
+     * smaller; none for no items. Checks all of them before any is sent.
+     */
+    static List<Call> runsOf(String room, List<AdmitItem> items, long ttlSeconds) {
+      RedisKeys.counter(room); // checks the room name, also when there is nothing to send
       Objects.requireNonNull(items, "items");
       if (items.size() > MAX_ITEMS) {
         throw new IllegalArgumentException(
             "items: got " + items.size() + ", want at most " + MAX_ITEMS);
       }
+      checkUniqueCandidates(items);
+      List<Call> runs = new ArrayList<>();
+      for (int from = 0; from < items.size(); from += MAX_ITEMS_PER_RUN) {
+        int to = Math.min(items.size(), from + MAX_ITEMS_PER_RUN);
+        runs.add(of(room, items.subList(from, to), ttlSeconds));
+      }
+      return runs;
+    }
+
+    private static Call of(String room, List<AdmitItem> items, long ttlSeconds) {
+      String counter = RedisKeys.counter(room);
+      String entryPrefix = RedisKeys.entryPrefix(room);
       String[] keys = new String[items.size() + 1];
       String[] args = new String[2 * items.size() + 1];
       keys[0] = counter;
       args[0] = Long.toString(ttlSeconds);
-      long[] candidates = new long[items.size()];
       for (int i = 0; i < items.size(); i++) {
-        AdmitItem item = Objects.requireNonNull(items.get(i), "item");
-        candidates[i] = item.candidateMessageId();
+        AdmitItem item = items.get(i);
         keys[i + 1] = entryPrefix + item.idempotencyKey();
         args[2 * i + 1] = item.contentHash();
         args[2 * i + 2] = Long.toString(item.candidateMessageId());
+      }
+      return new Call(items, keys, args);
+    }
+
+    private static void checkUniqueCandidates(List<AdmitItem> items) {
+      long[] candidates = new long[items.size()];
+      for (int i = 0; i < items.size(); i++) {
+        candidates[i] = Objects.requireNonNull(items.get(i), "item").candidateMessageId();
       }
       Arrays.sort(candidates);
       for (int i = 1; i < candidates.length; i++) {
@@ -219,7 +257,6 @@ public final class DedupeScripts implements AutoCloseable {
                   + " twice, want unique per call (a DUPLICATE carrying it marks a replay)");
         }
       }
-      return new Call(items, keys, args);
     }
   }
 

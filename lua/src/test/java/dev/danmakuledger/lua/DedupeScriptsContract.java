@@ -309,16 +309,104 @@ abstract class DedupeScriptsContract {
   }
 
   @Test
-  void largeBatchIsOneAtomicCall() throws Exception {
+  void batchOfOneRunIsOneAtomicCall() throws Exception {
     String room = seededRoom("room");
     List<AdmitItem> items = new ArrayList<>();
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < DedupeScripts.MAX_ITEMS_PER_RUN; i++) {
       items.add(item("bulk-" + i));
     }
     List<Admission> got = scripts.admit(room, items, TTL);
     for (int i = 0; i < items.size(); i++) {
       assertEquals(i + 1, got.get(i).seq());
     }
+  }
+
+  /**
+   * 2,500 items, three script runs: item 1,500 repeats item 10 (same content), item 2,100 repeats
+   * item 20 with other content, item 1,800 is a key stored before the call.
+   */
+  private List<AdmitItem> itemsOverSeveralRuns(AdmitItem storedBefore) {
+    List<AdmitItem> items = new ArrayList<>();
+    for (int i = 0; i < 2_500; i++) {
+      if (i == 1_500) {
+        items.add(item("multi-10"));
+      } else if (i == 2_100) {
+        items.add(new AdmitItem("multi-20", OTHER_HASH, ids.incrementAndGet()));
+      } else if (i == 1_800) {
+        items.add(new AdmitItem(storedBefore.idempotencyKey(), HASH, ids.incrementAndGet()));
+      } else {
+        items.add(item("multi-" + i));
+      }
+    }
+    return items;
+  }
+
+  /** What one admit of {@link #itemsOverSeveralRuns} must answer after one stored key (seq 1). */
+  private static void assertAnsweredInItemOrder(
+      List<AdmitItem> items, AdmitItem storedBefore, List<Admission> got) {
+    assertEquals(items.size(), got.size());
+    long seq = 2;
+    for (int i = 0; i < items.size(); i++) {
+      Admission a = got.get(i);
+      if (i == 1_500) {
+        assertEquals(new Admission(Status.DUPLICATE, 12, items.get(10).candidateMessageId()), a);
+      } else if (i == 2_100) {
+        assertEquals(new Admission(Status.CONFLICT, 22, items.get(20).candidateMessageId()), a);
+      } else if (i == 1_800) {
+        assertEquals(new Admission(Status.DUPLICATE, 1, storedBefore.candidateMessageId()), a);
+      } else {
+        assertEquals(
+            new Admission(Status.NEW, seq++, items.get(i).candidateMessageId()), a, "#" + i);
+      }
+    }
+  }
+
+  @Test
+  void admitLargerThanOneRunAnswersAsOneCallInItemOrder() throws Exception {
+    assertTrue(DedupeScripts.MAX_ITEMS_PER_RUN < 2_500);
+    String room = seededRoom("runs");
+    AdmitItem storedBefore = item("stored-before");
+    scripts.admit(room, List.of(storedBefore), TTL);
+    List<AdmitItem> items = itemsOverSeveralRuns(storedBefore);
+
+    List<Admission> got = scripts.admit(room, items, TTL);
+
+    assertAnsweredInItemOrder(items, storedBefore, got);
+    assertEquals(1 + 2_497, scripts.currentSeq(room));
+    List<Admission> rerun = scripts.admit(room, items, TTL);
+    for (int i = 0; i < items.size(); i++) {
+      assertEquals(got.get(i).seq(), rerun.get(i).seq(), "#" + i);
+      if (got.get(i).status() == Status.NEW) {
+        assertTrue(rerun.get(i).isReplayOf(items.get(i)), "#" + i + " is a replay");
+      }
+    }
+    assertEquals(1 + 2_497, scripts.currentSeq(room));
+  }
+
+  @Test
+  void roomsAdmittedTogetherSplitLargeRoomsIntoRunsToo() throws Exception {
+    String big = seededRoom("runs-big");
+    String small = seededRoom("runs-small");
+    String unseeded = unique("runs-unseeded");
+    AdmitItem storedBefore = item("stored-before");
+    scripts.admit(big, List.of(storedBefore), TTL);
+    List<AdmitItem> items = itemsOverSeveralRuns(storedBefore);
+    List<AdmitItem> unseededItems = new ArrayList<>();
+    for (int i = 0; i < 1_200; i++) {
+      unseededItems.add(item("u-" + i));
+    }
+    Map<String, List<AdmitItem>> byRoom = new LinkedHashMap<>();
+    byRoom.put(big, items);
+    byRoom.put(unseeded, unseededItems);
+    byRoom.put(small, List.of(item("s1")));
+
+    DedupeScripts.RoomAdmissions got = scripts.admitRooms(byRoom, TTL);
+
+    assertAnsweredInItemOrder(items, storedBefore, got.admitted().get(big));
+    assertEquals(1, got.admitted().get(small).get(0).seq());
+    assertEquals(List.of(unseeded), got.needSeed());
+    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u-0")));
+    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u-1199")));
   }
 
   @Test

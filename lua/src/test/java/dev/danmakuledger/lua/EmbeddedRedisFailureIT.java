@@ -12,6 +12,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,44 @@ class EmbeddedRedisFailureIT {
   @AfterEach
   void stop() {
     redis.close();
+  }
+
+  @Test
+  void anAdmitLargerThanOneRunHoldsRedisForOneRunAtATime() throws Exception {
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none());
+        RedisFixture.Raw raw = redis.connect()) {
+      scripts.seed("room", 0);
+      scripts.seed("other", 0);
+      scripts.admit("other", List.of(new AdmitItem("load", "aa", 99_999)), TTL); // script loaded
+      List<AdmitItem> items = new ArrayList<>();
+      for (int i = 0; i < 2 * DedupeScripts.MAX_ITEMS_PER_RUN + 1; i++) {
+        items.add(new AdmitItem("k" + i, "aa", i + 1));
+      }
+      long before = scriptRuns(raw);
+      scripts.admit("room", items, TTL);
+      assertEquals(3, scriptRuns(raw) - before, "three runs for two runs' worth and one item");
+      List<AdmitItem> more = new ArrayList<>();
+      for (int i = 0; i < DedupeScripts.MAX_ITEMS_PER_RUN + 1; i++) {
+        more.add(new AdmitItem("m" + i, "aa", 10_000 + i));
+      }
+      before = scriptRuns(raw);
+      scripts.admitRooms(Map.of("room", more, "other", List.of(items.get(0))), TTL);
+      assertEquals(3, scriptRuns(raw) - before, "two runs for one room, one for the other");
+      assertEquals(
+          2 * DedupeScripts.MAX_ITEMS_PER_RUN + 1 + more.size(), scripts.currentSeq("room"));
+    }
+  }
+
+  /** Script runs Redis counted so far ({@code EVAL} and {@code EVALSHA} calls). */
+  private static long scriptRuns(RedisFixture.Raw raw) {
+    long runs = 0;
+    for (String line : raw.sync().info("commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+        String calls = line.substring(line.indexOf("calls=") + 6);
+        runs += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+      }
+    }
+    return runs;
   }
 
   @Test
