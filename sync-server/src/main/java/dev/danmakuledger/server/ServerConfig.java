@@ -81,11 +81,18 @@ public record ServerConfig(
     URI otlpEndpoint,
     Duration historyRetention) {
 
-  /** Default largest request body: 4 MiB, enough for 1000 records of maximal size. */
+  /**
+   * Default largest request body: 4 MiB, enough for 1,000 records of maximal size or about 12,000
+   * of the sample's (agents cut their batches to fit it).
+   */
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
 
-  /** Default most records per batch. */
-  public static final int DEFAULT_MAX_RECORDS_PER_BATCH = 1000;
+  /**
+   * Default most records per batch: a device catching up sends batches this large, which cost the
+   * server less per record than smaller ones (docs/benchmarks.md, "backlog"); Redis takes each
+   * room's share in script runs of at most 1,000 keys.
+   */
+  public static final int DEFAULT_MAX_RECORDS_PER_BATCH = 10_000;
 
   /** Largest configurable batch: one Redis admit call takes at most this many items. */
   public static final int MAX_RECORDS_PER_BATCH = 10_000;

@@ -3,6 +3,7 @@ package dev.danmakuledger.bench.ingest;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.StoredRecord;
+import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.server.ServerConfig;
@@ -32,7 +33,8 @@ public final class BacklogBenchmark {
   /** Name of the baseline row. */
   public static final String BASELINE_MARIADB = "mariadb-raw-insert-1conn";
 
-  private static final int BASELINE_BATCH = 1000;
+  /** Rows per transaction of the baseline: as many as the agent's backlog batches carry. */
+  private static final int BASELINE_BATCH = SyncSettings.DEFAULT_BACKLOG_BATCH_SIZE;
 
   /**
    * Devices that warm the server up at once: the drained device's batches of 1,000 run the same
