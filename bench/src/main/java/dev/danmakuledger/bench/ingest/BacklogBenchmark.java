@@ -102,10 +102,7 @@ public final class BacklogBenchmark {
       String target,
       PrintStream log)
       throws Exception {
-    List<String> rooms = new ArrayList<>();
-    for (int r = 0; r < o.rooms(); r++) {
-      rooms.add("k" + runId + "-r" + r);
-    }
+    List<String> rooms = MessageStream.rooms("k" + runId + "-r", o.rooms());
     Path agentDir = tmp.resolve("agent");
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(

@@ -187,10 +187,7 @@ public final class IngestBenchmark {
       String target,
       PrintStream log)
       throws Exception {
-    List<String> rooms = new ArrayList<>();
-    for (int r = 0; r < o.rooms(); r++) {
-      rooms.add("b" + runId + "-r" + r);
-    }
+    List<String> rooms = MessageStream.rooms("b" + runId + "-r", o.rooms());
     UnaryOperator<ServerConfig.Builder> settings =
         b -> b.roomLog(o.roomLog()).roomCheckpointInterval(o.roomCheckpointInterval());
     ServerWarmUp.Result warmedUp =

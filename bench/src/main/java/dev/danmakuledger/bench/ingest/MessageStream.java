@@ -28,6 +28,15 @@ public final class MessageStream {
   private long sent;
   private long millis;
 
+  /** Room names {@code prefix + 0} .. {@code prefix + (count - 1)}. */
+  public static List<String> rooms(String prefix, int count) {
+    List<String> rooms = new ArrayList<>(count);
+    for (int r = 0; r < count; r++) {
+      rooms.add(prefix + r);
+    }
+    return rooms;
+  }
+
   /**
    * @param deviceId the device; every key carries it
    * @param rooms rooms to spread messages over, at least one

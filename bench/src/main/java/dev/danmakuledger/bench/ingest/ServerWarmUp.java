@@ -174,10 +174,7 @@ final class ServerWarmUp {
       long perDevice,
       ExecutorService pool)
       throws Exception {
-    List<String> rooms = new ArrayList<>();
-    for (int r = 0; r < plan.rooms(); r++) {
-      rooms.add(roomPrefix + r);
-    }
+    List<String> rooms = MessageStream.rooms(roomPrefix, plan.rooms());
     List<SimulatedDevice> devices = new ArrayList<>();
     List<MessageStream> streams = new ArrayList<>();
     for (int d = 0; d < plan.devices(); d++) {
