@@ -82,8 +82,8 @@ public record ServerConfig(
     Duration historyRetention) {
 
   /**
-   * Default largest request body: 4 MiB, enough for 1,000 records of maximal size or about 12,000
-   * of the sample's (agents cut their batches to fit it).
+   * Default largest request body: 4 MiB, enough for 1,000 records of maximal size (agents cut
+   * larger batches to fit it).
    */
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
 
