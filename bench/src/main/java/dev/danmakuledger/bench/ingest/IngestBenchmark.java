@@ -48,7 +48,7 @@ public final class IngestBenchmark {
    * @param records records to send in total (retries included); ignored when {@code duration} is
    *     set
    * @param duration run for this long instead of a count, or null
-   * @param batchSize records per batch, 1..1000 (the server's default limit)
+   * @param batchSize records per batch, 1..10000 (the server's default limit)
    * @param devices simulated devices, each with its own connection and thread, 1..64
    * @param rooms rooms the messages spread over, 1..10000
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9

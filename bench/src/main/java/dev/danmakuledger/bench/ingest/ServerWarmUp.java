@@ -39,7 +39,7 @@ final class ServerWarmUp {
    * What to send.
    *
    * @param records records to send, 0 for none
-   * @param batchSize records per batch, 1..1000
+   * @param batchSize records per batch, 1..10000
    * @param devices devices sending at once, 1..64
    * @param rooms rooms the messages spread over
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9

@@ -44,14 +44,14 @@ class BenchMainTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "e2e --batch-size 0|batch size: got 0, want 1..1000",
+        "e2e --batch-size 0|batch size: got 0, want 1..10000",
         "live --rate 0|rate: got 0, want 1..100000",
         "live --linger 5s|linger: got PT5S, want 1ms..1s",
         "live --linger 20ms,5s|linger: got PT5S, want 1ms..1s",
         "live --duration 0s|want a positive duration",
         "live --duration 11m|duration: got PT11M, want 1s..10m",
         "live --jdbc jdbc:postgresql://x/y|want jdbc:mariadb://host:port",
-        "e2e --batch-size 500,5000|batch size: got 5000, want 1..1000",
+        "e2e --batch-size 500,50000|batch size: got 50000, want 1..10000",
         "e2e --devices 0|devices: got 0, want 1..64",
         "e2e --duplicates 1.5|duplicate share: got 1.5, want 0..0.9",
         "e2e --duplicates NaN|duplicate share: got NaN, want 0..0.9",
