@@ -29,7 +29,7 @@ public record SyncSettings(
    * The server's default limit of records per batch ({@code --max-records}): a device catching up
    * drained a backlog of 300,000 records a third to a half faster in batches of 10,000 than in
    * batches of 1,000 (docs/benchmarks.md, "backlog: batches of 10,000"). A batch is also cut to the
-   * bytes the server's default body limit takes ({@link Syncer#MAX_BATCH_RECORD_BYTES}).
+   * bytes the server's default body limit takes ({@link BatchBody#MAX_RECORD_BYTES}).
    */
   public static final int DEFAULT_BACKLOG_BATCH_SIZE = 10_000;
 

@@ -161,29 +161,6 @@ public final class Syncer {
   }
 
   /**
-   * Most bytes of records' canonical encodings, in base64, that one batch carries: the body stays
-   * under the server's default 4 MiB limit ({@code --max-body-bytes}) with room for the JSON around
-   * them, so a large backlog batch of long texts is cut before it is sent rather than refused with
-   * 413 (which still halves the batch for a server with a lower limit).
-   */
-  static final long MAX_BATCH_RECORD_BYTES = 3L * 1024 * 1024;
-
-  /**
-   * How many of {@code records}, from the first, fit {@link #MAX_BATCH_RECORD_BYTES}; at least 1.
-   */
-  static int fittingBody(List<StoredRecord> records) {
-    long bytes = 0;
-    for (int i = 0; i < records.size(); i++) {
-      // base64 of the canonical bytes, the index and the JSON punctuation around both
-      bytes += 4L * ((records.get(i).canonical().length + 2) / 3) + 40;
-      if (bytes > MAX_BATCH_RECORD_BYTES && i > 0) {
-        return i;
-      }
-    }
-    return records.size();
-  }
-
-  /**
    * Sends everything captured before the call and stores the answers.
    *
    * @throws SyncStoppedException when the run cannot finish (see its reason); what was accepted
@@ -209,7 +186,7 @@ public final class Syncer {
                 + ", want "
                 + (end - verified));
       }
-      records = records.subList(0, fittingBody(records));
+      records = records.subList(0, BatchBody.fitting(records));
       end = verified + records.size();
       CompactRange next = range.copy();
       List<WireRecord> wire = new ArrayList<>(records.size());

@@ -34,23 +34,23 @@ class BatchBodyTest {
 
   @Test
   void smallRecordsAllFit() {
-    assertEquals(10_000, Syncer.fittingBody(records(10_000, 150)));
+    assertEquals(10_000, BatchBody.fitting(records(10_000, 150)));
   }
 
   @Test
   void longRecordsAreCutUnderTheBudget() {
     // 3,000 bytes → 4,000 in base64, + 40 each: 778 fit in 3 MiB, the 779th does not
     List<StoredRecord> rs = records(2_000, 3_000);
-    int fit = Syncer.fittingBody(rs);
+    int fit = BatchBody.fitting(rs);
     assertEquals(778, fit);
-    assertTrue(fit * 4_040L <= Syncer.MAX_BATCH_RECORD_BYTES);
-    assertTrue((fit + 1) * 4_040L > Syncer.MAX_BATCH_RECORD_BYTES);
+    assertTrue(fit * 4_040L <= BatchBody.MAX_RECORD_BYTES);
+    assertTrue((fit + 1) * 4_040L > BatchBody.MAX_RECORD_BYTES);
   }
 
   @Test
   void oneRecordLargerThanTheBudgetStillGoesAlone() {
-    List<StoredRecord> rs = records(3, (int) Syncer.MAX_BATCH_RECORD_BYTES);
-    assertEquals(1, Syncer.fittingBody(rs));
-    assertEquals(0, Syncer.fittingBody(List.of()));
+    List<StoredRecord> rs = records(3, (int) BatchBody.MAX_RECORD_BYTES);
+    assertEquals(1, BatchBody.fitting(rs));
+    assertEquals(0, BatchBody.fitting(List.of()));
   }
 }
