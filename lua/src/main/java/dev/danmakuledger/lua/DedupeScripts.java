@@ -119,10 +119,10 @@ public final class DedupeScripts implements AutoCloseable {
    */
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
-    long ttlSeconds = wholeSeconds(ttl);
+    List<Call> runs = Call.runsOf(room, items, wholeSeconds(ttl));
     List<Admission> out = new ArrayList<>(items.size());
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    for (Call call : Call.runsOf(room, items, ttlSeconds)) {
+    for (Call call : runs) {
       out.addAll(
           AdmitReply.parse(script, caller.call(script, call.keys, call.args), call.items, room));
     }

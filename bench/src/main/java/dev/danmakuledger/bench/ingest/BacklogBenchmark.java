@@ -120,7 +120,7 @@ public final class BacklogBenchmark {
             "backlog",
             log);
     log.println("backlog: warm-up on a database of its own: " + warmedUp.describe());
-    ServerConfig config = ServerWarmUp.serverOn(tmp.resolve("server"), db, redisUri).build();
+    ServerConfig config = db.serverOn(tmp.resolve("server"), redisUri).build();
     String[] result;
     String stages;
     long serverPeak;

@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.ingest;
 
+import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.storage.Database;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,6 +71,17 @@ public final class FreshDatabase implements AutoCloseable {
               + ", want jdbc:mariadb://host:port[/db][?options] or jdbc:mysql://...");
     }
     return m;
+  }
+
+  /**
+   * A sync server's settings on this database and {@code redisUri}, its data (and an H2 database)
+   * under {@code dataDir}, with no review rule (nothing is held for review).
+   */
+  ServerConfig.Builder serverOn(Path dataDir, String redisUri) {
+    return ServerConfig.builder(dataDir)
+        .redisUri(redisUri)
+        .jdbc(embedded() ? null : url, null, null)
+        .reviewRule(null);
   }
 
   /** The URL of the run's database. */

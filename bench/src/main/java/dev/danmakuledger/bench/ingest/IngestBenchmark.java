@@ -202,8 +202,7 @@ public final class IngestBenchmark {
             "e2e",
             log);
     log.println("e2e: warm-up on a database of its own: " + warmedUp.describe());
-    ServerConfig config =
-        settings.apply(ServerWarmUp.serverOn(tmp.resolve("server"), db, redisUri)).build();
+    ServerConfig config = settings.apply(db.serverOn(tmp.resolve("server"), redisUri)).build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;
     String stages;

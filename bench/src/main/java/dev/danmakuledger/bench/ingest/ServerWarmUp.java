@@ -104,20 +104,12 @@ final class ServerWarmUp {
     try (FreshDatabase db = FreshDatabase.create(jdbcUrl, dir.resolve("server"));
         SyncServer server =
             SyncServer.start(
-                settings.apply(serverOn(dir.resolve("server"), db, redisUri)).build())) {
+                settings.apply(db.serverOn(dir.resolve("server"), redisUri)).build())) {
       result = rounds(plan, server, roomPrefix, name, log);
     } finally {
       RedisKeys.deleteMatching(redisUri, "{r:" + roomPrefix + "*");
     }
     return result;
-  }
-
-  /** A server builder on {@code db} and {@code redisUri} with no review rule (nothing is held). */
-  static ServerConfig.Builder serverOn(Path dataDir, FreshDatabase db, String redisUri) {
-    return ServerConfig.builder(dataDir)
-        .redisUri(redisUri)
-        .jdbc(db.embedded() ? null : db.url(), null, null)
-        .reviewRule(null);
   }
 
   private static Result rounds(
