@@ -1,7 +1,6 @@
 package dev.danmakuledger.bench.ingest;
 
 import java.io.IOException;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -20,12 +19,19 @@ import java.util.OptionalLong;
  * other processes are found by name under {@code /proc} (Linux; none elsewhere, or when the
  * services run on another host), their time read from {@code /proc/<pid>/stat}.
  *
+ * <p>The JIT's share is the CPU time of this JVM's compiler threads, read from {@code
+ * /proc/self/task/<tid>/stat} by their names ({@code C1 CompilerThread<n>}, {@code C2
+ * CompilerThread<n>}, cut to 15 characters by the kernel). The JVM's own figure, {@code
+ * CompilationMXBean.getTotalCompilationTime()}, is the time compilations took from start to end: on
+ * a machine with more runnable threads than cores it includes the time a compiler thread waited for
+ * a core, and summed over compiler threads it can exceed the whole JVM's CPU.
+ *
  * @param jvmNanos this JVM's CPU time, or -1 if the platform does not report it
- * @param jitMillis this JVM's accumulated compile time (its JIT compiler threads, part of {@code
- *     jvmNanos}), or -1 if the JVM does not report it
+ * @param jitNanos CPU time of this JVM's JIT compiler threads (part of {@code jvmNanos}), or -1 if
+ *     it cannot be read; a compiler thread that ends between two readings takes its time along
  * @param processNanos CPU time of each watched process found, by name
  */
-record CpuUse(long jvmNanos, long jitMillis, Map<String, Long> processNanos) {
+record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
   /** The processes watched besides this JVM. */
   static final List<String> WATCHED = List.of("mariadbd", "mysqld", "redis-server", "nats-server");
 
@@ -38,7 +44,10 @@ record CpuUse(long jvmNanos, long jitMillis, Map<String, Long> processNanos) {
 
   /** The CPU used so far. */
   static CpuUse now() {
-    return new CpuUse(jvmCpuNanos(), jitMillisSoFar(), processes(Path.of("/proc")));
+    return new CpuUse(
+        jvmCpuNanos(),
+        compilerThreadNanos(Path.of("/proc/self/task")),
+        processes(Path.of("/proc")));
   }
 
   /**
@@ -50,10 +59,8 @@ record CpuUse(long jvmNanos, long jitMillis, Map<String, Long> processNanos) {
     String sep = " ";
     if (records > 0 && jvmNanos >= 0 && earlier.jvmNanos >= 0) {
       out.append(sep).append("bench JVM ").append(micros(jvmNanos - earlier.jvmNanos, records));
-      if (jitMillis >= 0 && earlier.jitMillis >= 0) {
-        out.append(" (JIT ")
-            .append(micros((jitMillis - earlier.jitMillis) * 1_000_000, records))
-            .append(')');
+      if (jitNanos >= 0 && earlier.jitNanos >= 0 && jitNanos >= earlier.jitNanos) {
+        out.append(" (JIT ").append(micros(jitNanos - earlier.jitNanos, records)).append(')');
       }
       sep = ", ";
     }
@@ -80,11 +87,39 @@ record CpuUse(long jvmNanos, long jitMillis, Map<String, Long> processNanos) {
     return -1;
   }
 
-  private static long jitMillisSoFar() {
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    return jit != null && jit.isCompilationTimeMonitoringSupported()
-        ? jit.getTotalCompilationTime()
-        : -1;
+  /**
+   * The summed CPU time of the JIT compiler threads among the threads under {@code tasks} (a {@code
+   * /proc/<pid>/task} directory), or -1 if there is no such directory or no compiler thread in it.
+   */
+  static long compilerThreadNanos(Path tasks) {
+    if (!Files.isDirectory(tasks)) {
+      return -1;
+    }
+    long ticks = 0;
+    boolean found = false;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks, "[0-9]*")) {
+      for (Path thread : threads) {
+        try {
+          String stat = Files.readString(thread.resolve("stat"), StandardCharsets.UTF_8);
+          String name = commandName(stat);
+          OptionalLong t = cpuTicks(stat);
+          if (name != null && isCompilerThread(name) && t.isPresent()) {
+            ticks += t.getAsLong();
+            found = true;
+          }
+        } catch (IOException | RuntimeException e) {
+          // the thread ended between listing and reading
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return found ? ticks * (1_000_000_000L / TICKS_PER_SECOND) : -1;
+  }
+
+  /** HotSpot's compiler threads: "C1 CompilerThread0", "C2 CompilerThread1", ... (cut to 15). */
+  static boolean isCompilerThread(String name) {
+    return (name.startsWith("C1 ") || name.startsWith("C2 ")) && name.startsWith("CompilerThre", 3);
   }
 
   /** The summed CPU time of the watched processes under {@code proc}, by name. */

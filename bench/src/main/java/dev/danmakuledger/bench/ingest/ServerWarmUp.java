@@ -5,8 +5,6 @@ import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -58,19 +56,23 @@ final class ServerWarmUp {
    * @param records records sent
    * @param rounds rounds run
    * @param seconds wall time of the rounds
-   * @param lastJitShare compile time over wall time in the last round, or NaN when there was none
-   *     or the JVM does not report compile time
+   * @param lastJitShare the compiler threads' CPU time over wall time in the last round (1.0 is one
+   *     core busy compiling), or NaN when there was none or it cannot be read ({@link CpuUse})
    */
   record Result(long records, int rounds, double seconds, double lastJitShare) {
-    /** For the log: e.g. "1,200,000 records in 12 rounds, 61.2 s; JIT 2.1% of the last round". */
+    /**
+     * For the log: e.g. "1,200,000 records in 12 rounds, 61.2 s; JIT on 2.1% of a core in the last
+     * round".
+     */
     String describe() {
       if (rounds == 0) {
         return "none";
       }
       String jit =
           Double.isNaN(lastJitShare)
-              ? "compile time not reported"
-              : String.format(Locale.ROOT, "JIT %.1f%% of the last round", lastJitShare * 100);
+              ? "compiler threads' CPU not readable"
+              : String.format(
+                  Locale.ROOT, "JIT on %.1f%% of a core in the last round", lastJitShare * 100);
       return String.format(
           Locale.ROOT, "%,d records in %d rounds, %.1f s; %s", records, rounds, seconds, jit);
     }
@@ -117,8 +119,8 @@ final class ServerWarmUp {
       throws Exception {
     LedgerClient client = new LedgerClient(server.baseUri(), Duration.ofSeconds(60));
     SecureRandom random = new SecureRandom();
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+    Path tasks = Path.of("/proc/self/task");
+    boolean timed = CpuUse.compilerThreadNanos(tasks) >= 0;
     long sent = 0;
     int rounds = 0;
     double share = Double.NaN;
@@ -128,11 +130,11 @@ final class ServerWarmUp {
       while (sent < plan.records()) {
         long perDevice =
             Math.max(1, Math.min(ROUND_RECORDS, plan.records() - sent) / plan.devices());
-        long compiled = timed ? jit.getTotalCompilationTime() : 0;
+        long compiled = timed ? CpuUse.compilerThreadNanos(tasks) : 0;
         long t0 = System.nanoTime();
         round(plan, server, client, random, roomPrefix + rounds + "-", perDevice, pool);
         double ms = (System.nanoTime() - t0) / 1e6;
-        share = timed ? (jit.getTotalCompilationTime() - compiled) / ms : Double.NaN;
+        share = timed ? (CpuUse.compilerThreadNanos(tasks) - compiled) / 1e6 / ms : Double.NaN;
         sent += perDevice * plan.devices();
         rounds++;
         log.printf(
@@ -143,7 +145,7 @@ final class ServerWarmUp {
             perDevice * plan.devices(),
             perDevice * plan.devices() / (ms / 1e3),
             timed
-                ? String.format(Locale.ROOT, ", JIT compiling %.1f%% of the time", share * 100)
+                ? String.format(Locale.ROOT, ", JIT compiling on %.0f%% of a core", share * 100)
                 : "");
       }
     } finally {

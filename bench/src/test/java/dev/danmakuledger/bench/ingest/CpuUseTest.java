@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +62,8 @@ class CpuUseTest {
   @Test
   void perRecordLeavesOutWhatWasNotSeenAtBothEnds() {
     CpuUse before = new CpuUse(1_000_000, -1, Map.of("mariadbd", 0L));
-    CpuUse after = new CpuUse(3_000_000, 7, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
+    CpuUse after =
+        new CpuUse(3_000_000, 7_000_000, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
     assertEquals(
         "CPU \u00b5s/record: bench JVM 2.0, mariadbd 5.0", after.perRecordSince(before, 1_000));
     assertEquals(
@@ -71,8 +73,8 @@ class CpuUseTest {
 
   @Test
   void theJitsShareIsPartOfTheJvms() {
-    CpuUse before = new CpuUse(1_000_000, 2, Map.of());
-    CpuUse after = new CpuUse(5_000_000, 3, Map.of());
+    CpuUse before = new CpuUse(1_000_000, 2_000_000, Map.of());
+    CpuUse after = new CpuUse(5_000_000, 3_000_000, Map.of());
     assertEquals(
         "CPU \u00b5s/record: bench JVM 4.0 (JIT 1.0)", after.perRecordSince(before, 1_000));
     assertEquals("CPU \u00b5s/record: not measured", after.perRecordSince(before, 0));
@@ -86,5 +88,34 @@ class CpuUseTest {
   private static void write(Path proc, String pid, String stat) throws Exception {
     Files.createDirectories(proc.resolve(pid));
     Files.writeString(proc.resolve(pid).resolve("stat"), stat);
+  }
+
+  @Test
+  void theJitIsTheCpuTimeOfTheCompilerThreadsOnly(@TempDir Path task) throws Exception {
+    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
+    write(task, "101", "101 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 300 20 0 0");
+    write(task, "102", "102 (C1 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 40 2 0 0");
+    write(task, "103", "103 (C3 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 7 7 0 0");
+    write(task, "104", "104 (qtp-C2 Compile) S 1 1 1 0 -1 0 0 0 0 0 7 7 0 0");
+    write(task, "105", "105 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 x y 0 0");
+    Files.createDirectories(task.resolve("106")); // no stat: the thread ended
+    assertEquals(3_620_000_000L, CpuUse.compilerThreadNanos(task));
+    assertEquals(-1, CpuUse.compilerThreadNanos(task.resolve("absent")));
+  }
+
+  @Test
+  void noCompilerThreadMeansNotMeasured(@TempDir Path task) throws Exception {
+    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
+    assertEquals(-1, CpuUse.compilerThreadNanos(task));
+    CpuUse before = new CpuUse(1_000_000, -1, Map.of());
+    CpuUse after = new CpuUse(5_000_000, -1, Map.of());
+    assertEquals("CPU \u00b5s/record: bench JVM 4.0", after.perRecordSince(before, 1_000));
+  }
+
+  @Test
+  void thisJvmsCompilerThreadsAreFoundOnLinux() {
+    Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+    long jit = CpuUse.compilerThreadNanos(Path.of("/proc/self/task"));
+    assertTrue(jit >= 0, "a HotSpot JVM on Linux has C1/C2 compiler threads: " + jit);
   }
 }

@@ -37,10 +37,10 @@ class ServerWarmUpTest {
   @Test
   void describesRecordsRoundsAndTheLastRoundsCompileShare() {
     assertEquals(
-        "1,200,000 records in 12 rounds, 61.2 s; JIT 2.1% of the last round",
+        "1,200,000 records in 12 rounds, 61.2 s; JIT on 2.1% of a core in the last round",
         new ServerWarmUp.Result(1_200_000, 12, 61.2, 0.021).describe());
     assertEquals(
-        "400 records in 1 rounds, 0.5 s; compile time not reported",
+        "400 records in 1 rounds, 0.5 s; compiler threads' CPU not readable",
         new ServerWarmUp.Result(400, 1, 0.5, Double.NaN).describe());
   }
 }
