@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
  * CPU time used so far by the bench JVM and by the local database and Redis processes, so that a
@@ -92,29 +93,8 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
    * /proc/<pid>/task} directory), or -1 if there is no such directory or no compiler thread in it.
    */
   static long compilerThreadNanos(Path tasks) {
-    if (!Files.isDirectory(tasks)) {
-      return -1;
-    }
-    long ticks = 0;
-    boolean found = false;
-    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks, "[0-9]*")) {
-      for (Path thread : threads) {
-        try {
-          String stat = Files.readString(thread.resolve("stat"), StandardCharsets.UTF_8);
-          String name = commandName(stat);
-          OptionalLong t = cpuTicks(stat);
-          if (name != null && isCompilerThread(name) && t.isPresent()) {
-            ticks += t.getAsLong();
-            found = true;
-          }
-        } catch (IOException | RuntimeException e) {
-          // the thread ended between listing and reading
-        }
-      }
-    } catch (IOException e) {
-      return -1;
-    }
-    return found ? ticks * (1_000_000_000L / TICKS_PER_SECOND) : -1;
+    Map<String, Long> byName = nanosByName(tasks, CpuUse::isCompilerThread);
+    return byName.isEmpty() ? -1 : byName.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** HotSpot's compiler threads: "C1 CompilerThread0", "C2 CompilerThread1", ... (cut to 15). */
@@ -124,21 +104,30 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
 
   /** The summed CPU time of the watched processes under {@code proc}, by name. */
   static Map<String, Long> processes(Path proc) {
+    return nanosByName(proc, WATCHED::contains);
+  }
+
+  /**
+   * The CPU time of the processes (or threads) under {@code dir}, a {@code /proc} or {@code
+   * /proc/<pid>/task} directory, whose command name {@code wanted} accepts, summed by name; one
+   * that ends between listing and reading, or is not ours to read, is left out.
+   */
+  private static Map<String, Long> nanosByName(Path dir, Predicate<String> wanted) {
     Map<String, Long> out = new LinkedHashMap<>();
-    if (!Files.isDirectory(proc)) {
+    if (!Files.isDirectory(dir)) {
       return out;
     }
-    try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, "[0-9]*")) {
-      for (Path pid : pids) {
+    try (DirectoryStream<Path> ids = Files.newDirectoryStream(dir, "[0-9]*")) {
+      for (Path id : ids) {
         try {
-          String stat = Files.readString(pid.resolve("stat"), StandardCharsets.UTF_8);
+          String stat = Files.readString(id.resolve("stat"), StandardCharsets.UTF_8);
           String name = commandName(stat);
           OptionalLong ticks = cpuTicks(stat);
-          if (name != null && WATCHED.contains(name) && ticks.isPresent()) {
+          if (name != null && wanted.test(name) && ticks.isPresent()) {
             out.merge(name, ticks.getAsLong() * (1_000_000_000L / TICKS_PER_SECOND), Long::sum);
           }
         } catch (IOException | RuntimeException e) {
-          // the process ended between listing and reading, or is not ours to read
+          // ended between listing and reading, or not ours to read
         }
       }
     } catch (IOException e) {
