@@ -27,7 +27,7 @@ import java.util.function.UnaryOperator;
  * round's batches prepared before they are sent, as the measured run's are. The warm-up server is
  * then stopped, its database dropped and its rooms' Redis keys deleted, so the measured server
  * starts on an empty store, as the baselines' tables do, with the code the JIT compiled. Each
- * round's line says how much of its time the JIT spent compiling.
+ * round's line says on how much of a core the JIT compiled.
  */
 final class ServerWarmUp {
   /** Records per round, spread over the devices. */
