@@ -9,6 +9,7 @@ import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureService;
 import dev.danmakuledger.edge.retention.PruneReport;
 import dev.danmakuledger.edge.retention.Pruner;
+import dev.danmakuledger.edge.store.StoreException;
 import dev.danmakuledger.edge.store.StoredCheckpoint;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.testing.TestDevice;
@@ -107,6 +108,30 @@ class SyncerTest {
 
   long unsynced() throws Exception {
     return dev.store.outcomeCounts().getOrDefault("UNSYNCED", 0L);
+  }
+
+  @Test
+  void outcomesLeftUnstoredByAFailedRunAreFetchedByTheNext() throws Exception {
+    dev.faults.beforeAcceptBatch(
+        size -> {
+          if (size == 10) {
+            throw new StoreException("disk full");
+          }
+        });
+    Syncer s = syncer(10);
+    assertThrows(StoreException.class, s::sync);
+    assertEquals(10, witness.verifiedSize(), "the first batch was verified, no other sent");
+    assertTrue(
+        dev.store.records(0, 10).stream().allMatch(x -> x.outcome() == null),
+        "no outcome of the first batch is stored");
+    dev.faults.beforeAcceptBatch(size -> {});
+    SyncReport r = s.sync();
+    assertTrue(r.complete(), r.toString());
+    assertEquals(0, unsynced());
+    for (StoredRecord x : dev.store.records(0, RECORDS)) {
+      assertEquals("CONFIRMED", x.outcome(), "record " + x.index());
+      assertEquals(Long.valueOf(x.index() + 1), x.seq(), "record " + x.index());
+    }
   }
 
   @Test

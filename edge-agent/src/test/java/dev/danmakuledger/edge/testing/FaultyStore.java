@@ -19,16 +19,29 @@ import java.util.function.Predicate;
 /**
  * A store that passes everything to a real one, except that an append can be made to fail (as a
  * full disk or an I/O error would: nothing is written) or to wait until the test releases it, so a
- * test can queue captures behind a transaction that is still committing.
+ * test can queue captures behind a transaction that is still committing; and a hook runs before
+ * each sync answer is stored.
  */
 public final class FaultyStore implements EdgeStore {
   private final EdgeStore real;
   private volatile long failAppendAt = -1;
   private volatile CountDownLatch entered;
   private volatile CountDownLatch release;
+  private volatile BeforeAccept beforeAccept = size -> {};
+
+  /** What runs before the answer to a batch ending at {@code size} is stored; may throw. */
+  @FunctionalInterface
+  public interface BeforeAccept {
+    void run(long size) throws StoreException, InterruptedException;
+  }
 
   public FaultyStore(EdgeStore real) {
     this.real = real;
+  }
+
+  /** Runs {@code hook} before each batch answer is stored (a failure there stores nothing). */
+  public void beforeAcceptBatch(BeforeAccept hook) {
+    beforeAccept = hook;
   }
 
   /** The next append that starts at log size {@code oldSize} fails and writes nothing. */
@@ -162,6 +175,12 @@ public final class FaultyStore implements EdgeStore {
   @Override
   public void acceptBatch(List<OutcomeUpdate> updates, long size, String receipt, long receivedAt)
       throws StoreException {
+    try {
+      beforeAccept.run(size);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted before storing the answer ending at " + size, e);
+    }
     real.acceptBatch(updates, size, receipt, receivedAt);
   }
 
