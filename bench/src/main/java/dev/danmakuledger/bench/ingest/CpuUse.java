@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,19 +21,32 @@ import java.util.function.Predicate;
  * other processes are found by name under {@code /proc} (Linux; none elsewhere, or when the
  * services run on another host), their time read from {@code /proc/<pid>/stat}.
  *
- * <p>The JIT's share is the CPU time of this JVM's compiler threads, read from {@code
- * /proc/self/task/<tid>/stat} by their names ({@code C1 CompilerThread<n>}, {@code C2
- * CompilerThread<n>}, cut to 15 characters by the kernel). The JVM's own figure, {@code
- * CompilationMXBean.getTotalCompilationTime()}, is the time compilations took from start to end: on
- * a machine with more runnable threads than cores it includes the time a compiler thread waited for
- * a core, and summed over compiler threads it can exceed the whole JVM's CPU.
+ * <p>The JVM's time is also split by what its threads do ({@link #roleOf}), read from {@code
+ * /proc/self/task/<tid>/stat} by thread name (cut to 15 characters by the kernel): the JIT's
+ * compiler threads ({@code C1 CompilerThread<n>}, {@code C2 CompilerThread<n>}), the collector's,
+ * the server's request threads, its Redis client's event loops, its room-log integrator and the
+ * simulated devices with their HTTP client; what no role names is the rest. The JIT's figure is CPU
+ * time: the JVM's own, {@code CompilationMXBean.getTotalCompilationTime()}, is the time
+ * compilations took from start to end, which on a machine with more runnable threads than cores
+ * includes the time a compiler thread waited for a core and can exceed the whole JVM's CPU.
  *
  * @param jvmNanos this JVM's CPU time, or -1 if the platform does not report it
- * @param jitNanos CPU time of this JVM's JIT compiler threads (part of {@code jvmNanos}), or -1 if
- *     it cannot be read; a compiler thread that ends between two readings takes its time along
+ * @param threads the CPU time of each of this JVM's threads that has a role, by thread id (part of
+ *     {@code jvmNanos}); empty if it cannot be read. A thread that ends between two readings takes
+ *     its time along (to the rest)
  * @param processNanos CPU time of each watched process found, by name
  */
-record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
+record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> processNanos) {
+  /** One thread's role ({@link #roleOf}) and CPU time so far. */
+  record ThreadTime(String role, long nanos) {}
+
+  /** The roles of this JVM's threads, in the order they are reported. */
+  static final List<String> ROLES =
+      List.of("JIT", "GC", "requests", "Redis client", "room log", "devices");
+
+  /** The prefix of the simulated devices' own threads. */
+  static final String DEVICE_THREAD = "bench-device-";
+
   /** The processes watched besides this JVM. */
   static final List<String> WATCHED = List.of("mariadbd", "mysqld", "redis-server", "nats-server");
 
@@ -40,28 +54,99 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
   private static final long TICKS_PER_SECOND = 100;
 
   CpuUse {
+    threads = Map.copyOf(threads);
     processNanos = Map.copyOf(processNanos);
   }
 
   /** The CPU used so far. */
   static CpuUse now() {
     return new CpuUse(
-        jvmCpuNanos(),
-        compilerThreadNanos(Path.of("/proc/self/task")),
-        processes(Path.of("/proc")));
+        jvmCpuNanos(), threadsWithRoles(Path.of("/proc/self/task")), processes(Path.of("/proc")));
+  }
+
+  /**
+   * The role of a thread named {@code name} (as {@code /proc} cuts it to 15 characters), one of
+   * {@link #ROLES}, or null for the rest.
+   */
+  static String roleOf(String name) {
+    if (isCompilerThread(name)) {
+      return "JIT";
+    }
+    if (name.startsWith("GC Thread#") || name.startsWith("G1 ")) {
+      return "GC";
+    }
+    if (name.startsWith("JettyServerThre")) { // Javalin's JettyServerThreadPool-<n>
+      return "requests";
+    }
+    if (name.startsWith("lettuce-")) {
+      return "Redis client";
+    }
+    if (name.equals("room-log-integr")) {
+      return "room log";
+    }
+    if (name.startsWith(DEVICE_THREAD) || name.startsWith("HttpClient-")) {
+      return "devices";
+    }
+    return null;
+  }
+
+  /**
+   * The threads under {@code tasks} (a {@code /proc/<pid>/task} directory) that have a {@link
+   * #roleOf role}, by thread id.
+   */
+  static Map<Long, ThreadTime> threadsWithRoles(Path tasks) {
+    Map<Long, ThreadTime> out = new HashMap<>();
+    readStats(
+        tasks,
+        name -> roleOf(name) != null,
+        (id, name, nanos) -> out.put(id, new ThreadTime(roleOf(name), nanos)));
+    return out;
+  }
+
+  /**
+   * CPU time by role of the threads of {@code later} since {@code earlier}, in the order of {@link
+   * #ROLES}: a thread not seen earlier started from nothing, one seen with another role (its id
+   * reused) too; roles without a thread are absent.
+   */
+  static Map<String, Long> byRoleBetween(
+      Map<Long, ThreadTime> earlier, Map<Long, ThreadTime> later) {
+    Map<String, Long> used = new HashMap<>();
+    for (Map.Entry<Long, ThreadTime> e : later.entrySet()) {
+      ThreadTime before = earlier.get(e.getKey());
+      ThreadTime now = e.getValue();
+      long from = before != null && before.role().equals(now.role()) ? before.nanos() : 0;
+      used.merge(now.role(), Math.max(0, now.nanos() - from), Long::sum);
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (String role : ROLES) {
+      if (used.containsKey(role)) {
+        out.put(role, used.get(role));
+      }
+    }
+    return out;
   }
 
   /**
    * Microseconds of CPU per record between {@code earlier} and this, e.g. {@code "CPU µs/record:
-   * bench JVM 31.2 (JIT 1.4), mariadbd 24.9"}; a process not seen at both ends is left out.
+   * bench JVM 31.2 (JIT 1.4, requests 12.0, rest 17.8), mariadbd 24.9"}; a process not seen at both
+   * ends is left out, and so is a role whose threads ended with more time than the others took (a
+   * role first seen at the end started from nothing).
    */
   String perRecordSince(CpuUse earlier, long records) {
     StringBuilder out = new StringBuilder("CPU \u00b5s/record:");
     String sep = " ";
     if (records > 0 && jvmNanos >= 0 && earlier.jvmNanos >= 0) {
-      out.append(sep).append("bench JVM ").append(micros(jvmNanos - earlier.jvmNanos, records));
-      if (jitNanos >= 0 && earlier.jitNanos >= 0 && jitNanos >= earlier.jitNanos) {
-        out.append(" (JIT ").append(micros(jitNanos - earlier.jitNanos, records)).append(')');
+      long jvm = jvmNanos - earlier.jvmNanos;
+      out.append(sep).append("bench JVM ").append(micros(jvm, records));
+      String inner = " (";
+      long named = 0;
+      for (Map.Entry<String, Long> e : byRoleBetween(earlier.threads, threads).entrySet()) {
+        out.append(inner).append(e.getKey()).append(' ').append(micros(e.getValue(), records));
+        named += e.getValue();
+        inner = ", ";
+      }
+      if (!inner.equals(" (")) {
+        out.append(", rest ").append(micros(Math.max(0, jvm - named), records)).append(')');
       }
       sep = ", ";
     }
@@ -93,8 +178,10 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
    * /proc/<pid>/task} directory), or -1 if there is no such directory or no compiler thread in it.
    */
   static long compilerThreadNanos(Path tasks) {
-    Map<String, Long> byName = nanosByName(tasks, CpuUse::isCompilerThread);
-    return byName.isEmpty() ? -1 : byName.values().stream().mapToLong(Long::longValue).sum();
+    return nanosByName(tasks, CpuUse::isCompilerThread).values().stream()
+        .mapToLong(Long::longValue)
+        .reduce(Long::sum)
+        .orElse(-1);
   }
 
   /** HotSpot's compiler threads: "C1 CompilerThread0", "C2 CompilerThread1", ... (cut to 15). */
@@ -109,13 +196,28 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
 
   /**
    * The CPU time of the processes (or threads) under {@code dir}, a {@code /proc} or {@code
-   * /proc/<pid>/task} directory, whose command name {@code wanted} accepts, summed by name; one
-   * that ends between listing and reading, or is not ours to read, is left out.
+   * /proc/<pid>/task} directory, whose command name {@code wanted} accepts, summed by name.
    */
   private static Map<String, Long> nanosByName(Path dir, Predicate<String> wanted) {
     Map<String, Long> out = new LinkedHashMap<>();
+    readStats(dir, wanted, (id, name, nanos) -> out.merge(name, nanos, Long::sum));
+    return out;
+  }
+
+  /** What {@link #readStats} hands over: a process or thread id, its command name, its CPU time. */
+  @FunctionalInterface
+  private interface StatSink {
+    void accept(long id, String name, long nanos);
+  }
+
+  /**
+   * Hands {@code sink} every process (or thread) under {@code dir} whose command name {@code
+   * wanted} accepts; one that ends between listing and reading, or is not ours to read, is left
+   * out.
+   */
+  private static void readStats(Path dir, Predicate<String> wanted, StatSink sink) {
     if (!Files.isDirectory(dir)) {
-      return out;
+      return;
     }
     try (DirectoryStream<Path> ids = Files.newDirectoryStream(dir, "[0-9]*")) {
       for (Path id : ids) {
@@ -124,16 +226,18 @@ record CpuUse(long jvmNanos, long jitNanos, Map<String, Long> processNanos) {
           String name = commandName(stat);
           OptionalLong ticks = cpuTicks(stat);
           if (name != null && wanted.test(name) && ticks.isPresent()) {
-            out.merge(name, ticks.getAsLong() * (1_000_000_000L / TICKS_PER_SECOND), Long::sum);
+            sink.accept(
+                Long.parseLong(id.getFileName().toString()),
+                name,
+                ticks.getAsLong() * (1_000_000_000L / TICKS_PER_SECOND));
           }
         } catch (IOException | RuntimeException e) {
           // ended between listing and reading, or not ours to read
         }
       }
     } catch (IOException e) {
-      return out;
+      // the directory went away: what was read so far stands
     }
-    return out;
   }
 
   /** The command name of a {@code /proc/<pid>/stat} line (between the first '(' and last ')'). */

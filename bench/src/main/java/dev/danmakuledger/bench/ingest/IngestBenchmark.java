@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
@@ -241,7 +242,10 @@ public final class IngestBenchmark {
       }
       long deadline =
           o.duration() == null ? Long.MAX_VALUE : System.nanoTime() + o.duration().toNanos();
-      ExecutorService pool = Executors.newFixedThreadPool(o.devices());
+      AtomicInteger threads = new AtomicInteger();
+      ExecutorService pool =
+          Executors.newFixedThreadPool(
+              o.devices(), r -> new Thread(r, CpuUse.DEVICE_THREAD + threads.incrementAndGet()));
       List<Future<long[]>> running = new ArrayList<>();
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Assumptions;
@@ -61,23 +62,92 @@ class CpuUseTest {
 
   @Test
   void perRecordLeavesOutWhatWasNotSeenAtBothEnds() {
-    CpuUse before = new CpuUse(1_000_000, -1, Map.of("mariadbd", 0L));
+    CpuUse before = new CpuUse(1_000_000, Map.of(), Map.of("mariadbd", 0L));
     CpuUse after =
-        new CpuUse(3_000_000, 7_000_000, Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
+        new CpuUse(3_000_000, Map.of(), Map.of("mariadbd", 5_000_000L, "redis-server", 9L));
     assertEquals(
         "CPU \u00b5s/record: bench JVM 2.0, mariadbd 5.0", after.perRecordSince(before, 1_000));
     assertEquals(
         "CPU \u00b5s/record: not measured",
-        new CpuUse(-1, -1, Map.of()).perRecordSince(new CpuUse(-1, -1, Map.of()), 10));
+        new CpuUse(-1, Map.of(), Map.of()).perRecordSince(new CpuUse(-1, Map.of(), Map.of()), 10));
   }
 
   @Test
-  void theJitsShareIsPartOfTheJvms() {
-    CpuUse before = new CpuUse(1_000_000, 2_000_000, Map.of());
-    CpuUse after = new CpuUse(5_000_000, 3_000_000, Map.of());
+  void theRolesArePartsOfTheJvmsTimeAndTheRestIsWhatNoRoleTook() {
+    CpuUse before =
+        new CpuUse(1_000_000, Map.of(1L, jit(2_000_000), 2L, requests(500_000)), Map.of());
+    CpuUse after =
+        new CpuUse(
+            9_000_000,
+            Map.of(1L, jit(3_000_000), 2L, requests(2_500_000), 3L, devices(4_000_000)),
+            Map.of());
     assertEquals(
-        "CPU \u00b5s/record: bench JVM 4.0 (JIT 1.0)", after.perRecordSince(before, 1_000));
+        "CPU \u00b5s/record: bench JVM 8.0 (JIT 1.0, requests 2.0, devices 4.0, rest 1.0)",
+        after.perRecordSince(before, 1_000));
     assertEquals("CPU \u00b5s/record: not measured", after.perRecordSince(before, 0));
+  }
+
+  @Test
+  void aThreadThatEndedLeavesItsTimeToTheRestAndANewOneStartsFromNothing() {
+    CpuUse before =
+        new CpuUse(1_000_000, Map.of(1L, devices(5_000_000), 2L, requests(1_000_000)), Map.of());
+    CpuUse after =
+        new CpuUse(
+            9_000_000,
+            Map.of(2L, requests(3_000_000), 3L, devices(1_000_000), 4L, jit(500_000)),
+            Map.of());
+    assertEquals(
+        "CPU \u00b5s/record: bench JVM 8.0 (JIT 0.5, requests 2.0, devices 1.0, rest 4.5)",
+        after.perRecordSince(before, 1_000));
+  }
+
+  @Test
+  void aThreadIdReusedByAnotherRoleStartsFromNothing() {
+    Map<String, Long> used =
+        CpuUse.byRoleBetween(Map.of(7L, devices(9_000_000)), Map.of(7L, requests(2_000_000)));
+    assertEquals(Map.of("requests", 2_000_000L), used);
+  }
+
+  private static CpuUse.ThreadTime jit(long nanos) {
+    return new CpuUse.ThreadTime("JIT", nanos);
+  }
+
+  private static CpuUse.ThreadTime requests(long nanos) {
+    return new CpuUse.ThreadTime("requests", nanos);
+  }
+
+  private static CpuUse.ThreadTime devices(long nanos) {
+    return new CpuUse.ThreadTime("devices", nanos);
+  }
+
+  @Test
+  void threadsAreSplitByRoleFromTheirNames(@TempDir Path task) throws Exception {
+    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
+    write(task, "101", "101 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 300 20 0 0");
+    write(task, "102", "102 (GC Thread#0) S 1 1 1 0 -1 0 0 0 0 0 10 0 0 0");
+    write(task, "103", "103 (G1 Conc#0) S 1 1 1 0 -1 0 0 0 0 0 5 0 0 0");
+    write(task, "104", "104 (JettyServerThre) S 1 1 1 0 -1 0 0 0 0 0 70 30 0 0");
+    write(task, "105", "105 (JettyServerThre) S 1 1 1 0 -1 0 0 0 0 0 1 1 0 0");
+    write(task, "106", "106 (lettuce-nioEven) S 1 1 1 0 -1 0 0 0 0 0 20 20 0 0");
+    write(task, "107", "107 (room-log-integr) S 1 1 1 0 -1 0 0 0 0 0 8 0 0 0");
+    write(task, "108", "108 (bench-device-1) S 1 1 1 0 -1 0 0 0 0 0 3 0 0 0");
+    write(task, "109", "109 (HttpClient-2-Wo) S 1 1 1 0 -1 0 0 0 0 0 4 0 0 0");
+    write(task, "110", "110 (room-log) S 1 1 1 0 -1 0 0 0 0 0 99 0 0 0");
+    write(task, "111", "111 (lettuce-nioEven) S 1 1 1 0 -1 0 0 0 0 0 x 0 0 0");
+    Map<String, Long> got = CpuUse.byRoleBetween(Map.of(), CpuUse.threadsWithRoles(task));
+    assertEquals(
+        List.of("JIT", "GC", "requests", "Redis client", "room log", "devices"),
+        List.copyOf(got.keySet()),
+        "in the order of ROLES");
+    assertEquals(
+        new CpuUse.ThreadTime("requests", 20_000_000L), CpuUse.threadsWithRoles(task).get(105L));
+    assertEquals(3_200_000_000L, got.get("JIT"));
+    assertEquals(150_000_000L, got.get("GC"));
+    assertEquals(1_020_000_000L, got.get("requests"));
+    assertEquals(400_000_000L, got.get("Redis client"));
+    assertEquals(80_000_000L, got.get("room log"));
+    assertEquals(70_000_000L, got.get("devices"));
+    assertEquals(Map.of(), CpuUse.threadsWithRoles(task.resolve("absent")));
   }
 
   @Test
@@ -107,8 +177,8 @@ class CpuUseTest {
   void noCompilerThreadMeansNotMeasured(@TempDir Path task) throws Exception {
     write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
     assertEquals(-1, CpuUse.compilerThreadNanos(task));
-    CpuUse before = new CpuUse(1_000_000, -1, Map.of());
-    CpuUse after = new CpuUse(5_000_000, -1, Map.of());
+    CpuUse before = new CpuUse(1_000_000, Map.of(), Map.of());
+    CpuUse after = new CpuUse(5_000_000, Map.of(), Map.of());
     assertEquals("CPU \u00b5s/record: bench JVM 4.0", after.perRecordSince(before, 1_000));
   }
 
@@ -117,5 +187,8 @@ class CpuUseTest {
     Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
     long jit = CpuUse.compilerThreadNanos(Path.of("/proc/self/task"));
     assertTrue(jit >= 0, "a HotSpot JVM on Linux has C1/C2 compiler threads: " + jit);
+    assertTrue(
+        CpuUse.now().threads().values().stream().anyMatch(t -> t.role().equals("JIT")),
+        "the compiler threads have the role JIT");
   }
 }
