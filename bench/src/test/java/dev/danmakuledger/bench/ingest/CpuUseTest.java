@@ -74,31 +74,29 @@ class CpuUseTest {
 
   @Test
   void theRolesArePartsOfTheJvmsTimeAndTheRestIsWhatNoRoleTook() {
-    CpuUse before =
-        new CpuUse(1_000_000, Map.of(1L, jit(2_000_000), 2L, requests(500_000)), Map.of());
-    CpuUse after =
-        new CpuUse(
-            9_000_000,
-            Map.of(1L, jit(3_000_000), 2L, requests(2_500_000), 3L, devices(4_000_000)),
-            Map.of());
     assertEquals(
         "CPU \u00b5s/record: bench JVM 8.0 (JIT 1.0, requests 2.0, devices 4.0, rest 1.0)",
-        after.perRecordSince(before, 1_000));
-    assertEquals("CPU \u00b5s/record: not measured", after.perRecordSince(before, 0));
+        eightMicrosOfJvm(
+            Map.of(1L, jit(2_000_000), 2L, requests(500_000)),
+            Map.of(1L, jit(3_000_000), 2L, requests(2_500_000), 3L, devices(4_000_000))));
+    CpuUse none = new CpuUse(1_000_000, Map.of(1L, jit(2_000_000)), Map.of());
+    assertEquals("CPU \u00b5s/record: not measured", none.perRecordSince(none, 0));
   }
 
   @Test
   void aThreadThatEndedLeavesItsTimeToTheRestAndANewOneStartsFromNothing() {
-    CpuUse before =
-        new CpuUse(1_000_000, Map.of(1L, devices(5_000_000), 2L, requests(1_000_000)), Map.of());
-    CpuUse after =
-        new CpuUse(
-            9_000_000,
-            Map.of(2L, requests(3_000_000), 3L, devices(1_000_000), 4L, jit(500_000)),
-            Map.of());
     assertEquals(
         "CPU \u00b5s/record: bench JVM 8.0 (JIT 0.5, requests 2.0, devices 1.0, rest 4.5)",
-        after.perRecordSince(before, 1_000));
+        eightMicrosOfJvm(
+            Map.of(1L, devices(5_000_000), 2L, requests(1_000_000)),
+            Map.of(2L, requests(3_000_000), 3L, devices(1_000_000), 4L, jit(500_000))));
+  }
+
+  /** The CPU line of 1,000 records over which the JVM used 8 ms, its threads as given. */
+  private static String eightMicrosOfJvm(
+      Map<Long, CpuUse.ThreadTime> before, Map<Long, CpuUse.ThreadTime> after) {
+    return new CpuUse(9_000_000, after, Map.of())
+        .perRecordSince(new CpuUse(1_000_000, before, Map.of()), 1_000);
   }
 
   @Test
@@ -122,26 +120,15 @@ class CpuUseTest {
 
   @Test
   void threadsAreSplitByRoleFromTheirNames(@TempDir Path task) throws Exception {
-    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
-    write(task, "101", "101 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 300 20 0 0");
-    write(task, "102", "102 (GC Thread#0) S 1 1 1 0 -1 0 0 0 0 0 10 0 0 0");
-    write(task, "103", "103 (G1 Conc#0) S 1 1 1 0 -1 0 0 0 0 0 5 0 0 0");
-    write(task, "104", "104 (JettyServerThre) S 1 1 1 0 -1 0 0 0 0 0 70 30 0 0");
-    write(task, "105", "105 (JettyServerThre) S 1 1 1 0 -1 0 0 0 0 0 1 1 0 0");
-    write(task, "106", "106 (lettuce-nioEven) S 1 1 1 0 -1 0 0 0 0 0 20 20 0 0");
-    write(task, "107", "107 (room-log-integr) S 1 1 1 0 -1 0 0 0 0 0 8 0 0 0");
-    write(task, "108", "108 (bench-device-1) S 1 1 1 0 -1 0 0 0 0 0 3 0 0 0");
-    write(task, "109", "109 (HttpClient-2-Wo) S 1 1 1 0 -1 0 0 0 0 0 4 0 0 0");
-    write(task, "110", "110 (room-log) S 1 1 1 0 -1 0 0 0 0 0 99 0 0 0");
-    write(task, "111", "111 (lettuce-nioEven) S 1 1 1 0 -1 0 0 0 0 0 x 0 0 0");
+    threadsOfABenchJvm(task);
     Map<String, Long> got = CpuUse.byRoleBetween(Map.of(), CpuUse.threadsWithRoles(task));
     assertEquals(
         List.of("JIT", "GC", "requests", "Redis client", "room log", "devices"),
         List.copyOf(got.keySet()),
         "in the order of ROLES");
     assertEquals(
-        new CpuUse.ThreadTime("requests", 20_000_000L), CpuUse.threadsWithRoles(task).get(105L));
-    assertEquals(3_200_000_000L, got.get("JIT"));
+        new CpuUse.ThreadTime("requests", 20_000_000L), CpuUse.threadsWithRoles(task).get(110L));
+    assertEquals(3_620_000_000L, got.get("JIT"));
     assertEquals(150_000_000L, got.get("GC"));
     assertEquals(1_020_000_000L, got.get("requests"));
     assertEquals(400_000_000L, got.get("Redis client"));
@@ -160,22 +147,57 @@ class CpuUseTest {
     Files.writeString(proc.resolve(pid).resolve("stat"), stat);
   }
 
+  /** A thread's stat line under {@code task} with the given name and utime, stime fields. */
+  private static void thread(Path task, int tid, String name, String utime, String stime)
+      throws Exception {
+    write(
+        task,
+        Integer.toString(tid),
+        tid + " (" + name + ") S 1 1 1 0 -1 0 0 0 0 0 " + utime + " " + stime + " 0 0");
+  }
+
   @Test
   void theJitIsTheCpuTimeOfTheCompilerThreadsOnly(@TempDir Path task) throws Exception {
-    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
-    write(task, "101", "101 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 300 20 0 0");
-    write(task, "102", "102 (C1 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 40 2 0 0");
-    write(task, "103", "103 (C3 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 7 7 0 0");
-    write(task, "104", "104 (qtp-C2 Compile) S 1 1 1 0 -1 0 0 0 0 0 7 7 0 0");
-    write(task, "105", "105 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 x y 0 0");
-    Files.createDirectories(task.resolve("106")); // no stat: the thread ended
+    threadsOfABenchJvm(task);
     assertEquals(3_620_000_000L, CpuUse.compilerThreadNanos(task));
     assertEquals(-1, CpuUse.compilerThreadNanos(task.resolve("absent")));
   }
 
+  /**
+   * The threads of a bench JVM as {@code /proc} names them, with look-alike names, malformed lines
+   * and a thread that ended.
+   */
+  private static void threadsOfABenchJvm(Path task) throws Exception {
+    String[][] threads = {
+      {"100", "java", "900", "100"},
+      {"101", "C2 CompilerThre", "300", "20"},
+      {"102", "C1 CompilerThre", "40", "2"},
+      {"103", "C3 CompilerThre", "7", "7"},
+      {"104", "qtp-C2 Compile", "7", "7"},
+      {"105", "C2 CompilerThre", "x", "y"},
+      {"107", "GC Thread#0", "10", "0"},
+      {"108", "G1 Conc#0", "5", "0"},
+      {"109", "JettyServerThre", "70", "30"},
+      {"110", "JettyServerThre", "1", "1"},
+      {"111", "lettuce-nioEven", "20", "20"},
+      {"112", "room-log-integr", "8", "0"},
+      {"113", "bench-device-1", "3", "0"},
+      {"114", "HttpClient-2-Wo", "4", "0"},
+      {"115", "room-log", "99", "0"},
+      {"116", "lettuce-nioEven", "x", "0"},
+    };
+    for (String[] t : threads) {
+      write(
+          task,
+          t[0],
+          t[0] + " (" + t[1] + ") S 1 1 1 0 -1 0 0 0 0 0 " + t[2] + " " + t[3] + " 0 0");
+    }
+    Files.createDirectories(task.resolve("106")); // no stat: the thread ended
+  }
+
   @Test
   void noCompilerThreadMeansNotMeasured(@TempDir Path task) throws Exception {
-    write(task, "100", "100 (java) S 1 1 1 0 -1 0 0 0 0 0 900 100 0 0");
+    thread(task, 100, "java", "900", "100");
     assertEquals(-1, CpuUse.compilerThreadNanos(task));
     CpuUse before = new CpuUse(1_000_000, Map.of(), Map.of());
     CpuUse after = new CpuUse(5_000_000, Map.of(), Map.of());
