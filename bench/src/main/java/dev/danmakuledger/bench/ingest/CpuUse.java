@@ -128,9 +128,9 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
 
   /**
    * Microseconds of CPU per record between {@code earlier} and this, e.g. {@code "CPU µs/record:
-   * bench JVM 31.2 (JIT 1.4, requests 12.0, rest 17.8), mariadbd 24.9"}; a process not seen at both
-   * ends is left out, and so is a role whose threads ended with more time than the others took (a
-   * role first seen at the end started from nothing).
+   * bench JVM 31.2 (JIT 1.4, requests 12.0, rest 17.8), mariadbd 24.9"}: the JVM's time split by
+   * thread role ({@link #byRoleBetween}), the rest being what no role's live thread took; a process
+   * not seen at both ends is left out.
    */
   String perRecordSince(CpuUse earlier, long records) {
     StringBuilder out = new StringBuilder("CPU \u00b5s/record:");
