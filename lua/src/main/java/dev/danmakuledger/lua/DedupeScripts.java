@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2), and
@@ -44,6 +45,7 @@ public final class DedupeScripts implements AutoCloseable {
   private final ScriptRegistry registry;
   private final String leaseOwnersKey;
   private final String leaseExpiryKey;
+  private volatile LongSupplier epochSeconds = () -> System.currentTimeMillis() / 1000;
 
   private DedupeScripts(
       RedisOps redis, RetryPolicy policy, ScriptRegistry registry, String leaseGroup) {
@@ -97,18 +99,27 @@ public final class DedupeScripts implements AutoCloseable {
     return new DedupeScripts(redis, policy, registry, leaseGroup);
   }
 
+  /**
+   * Reads the time that picks an admit's dedupe window from {@code epochSeconds} (Unix seconds)
+   * instead of this machine's clock; for tests.
+   */
+  void clock(LongSupplier epochSeconds) {
+    this.epochSeconds = Objects.requireNonNull(epochSeconds, "epochSeconds");
+  }
+
   /** The script versions in use; change them at run time for a canary or a rollback. */
   public ScriptRegistry registry() {
     return registry;
   }
 
   /**
-   * Admits {@code items} of {@code room}: each item gets NEW (next room seq, key stored for {@code
-   * ttl}), DUPLICATE or CONFLICT (with the original seq and message id). Each run of up to {@value
-   * #MAX_ITEMS_PER_RUN} items is one atomic step; the runs go in item order. Answers are in item
-   * order; a key repeated in {@code items} is a DUPLICATE/CONFLICT of its first occurrence. Safe to
-   * call again with the same items after any failure: items a lost or partly done call stored come
-   * back as DUPLICATEs for which {@link Admission#isReplayOf} is true — treat those as NEW.
+   * Admits {@code items} of {@code room}: each item gets NEW (next room seq, key remembered for
+   * between one and two {@code ttl}: docs/lua-scripts.md, "admit"), DUPLICATE or CONFLICT (with the
+   * original seq and message id). Each run of up to {@value #MAX_ITEMS_PER_RUN} items is one atomic
+   * step; the runs go in item order. Answers are in item order; a key repeated in {@code items} is
+   * a DUPLICATE/CONFLICT of its first occurrence. Safe to call again with the same items after any
+   * failure: items a lost or partly done call stored come back as DUPLICATEs for which {@link
+   * Admission#isReplayOf} is true — treat those as NEW.
    *
    * @param room 1..256 chars, any content
    * @param items 0..{@value #MAX_ITEMS} items with pairwise different candidate message ids
@@ -119,7 +130,7 @@ public final class DedupeScripts implements AutoCloseable {
    */
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
-    List<Call> runs = Call.runsOf(room, items, wholeSeconds(ttl));
+    List<Call> runs = Call.runsOf(room, items, wholeSeconds(ttl), epochSeconds.getAsLong());
     List<Admission> out = new ArrayList<>(items.size());
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
     for (Call call : runs) {
@@ -157,8 +168,9 @@ public final class DedupeScripts implements AutoCloseable {
    */
   public RoomAdmissions admitRooms(Map<String, List<AdmitItem>> byRoom, Duration ttl) {
     long ttlSeconds = wholeSeconds(ttl);
+    long now = epochSeconds.getAsLong();
     Map<String, List<Call>> calls = new LinkedHashMap<>();
-    byRoom.forEach((room, items) -> calls.put(room, Call.runsOf(room, items, ttlSeconds)));
+    byRoom.forEach((room, items) -> calls.put(room, Call.runsOf(room, items, ttlSeconds, now)));
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
     Map<Call, CompletableFuture<List<Object>>> sent = new IdentityHashMap<>();
     calls.forEach(
@@ -211,7 +223,7 @@ public final class DedupeScripts implements AutoCloseable {
      * The runs of an admit of {@code items}: {@value #MAX_ITEMS_PER_RUN} items each, the last one
      * smaller; none for no items. Checks all of them before any is sent.
      */
-    static List<Call> runsOf(String room, List<AdmitItem> items, long ttlSeconds) {
+    static List<Call> runsOf(String room, List<AdmitItem> items, long ttlSeconds, long now) {
       RedisKeys.counter(room); // checks the room name, also when there is nothing to send
       Objects.requireNonNull(items, "items");
       if (items.size() > MAX_ITEMS) {
@@ -222,23 +234,31 @@ public final class DedupeScripts implements AutoCloseable {
       List<Call> runs = new ArrayList<>();
       for (int from = 0; from < items.size(); from += MAX_ITEMS_PER_RUN) {
         int to = Math.min(items.size(), from + MAX_ITEMS_PER_RUN);
-        runs.add(of(room, items.subList(from, to), ttlSeconds));
+        runs.add(of(room, items.subList(from, to), ttlSeconds, now));
       }
       return runs;
     }
 
-    private static Call of(String room, List<AdmitItem> items, long ttlSeconds) {
-      String counter = RedisKeys.counter(room);
-      String entryPrefix = RedisKeys.entryPrefix(room);
-      String[] keys = new String[items.size() + 1];
-      String[] args = new String[2 * items.size() + 1];
-      keys[0] = counter;
-      args[0] = Long.toString(ttlSeconds);
+    /**
+     * One run: the room's counter and the hashes of the dedupe windows of {@code ttlSeconds} that
+     * {@code now} (Unix seconds) falls in and the two before it; the current one expires when the
+     * window after it ends.
+     */
+    private static Call of(String room, List<AdmitItem> items, long ttlSeconds, long now) {
+      long window = now / ttlSeconds;
+      String[] keys = {
+        RedisKeys.counter(room),
+        RedisKeys.window(room, window),
+        RedisKeys.window(room, window - 1),
+        RedisKeys.window(room, window - 2)
+      };
+      String[] args = new String[3 * items.size() + 1];
+      args[0] = Long.toString((window + 2) * ttlSeconds);
       for (int i = 0; i < items.size(); i++) {
         AdmitItem item = items.get(i);
-        keys[i + 1] = entryPrefix + item.idempotencyKey();
-        args[2 * i + 1] = item.contentHash();
-        args[2 * i + 2] = Long.toString(item.candidateMessageId());
+        args[3 * i + 1] = item.idempotencyKey();
+        args[3 * i + 2] = item.contentHash();
+        args[3 * i + 3] = Long.toString(item.candidateMessageId());
       }
       return new Call(items, keys, args);
     }

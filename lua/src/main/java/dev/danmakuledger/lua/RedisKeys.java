@@ -18,13 +18,12 @@ final class RedisKeys {
     return "{r:" + escape("room", room) + "}:seq";
   }
 
-  static String entry(String room, String idempotencyKey) {
-    return entryPrefix(room) + idempotencyKey;
-  }
-
-  /** The entry key of {@code room} without the idempotency key. */
-  static String entryPrefix(String room) {
-    return "{r:" + escape("room", room) + "}:k:";
+  /**
+   * The hash of {@code room}'s dedupe entries admitted in window number {@code window} (Unix
+   * seconds divided by the TTL), a field per idempotency key.
+   */
+  static String window(String room, long window) {
+    return "{r:" + escape("room", room) + "}:w:" + window;
   }
 
   static String leaseOwners(String group) {

@@ -60,6 +60,9 @@ abstract class DedupeScriptsContract {
   /** Raw commands on the backend, for setup and checks behind the runner's back. */
   abstract RedisClusterCommands<String, String> raw();
 
+  /** The time the runner of each test reads (Unix seconds), so that it stays in one window. */
+  final long now = System.currentTimeMillis() / 1000;
+
   @BeforeEach
   void openScripts() {
     leaseGroup = unique("lease");
@@ -73,8 +76,14 @@ abstract class DedupeScriptsContract {
   }
 
   DedupeScripts track(DedupeScripts s) {
+    s.clock(() -> now);
     opened.add(s);
     return s;
+  }
+
+  /** The hash that holds the entries {@code room} admits now under {@link #TTL}. */
+  String window(String room) {
+    return RedisKeys.window(room, now / TTL.toSeconds());
   }
 
   String seededRoom(String base) {
@@ -105,7 +114,7 @@ abstract class DedupeScriptsContract {
         assertThrows(NeedSeedException.class, () -> scripts.admit(room, List.of(item("k")), TTL));
     assertEquals(room, e.room());
     assertEquals(-1, scripts.currentSeq(room));
-    assertEquals(0L, raw().exists(RedisKeys.entry(room, "k")));
+    assertFalse(raw().hexists(window(room), "k"));
     assertTrue(scripts.seed(room, 41));
     assertEquals(
         new Admission(Status.NEW, 42, ids.get() + 1),
@@ -177,12 +186,41 @@ abstract class DedupeScriptsContract {
   }
 
   @Test
-  void newKeysExpireAfterTheTtlWindow() throws Exception {
+  void newKeysLiveInTheirWindowUntilTheWindowAfterItEnds() throws Exception {
     String room = seededRoom("room");
-    scripts.admit(room, List.of(item("k")), Duration.ofSeconds(90));
-    long ttl = raw().ttl(RedisKeys.entry(room, "k"));
-    assertTrue(ttl > 80 && ttl <= 90, "got TTL " + ttl + ", want 81..90");
+    AdmitItem k = item("k");
+    scripts.admit(room, List.of(k), Duration.ofSeconds(90));
+    long window = now / 90;
+    String hash = RedisKeys.window(room, window);
+    assertEquals("1|" + k.candidateMessageId() + "|" + HASH, raw().hget(hash, "k"));
+    long expiresIn = (window + 2) * 90 - System.currentTimeMillis() / 1000;
+    long ttl = raw().ttl(hash);
+    assertTrue(
+        ttl >= expiresIn - 5 && ttl <= expiresIn && ttl > 90 - 5 && ttl <= 180,
+        "got TTL " + ttl + ", want the end of the window after this one, in " + expiresIn + " s");
     assertEquals(-1L, raw().ttl(RedisKeys.counter(room)), "the counter never expires");
+  }
+
+  @Test
+  void anEntryIsSeenFromTheNextWindowAndForgottenInTheOneAfter() throws Exception {
+    String room = seededRoom("room");
+    AdmitItem k = item("k");
+    long start = (now / 90) * 90;
+    scripts.clock(() -> start);
+    assertEquals(
+        Status.NEW, scripts.admit(room, List.of(k), Duration.ofSeconds(90)).get(0).status());
+    scripts.clock(() -> start + 179);
+    assertEquals(
+        new Admission(Status.DUPLICATE, 1, k.candidateMessageId()),
+        scripts.admit(room, List.of(item("k")), Duration.ofSeconds(90)).get(0),
+        "the next window still reads the one before");
+    scripts.clock(() -> start + 180);
+    assertEquals(
+        Status.NEW,
+        scripts.admit(room, List.of(item("k")), Duration.ofSeconds(90)).get(0).status(),
+        "two windows on, the entry is forgotten (the database's UNIQUE key is the authority)");
+    assertEquals(
+        0L, raw().exists(RedisKeys.window(room, start / 90)), "the window two back is unlinked");
   }
 
   @Test
@@ -200,7 +238,7 @@ abstract class DedupeScriptsContract {
       assertEquals(new Admission(Status.NEW, 1, a.candidateMessageId()), got.get(0), hostile);
       assertEquals(new Admission(Status.NEW, 2, b.candidateMessageId()), got.get(1), hostile);
       assertEquals(new Admission(Status.DUPLICATE, 1, a.candidateMessageId()), got.get(2));
-      String stored = raw().get(RedisKeys.entry(room, hostile));
+      String stored = raw().hget(window(room), hostile);
       assertEquals("1|" + a.candidateMessageId() + "|" + HASH, stored, hostile);
       assertEquals(2, scripts.currentSeq(room));
     }
@@ -226,14 +264,14 @@ abstract class DedupeScriptsContract {
   @Test
   void corruptEntryFailsTheWholeCallAndWritesNothing() throws Exception {
     String room = seededRoom("room");
-    raw().set(RedisKeys.entry(room, "bad"), "not a seq");
+    raw().hset(window(room), "bad", "not a seq");
     ScriptException e =
         assertThrows(
             ScriptException.class,
             () -> scripts.admit(room, List.of(item("good"), item("bad")), TTL));
     assertEquals("CORRUPT", e.code());
     assertEquals(0, scripts.currentSeq(room));
-    assertEquals(0L, raw().exists(RedisKeys.entry(room, "good")));
+    assertFalse(raw().hexists(window(room), "good"));
   }
 
   @Test
@@ -276,7 +314,7 @@ abstract class DedupeScriptsContract {
 
     assertEquals(List.of(unseeded), got.needSeed());
     assertEquals(-1, scripts.currentSeq(unseeded));
-    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u1")));
+    assertEquals(0L, raw().exists(window(unseeded)));
     List<AdmitItem> inA = byRoom.get(a);
     assertEquals(
         List.of(
@@ -405,8 +443,7 @@ abstract class DedupeScriptsContract {
     assertAnsweredInItemOrder(items, storedBefore, got.admitted().get(big));
     assertEquals(1, got.admitted().get(small).get(0).seq());
     assertEquals(List.of(unseeded), got.needSeed());
-    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u-0")));
-    assertEquals(0L, raw().exists(RedisKeys.entry(unseeded, "u-1199")));
+    assertEquals(0L, raw().exists(window(unseeded)));
   }
 
   @Test
@@ -416,12 +453,13 @@ abstract class DedupeScriptsContract {
     ScriptRegistry registry = ScriptRegistry.bundled(() -> draws[next[0]++ % 2]);
     DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
     String room = seededRoom("room");
-    String v1 = registry.stable(ScriptRegistry.ADMIT).source();
+    String stable = registry.stable(ScriptRegistry.ADMIT).source();
     String broken =
-        v1.replace("-- version: 1", "-- version: 2")
+        stable
+            .replace("-- version: 2", "-- version: 3")
             .replace(
-                "local VERSION = 1",
-                "local VERSION = 2\nif true then return redis.error_reply(\"CANARY broken\") end");
+                "local VERSION = 2",
+                "local VERSION = 3\nif true then return redis.error_reply(\"CANARY broken\") end");
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, broken), 0.5);
 
     ScriptException e =
@@ -434,12 +472,13 @@ abstract class DedupeScriptsContract {
     assertEquals(Status.NEW, s.admit(room, List.of(item("d")), TTL).get(0).status());
 
     String good =
-        v1.replace("-- version: 1", "-- version: 2")
-            .replace("local VERSION = 1", "local VERSION = 2");
+        stable
+            .replace("-- version: 2", "-- version: 3")
+            .replace("local VERSION = 2", "local VERSION = 3");
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, good), 1.0);
     assertEquals(4, s.admit(room, List.of(item("e")), TTL).get(0).seq());
     registry.promote(ScriptRegistry.ADMIT);
-    assertEquals(2, registry.stable(ScriptRegistry.ADMIT).version());
+    assertEquals(3, registry.stable(ScriptRegistry.ADMIT).version());
     assertEquals(5, s.admit(room, List.of(item("f")), TTL).get(0).seq());
   }
 
@@ -448,10 +487,11 @@ abstract class DedupeScriptsContract {
     ScriptRegistry registry = ScriptRegistry.bundled(() -> 0.0);
     DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
     String room = seededRoom("room");
-    String v1 = registry.stable(ScriptRegistry.ADMIT).source();
+    String stable = registry.stable(ScriptRegistry.ADMIT).source();
     String lying =
-        v1.replace("-- version: 1", "-- version: 3")
-            .replace("local VERSION = 1", "local VERSION = 3\nVERSION = 1");
+        stable
+            .replace("-- version: 2", "-- version: 4")
+            .replace("local VERSION = 2", "local VERSION = 4\nVERSION = 2");
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, lying), 1.0);
     ScriptException e =
         assertThrows(ScriptException.class, () -> s.admit(room, List.of(item("a")), TTL));

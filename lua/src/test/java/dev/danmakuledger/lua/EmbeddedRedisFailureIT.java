@@ -137,20 +137,23 @@ class EmbeddedRedisFailureIT {
     try (RedisFixture.Raw raw = redis.connect()) {
       RedisCommands<String, String> c = raw.sync();
       c.set("{r:x}:seq", "0");
-      String[] k = {"{r:x}:seq", "{r:x}:k:a"};
-      assertBadarg(c, admit, k, "60", "aa");
-      assertBadarg(c, admit, k, "0", "aa", "1");
-      assertBadarg(c, admit, k, "-5", "aa", "1");
-      assertBadarg(c, admit, k, "1e3", "aa", "1");
-      assertBadarg(c, admit, k, "99999999999", "aa", "1");
-      assertBadarg(c, admit, k, "60", "", "1");
-      assertBadarg(c, admit, k, "60", "a|b", "1");
-      assertBadarg(c, admit, k, "60", "x".repeat(129), "1");
-      assertBadarg(c, admit, k, "60", "aa", "-1");
-      assertBadarg(c, admit, k, "60", "aa", "9223372036854775808");
-      assertBadarg(c, admit, k, "60", "aa", "12345678901234567890");
-      assertBadarg(c, admit, new String[] {"{r:x}:seq"}, "60");
-      assertEquals(0L, c.exists("{r:x}:k:a"), "no BADARG call wrote anything");
+      String[] k = {"{r:x}:seq", "{r:x}:w:9", "{r:x}:w:8", "{r:x}:w:7"};
+      assertBadarg(c, admit, k, "1200", "a", "aa");
+      assertBadarg(c, admit, k, "0", "a", "aa", "1");
+      assertBadarg(c, admit, k, "-5", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1e3", "a", "aa", "1");
+      assertBadarg(c, admit, k, "99999999999999999", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "x".repeat(4097), "aa", "1");
+      assertBadarg(c, admit, k, "1200", "a", "", "1");
+      assertBadarg(c, admit, k, "1200", "a", "a|b", "1");
+      assertBadarg(c, admit, k, "1200", "a", "x".repeat(129), "1");
+      assertBadarg(c, admit, k, "1200", "a", "aa", "-1");
+      assertBadarg(c, admit, k, "1200", "a", "aa", "9223372036854775808");
+      assertBadarg(c, admit, k, "1200", "a", "aa", "12345678901234567890");
+      assertBadarg(c, admit, k, "1200");
+      assertBadarg(c, admit, new String[] {"{r:x}:seq", "{r:x}:w:9"}, "1200", "a", "aa", "1");
+      assertEquals(0L, c.exists("{r:x}:w:9"), "no BADARG call wrote anything");
       assertEquals("0", c.get("{r:x}:seq"));
 
       String[] s = {"{r:x}:seq"};
@@ -253,12 +256,15 @@ class EmbeddedRedisFailureIT {
                   Duration.ofMillis(1500))
               .get(0);
       assertEquals(new Admission(Status.NEW, DedupeScripts.MAX_FLOOR, Long.MAX_VALUE), got);
-      long pttl = raw.sync().pttl(RedisKeys.entry("room", "k"));
+      List<String> windows = raw.sync().keys(RedisKeys.window("room", 0).replace(":w:0", ":w:*"));
+      assertEquals(1, windows.size(), "one window of 2 s: " + windows);
+      long pttl = raw.sync().pttl(windows.get(0));
       assertTrue(
-          pttl > 1500 && pttl <= 2000, "got PTTL " + pttl + ", want 1.5 s rounded up to 2 s");
+          pttl > 0 && pttl <= 4000,
+          "got PTTL " + pttl + ", want the end of the next window of 1.5 s rounded up to 2 s");
       assertEquals(
           DedupeScripts.MAX_FLOOR + "|" + Long.MAX_VALUE + "|aa",
-          raw.sync().get(RedisKeys.entry("room", "k")));
+          raw.sync().hget(windows.get(0), "k"));
     }
   }
 

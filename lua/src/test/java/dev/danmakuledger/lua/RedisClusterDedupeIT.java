@@ -98,10 +98,13 @@ class RedisClusterDedupeIT extends DedupeScriptsContract {
     RetryPolicy policy = RetryPolicy.defaults().withSleeper(waits::add);
     try (RedisOps ops = RedisOps.cluster(cluster.uris())) {
       ScriptCaller caller = new ScriptCaller(ops, policy);
-      String[] keys = {RedisKeys.counter(a), RedisKeys.entry(b, "k")};
+      String[] keys = {
+        RedisKeys.counter(a), RedisKeys.window(b, 9), RedisKeys.window(b, 8), RedisKeys.window(b, 7)
+      };
       assertThrows(
           CrossSlotException.class,
-          () -> caller.call(LuaScript.bundled("admit"), keys, new String[] {"60", "aa", "1"}));
+          () ->
+              caller.call(LuaScript.bundled("admit"), keys, new String[] {"1200", "k", "aa", "1"}));
     }
     assertTrue(waits.isEmpty(), "CROSSSLOT is a bug, never retried");
   }

@@ -16,9 +16,8 @@ class RedisKeysTest {
   @Test
   void protocolValidRoomsKeepTheContractLayout() {
     assertEquals("{r:lobby-1.main_2}:seq", RedisKeys.counter("lobby-1.main_2"));
-    assertEquals(
-        "{r:lobby}:k:dev-1:user_2:1700000000000:00ff00ff00ff00ff",
-        RedisKeys.entry("lobby", "dev-1:user_2:1700000000000:00ff00ff00ff00ff"));
+    assertEquals("{r:lobby}:w:20424", RedisKeys.window("lobby", 20_424));
+    assertEquals("{r:a%7D}:w:-1", RedisKeys.window("a}", -1));
   }
 
   @Test
@@ -37,21 +36,21 @@ class RedisKeysTest {
 
   @Property(seed = "3141592653")
   void everyKeyOfARoomLandsInTheCounterSlot(
-      @ForAll @StringLength(min = 1, max = 40) String room,
-      @ForAll @StringLength(min = 1, max = 40) String key) {
+      @ForAll @StringLength(min = 1, max = 40) String room, @ForAll long window) {
     assertEquals(
-        SlotHash.getSlot(RedisKeys.counter(room)), SlotHash.getSlot(RedisKeys.entry(room, key)));
+        SlotHash.getSlot(RedisKeys.counter(room)),
+        SlotHash.getSlot(RedisKeys.window(room, window)));
   }
 
   @Property(seed = "2718281828")
   void distinctRoomsNeverShareAKey(
       @ForAll @StringLength(min = 1, max = 20) String a,
       @ForAll @StringLength(min = 1, max = 20) String b,
-      @ForAll @StringLength(min = 1, max = 20) String key) {
+      @ForAll long window) {
     Assume.that(!a.equals(b));
     assertNotEquals(RedisKeys.counter(a), RedisKeys.counter(b));
-    assertNotEquals(RedisKeys.entry(a, key), RedisKeys.entry(b, key));
-    assertNotEquals(RedisKeys.counter(a), RedisKeys.entry(b, key));
+    assertNotEquals(RedisKeys.window(a, window), RedisKeys.window(b, window));
+    assertNotEquals(RedisKeys.counter(a), RedisKeys.window(b, window));
     String tag = RedisKeys.escape("room", a);
     assertTrue(tag.chars().noneMatch(c -> c == '{' || c == '}' || c == ':'), tag);
   }

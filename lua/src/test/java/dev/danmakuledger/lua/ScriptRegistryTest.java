@@ -8,22 +8,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class ScriptRegistryTest {
-  private static LuaScript admitV2() {
-    String v1 = LuaScript.bundled("admit").source();
+  /** The bundled admit's version. */
+  private static final int STABLE = LuaScript.bundled("admit").version();
+
+  /** The bundled admit under the next version number. */
+  private static LuaScript admitNext() {
+    String stable = LuaScript.bundled("admit").source();
     return LuaScript.of(
         "admit",
-        v1.replace("-- version: 1", "-- version: 2")
-            .replace("local VERSION = 1", "local VERSION = 2"));
+        stable
+            .replace("-- version: " + STABLE, "-- version: " + (STABLE + 1))
+            .replace("local VERSION = " + STABLE, "local VERSION = " + (STABLE + 1)));
   }
 
   @Test
   void canaryServesExactlyItsShareOfDraws() {
     AtomicInteger draw = new AtomicInteger();
     ScriptRegistry registry = ScriptRegistry.bundled(() -> (draw.getAndIncrement() % 100) / 100.0);
-    registry.setCanary(admitV2(), 0.25);
+    registry.setCanary(admitNext(), 0.25);
     int canary = 0;
     for (int i = 0; i < 1000; i++) {
-      if (registry.select("admit").version() == 2) {
+      if (registry.select("admit").version() == STABLE + 1) {
         canary++;
       }
     }
@@ -34,25 +39,25 @@ class ScriptRegistryTest {
   @Test
   void rollbackAndPromote() {
     ScriptRegistry registry = ScriptRegistry.bundled(() -> 0.0);
-    registry.setCanary(admitV2(), 1.0);
-    assertEquals(2, registry.select("admit").version());
+    registry.setCanary(admitNext(), 1.0);
+    assertEquals(STABLE + 1, registry.select("admit").version());
     registry.rollback("admit");
-    assertEquals(1, registry.select("admit").version());
+    assertEquals(STABLE, registry.select("admit").version());
     assertTrue(registry.canary("admit").isEmpty());
     assertThrows(IllegalStateException.class, () -> registry.promote("admit"));
-    registry.setCanary(admitV2(), 0.0);
-    assertEquals(1, registry.select("admit").version(), "share 0 never runs the canary");
+    registry.setCanary(admitNext(), 0.0);
+    assertEquals(STABLE, registry.select("admit").version(), "share 0 never runs the canary");
     registry.promote("admit");
-    assertEquals(2, registry.stable("admit").version());
-    assertEquals(2, registry.select("admit").version());
+    assertEquals(STABLE + 1, registry.stable("admit").version());
+    assertEquals(STABLE + 1, registry.select("admit").version());
   }
 
   @Test
   void malformedCanariesAreRefused() {
     ScriptRegistry registry = ScriptRegistry.bundled();
-    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), 1.5));
-    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), -0.1));
-    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitV2(), Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitNext(), 1.5));
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitNext(), -0.1));
+    assertThrows(IllegalArgumentException.class, () -> registry.setCanary(admitNext(), Double.NaN));
     assertThrows(
         IllegalArgumentException.class,
         () -> registry.setCanary(LuaScript.bundled("admit"), 0.5),

@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * @param bannedWords case-insensitive words whose presence rejects a message
  * @param reviewRule messages whose text matches this pattern are held for review (PENDING); null
  *     holds nothing
- * @param dedupeTtl how long Redis remembers an idempotency key
+ * @param dedupeTtl how long Redis remembers an idempotency key at least (at most twice as long:
+ *     docs/lua-scripts.md, "admit")
  * @param offlineAfter a device not heard from for longer than this is OFFLINE in the admin view
  * @param stuckAfter a device that keeps syncing while its oldest unsynced capture stays put and is
  *     older than this raises one STUCK alert per episode (docs/sync-server.md, "Stuck devices")

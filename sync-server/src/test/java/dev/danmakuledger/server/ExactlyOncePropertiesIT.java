@@ -222,7 +222,7 @@ class ExactlyOncePropertiesIT {
     } else {
       trace.add("delete keys of " + room);
       try (RedisFixture.Raw raw = redis.connect()) {
-        List<String> keys = raw.sync().keys("{r:" + room + "}:k:*");
+        List<String> keys = raw.sync().keys("{r:" + room + "}:w:*");
         if (!keys.isEmpty()) {
           raw.sync().del(keys.toArray(String[]::new));
         }
