@@ -98,8 +98,13 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
     Map<Long, ThreadTime> out = new HashMap<>();
     readStats(
         tasks,
-        name -> roleOf(name) != null,
-        (id, name, nanos) -> out.put(id, new ThreadTime(roleOf(name), nanos)));
+        name -> true,
+        (id, name, nanos) -> {
+          String role = roleOf(name);
+          if (role != null) {
+            out.put(id, new ThreadTime(role, nanos));
+          }
+        });
     return out;
   }
 
