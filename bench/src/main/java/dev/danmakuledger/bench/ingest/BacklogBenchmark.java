@@ -52,8 +52,8 @@ public final class BacklogBenchmark {
    * @param agentXmx the agent JVM's {@code -Xmx}, e.g. {@code 512m}
    * @param redisUri a Redis, or null for embedded
    * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
-   * @param warmUpRecords records a warm-up server takes before the measured one starts ({@link
-   *     ServerWarmUp}): the device comes back to a server that has been running
+   * @param warmUpRecords the most records the warm-up servers take before the measured one starts
+   *     ({@link ServerWarmUp}): the device comes back to a server that has been running
    */
   public record Options(
       int records,
@@ -119,7 +119,7 @@ public final class BacklogBenchmark {
             b -> b,
             "backlog",
             log);
-    log.println("backlog: warm-up on a database of its own: " + warmedUp.describe());
+    log.println("backlog: warm-up on servers and databases of their own: " + warmedUp.describe());
     ServerConfig config = db.serverOn(tmp.resolve("server"), redisUri).build();
     String[] result;
     String stages;

@@ -179,14 +179,13 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
   }
 
   /**
-   * The summed CPU time of the JIT compiler threads among the threads under {@code tasks} (a {@code
-   * /proc/<pid>/task} directory), or -1 if there is no such directory or no compiler thread in it.
+   * The share of a core the threads of {@code role} took between {@code earlier} and this, over
+   * {@code wallNanos} of wall time (1.0 is one core busy), or NaN when no thread of the role was
+   * seen or the wall time is not positive.
    */
-  static long compilerThreadNanos(Path tasks) {
-    return nanosByName(tasks, CpuUse::isCompilerThread).values().stream()
-        .mapToLong(Long::longValue)
-        .reduce(Long::sum)
-        .orElse(-1);
+  double roleShareSince(CpuUse earlier, String role, long wallNanos) {
+    Long used = byRoleBetween(earlier.threads, threads).get(role);
+    return used == null || wallNanos <= 0 ? Double.NaN : used / (double) wallNanos;
   }
 
   /** HotSpot's compiler threads: "C1 CompilerThread0", "C2 CompilerThread1", ... (cut to 15). */

@@ -59,8 +59,8 @@ public final class IngestBenchmark {
    * @param natsUrl the NATS server for the peer row
    * @param roomLog whether the server integrates room logs while ingesting
    * @param roomCheckpointInterval the server's {@code --room-checkpoint-interval}
-   * @param warmUpRecords records a warm-up server takes before the measured one starts ({@link
-   *     ServerWarmUp}), and the baselines' warm-up rows at most
+   * @param warmUpRecords the most records the warm-up servers take before the measured one starts
+   *     ({@link ServerWarmUp}), and the baselines' warm-up rows at most
    */
   public record Options(
       long records,
@@ -77,11 +77,11 @@ public final class IngestBenchmark {
       Duration roomCheckpointInterval,
       long warmUpRecords) {
     /**
-     * Records the warm-up server takes, by default (docs/benchmarks.md, "e2e: warm-up"): after 20
-     * warm-up batches the compiler threads took 30–70% of a core during a 200,000-record run;
-     * longer warm-ups (up to 2,000,000 records) did not lower the compile time of the measured run.
+     * The most records the warm-up servers take, by default (docs/benchmarks.md, "e2e: warm-up");
+     * the warm-up ends sooner, after a round in which the JIT settled ({@link ServerWarmUp}). On
+     * two cores it settled after 600,000–1,000,000 records.
      */
-    public static final long DEFAULT_WARM_UP_RECORDS = 300_000;
+    public static final long DEFAULT_WARM_UP_RECORDS = 2_000_000;
 
     /** Options with room log integration on at the server's default interval. */
     public Options(
@@ -202,7 +202,7 @@ public final class IngestBenchmark {
             settings,
             "e2e",
             log);
-    log.println("e2e: warm-up on a database of its own: " + warmedUp.describe());
+    log.println("e2e: warm-up on servers and databases of their own: " + warmedUp.describe());
     ServerConfig config = settings.apply(db.serverOn(tmp.resolve("server"), redisUri)).build();
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;

@@ -21,22 +21,34 @@ import java.util.function.UnaryOperator;
  * Warms this JVM's ingest path (server and HTTP stack) before a measured run, as on a server that
  * has been ingesting for a while (docs/benchmarks.md, "e2e: warm-up").
  *
- * <p>Simulated devices send batches to a sync server of its own on a database of its own, in rounds
- * of {@value #ROUND_RECORDS} records, each round from new devices into new rooms (so that what a
- * measured run does first, enrolling devices and seeding room counters, stays compiled in), each
- * round's batches prepared before they are sent, as the measured run's are. The warm-up server is
- * then stopped, its database dropped and its rooms' Redis keys deleted, so the measured server
- * starts on an empty store, as the baselines' tables do, with the code the JIT compiled. Each
- * round's line says on how much of a core the JIT compiled.
+ * <p>Simulated devices send batches to sync servers of their own on databases of their own, in
+ * rounds of {@value #ROUND_RECORDS} records, each round from new devices into new rooms (so that
+ * what a measured run does first, enrolling devices and seeding room counters, stays compiled in),
+ * each round's batches prepared before they are sent, as the measured run's are.
+ *
+ * <p>The first round goes to a server that is stopped right after it, the other rounds to a second
+ * one. Stopping a server loads classes the ingest path never uses (the shutdown paths of Jetty,
+ * Netty and Lettuce, promises of other kinds), and HotSpot throws away code it compiled on the
+ * assumption that they do not exist: loaded during the first round, before most of the compiling,
+ * they no longer cost the measured run its compiled code when the second server stops.
+ *
+ * <p>Rounds go on until one of them finds the JIT settled (its compiler threads busy on at most
+ * {@value #SETTLED_JIT_SHARE} of a core) or the plan's records are sent. The last server is then
+ * stopped, its database dropped and every round's Redis keys deleted, so the measured server starts
+ * on an empty store, as the baselines' tables do, with the code the JIT compiled. Each round's line
+ * says on how much of a core the JIT compiled.
  */
 final class ServerWarmUp {
   /** Records per round, spread over the devices. */
   static final long ROUND_RECORDS = 100_000;
 
+  /** The share of a core the compiler threads may take in a round that ends the warm-up. */
+  static final double SETTLED_JIT_SHARE = 0.10;
+
   /**
    * What to send.
    *
-   * @param records records to send, 0 for none
+   * @param records the most records to send (fewer when the JIT settles first), 0 for none
    * @param batchSize records per batch, 1..10000
    * @param devices devices sending at once, 1..64
    * @param rooms rooms the messages spread over
@@ -60,6 +72,15 @@ final class ServerWarmUp {
    *     core busy compiling), or NaN when there was none or it cannot be read ({@link CpuUse})
    */
   record Result(long records, int rounds, double seconds, double lastJitShare) {
+    /** This warm-up followed by {@code later}: counts and times summed, the later's last round. */
+    Result then(Result later) {
+      return new Result(
+          records + later.records,
+          rounds + later.rounds,
+          seconds + later.seconds,
+          later.lastJitShare);
+    }
+
     /**
      * For the log: e.g. "1,200,000 records in 12 rounds, 61.2 s; JIT on 2.1% of a core in the last
      * round".
@@ -102,39 +123,86 @@ final class ServerWarmUp {
     if (plan.records() == 0) {
       return new Result(0, 0, 0, Double.NaN);
     }
-    Result result;
-    try (FreshDatabase db = FreshDatabase.create(jdbcUrl, dir.resolve("server"));
-        SyncServer server =
-            SyncServer.start(
-                settings.apply(db.serverOn(dir.resolve("server"), redisUri)).build())) {
-      result = rounds(plan, server, roomPrefix, name, log);
+    long first = Math.min(ROUND_RECORDS, plan.records());
+    Result stopped =
+        serve(
+            plan,
+            first,
+            false,
+            jdbcUrl,
+            redisUri,
+            dir.resolve("first"),
+            roomPrefix + "a",
+            settings,
+            name,
+            log);
+    if (plan.records() - stopped.records() < plan.devices()) {
+      return stopped;
+    }
+    Result rest =
+        serve(
+            plan,
+            plan.records() - stopped.records(),
+            true,
+            jdbcUrl,
+            redisUri,
+            dir.resolve("second"),
+            roomPrefix + "b",
+            settings,
+            name,
+            log);
+    return stopped.then(rest);
+  }
+
+  /**
+   * Sends up to {@code records} to a server of its own, stops it, drops its database and deletes
+   * its rooms' Redis keys; with {@code untilSettled}, stops early after a round in which the JIT
+   * settled.
+   */
+  private static Result serve(
+      Plan plan,
+      long records,
+      boolean untilSettled,
+      String jdbcUrl,
+      String redisUri,
+      Path dir,
+      String roomPrefix,
+      UnaryOperator<ServerConfig.Builder> settings,
+      String name,
+      PrintStream log)
+      throws Exception {
+    try (FreshDatabase db = FreshDatabase.create(jdbcUrl, dir);
+        SyncServer server = SyncServer.start(settings.apply(db.serverOn(dir, redisUri)).build())) {
+      return rounds(plan, records, untilSettled, server, roomPrefix, name, log);
     } finally {
       RedisKeys.deleteMatching(redisUri, "{r:" + roomPrefix + "*");
     }
-    return result;
   }
 
   private static Result rounds(
-      Plan plan, SyncServer server, String roomPrefix, String name, PrintStream log)
+      Plan plan,
+      long records,
+      boolean untilSettled,
+      SyncServer server,
+      String roomPrefix,
+      String name,
+      PrintStream log)
       throws Exception {
     LedgerClient client = new LedgerClient(server.baseUri(), Duration.ofSeconds(60));
     SecureRandom random = new SecureRandom();
-    Path tasks = Path.of("/proc/self/task");
-    boolean timed = CpuUse.compilerThreadNanos(tasks) >= 0;
     long sent = 0;
     int rounds = 0;
     double share = Double.NaN;
     long started = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(plan.devices());
     try {
-      while (sent < plan.records()) {
-        long perDevice =
-            Math.max(1, Math.min(ROUND_RECORDS, plan.records() - sent) / plan.devices());
-        long compiled = timed ? CpuUse.compilerThreadNanos(tasks) : 0;
+      while (sent < records && !(untilSettled && share <= SETTLED_JIT_SHARE)) {
+        long perDevice = Math.max(1, Math.min(ROUND_RECORDS, records - sent) / plan.devices());
+        CpuUse before = CpuUse.now();
         long t0 = System.nanoTime();
         round(plan, server, client, random, roomPrefix + rounds + "-", perDevice, pool);
-        double ms = (System.nanoTime() - t0) / 1e6;
-        share = timed ? (CpuUse.compilerThreadNanos(tasks) - compiled) / 1e6 / ms : Double.NaN;
+        long nanos = System.nanoTime() - t0;
+        share = CpuUse.now().roleShareSince(before, "JIT", nanos);
         sent += perDevice * plan.devices();
         rounds++;
         log.printf(
@@ -143,10 +211,10 @@ final class ServerWarmUp {
             name,
             rounds,
             perDevice * plan.devices(),
-            perDevice * plan.devices() / (ms / 1e3),
-            timed
-                ? String.format(Locale.ROOT, ", JIT compiling on %.0f%% of a core", share * 100)
-                : "");
+            perDevice * plan.devices() / (nanos / 1e9),
+            Double.isNaN(share)
+                ? ""
+                : String.format(Locale.ROOT, ", JIT compiling on %.0f%% of a core", share * 100));
       }
     } finally {
       pool.shutdownNow();

@@ -159,8 +159,12 @@ class CpuUseTest {
   @Test
   void theJitIsTheCpuTimeOfTheCompilerThreadsOnly(@TempDir Path task) throws Exception {
     threadsOfABenchJvm(task);
-    assertEquals(3_620_000_000L, CpuUse.compilerThreadNanos(task));
-    assertEquals(-1, CpuUse.compilerThreadNanos(task.resolve("absent")));
+    CpuUse before = new CpuUse(0, Map.of(), Map.of());
+    CpuUse after = new CpuUse(0, CpuUse.threadsWithRoles(task), Map.of());
+    assertEquals(0.5, after.roleShareSince(before, "JIT", 7_240_000_000L), 1e-12);
+    CpuUse unread = new CpuUse(0, CpuUse.threadsWithRoles(task.resolve("absent")), Map.of());
+    assertTrue(Double.isNaN(unread.roleShareSince(before, "JIT", 7_240_000_000L)));
+    assertTrue(Double.isNaN(after.roleShareSince(before, "JIT", 0)));
   }
 
   /**
@@ -198,7 +202,8 @@ class CpuUseTest {
   @Test
   void noCompilerThreadMeansNotMeasured(@TempDir Path task) throws Exception {
     thread(task, 100, "java", "900", "100");
-    assertEquals(-1, CpuUse.compilerThreadNanos(task));
+    CpuUse noJit = new CpuUse(0, CpuUse.threadsWithRoles(task), Map.of());
+    assertTrue(Double.isNaN(noJit.roleShareSince(noJit, "JIT", 1_000_000_000L)));
     CpuUse before = new CpuUse(1_000_000, Map.of(), Map.of());
     CpuUse after = new CpuUse(5_000_000, Map.of(), Map.of());
     assertEquals("CPU \u00b5s/record: bench JVM 4.0", after.perRecordSince(before, 1_000));
@@ -207,8 +212,6 @@ class CpuUseTest {
   @Test
   void thisJvmsCompilerThreadsAreFoundOnLinux() {
     Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
-    long jit = CpuUse.compilerThreadNanos(Path.of("/proc/self/task"));
-    assertTrue(jit >= 0, "a HotSpot JVM on Linux has C1/C2 compiler threads: " + jit);
     assertTrue(
         CpuUse.now().threads().values().stream().anyMatch(t -> t.role().equals("JIT")),
         "the compiler threads have the role JIT");

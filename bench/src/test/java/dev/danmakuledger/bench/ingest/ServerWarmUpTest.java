@@ -43,4 +43,11 @@ class ServerWarmUpTest {
         "400 records in 1 rounds, 0.5 s; compiler threads' CPU not readable",
         new ServerWarmUp.Result(400, 1, 0.5, Double.NaN).describe());
   }
+
+  @Test
+  void aWarmUpOnTwoServersSumsTheirRoundsAndEndsWithTheSecondsLastRound() {
+    ServerWarmUp.Result first = new ServerWarmUp.Result(100_000, 1, 6.5, 0.71);
+    ServerWarmUp.Result second = new ServerWarmUp.Result(600_000, 6, 20.25, 0.08);
+    assertEquals(new ServerWarmUp.Result(700_000, 7, 26.75, 0.08), first.then(second));
+  }
 }
