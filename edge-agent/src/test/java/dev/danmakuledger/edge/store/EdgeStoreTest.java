@@ -246,9 +246,11 @@ class EdgeStoreTest {
       assertEquals(17L, a.seq());
       assertEquals(Map.of("CONFIRMED", 1L, "UNSYNCED", 1L), s.outcomeCounts());
       assertEquals(2, s.latestReceipt().orElseThrow().size());
-      assertThrows(
-          StoreException.class,
-          () -> s.applyOutcomes(List.of(new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1))));
+      StoreException missing =
+          assertThrows(
+              StoreException.class,
+              () -> s.applyOutcomes(List.of(new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1))));
+      assertTrue(missing.getMessage().contains("outcome for index 5"), missing.getMessage());
     }
   }
 
@@ -256,16 +258,18 @@ class EdgeStoreTest {
   void aBatchAnswerStoresItsOutcomesAndReceiptTogetherOrNeither() throws Exception {
     try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
       s.append(batch(0, List.of(record(0, "a"), record(1, "b"))));
-      assertThrows(
-          StoreException.class,
-          () ->
-              s.acceptBatch(
-                  List.of(
-                      new OutcomeUpdate(0, "CONFIRMED", 17L, "m1", null, 99),
-                      new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1)),
-                  2,
-                  "receipt",
-                  100));
+      StoreException missing =
+          assertThrows(
+              StoreException.class,
+              () ->
+                  s.acceptBatch(
+                      List.of(
+                          new OutcomeUpdate(0, "CONFIRMED", 17L, "m1", null, 99),
+                          new OutcomeUpdate(5, "CONFIRMED", 1L, "m", null, 1)),
+                      2,
+                      "receipt",
+                      100));
+      assertTrue(missing.getMessage().contains("outcome for index 5"), missing.getMessage());
       assertEquals(Optional.empty(), s.latestReceipt(), "no receipt without its outcomes");
       assertEquals(Map.of("UNSYNCED", 2L), s.outcomeCounts(), "no outcome of the failed answer");
       s.acceptBatch(
