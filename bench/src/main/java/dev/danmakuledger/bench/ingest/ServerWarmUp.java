@@ -106,8 +106,8 @@ final class ServerWarmUp {
    *
    * @param jdbcUrl the MariaDB/MySQL server of the measured run (a database of its own is created
    *     and dropped), or null for H2 under {@code dir}
-   * @param redisUri the measured run's Redis; the warm-up's rooms are named {@code roomPrefix + i}
-   *     and their keys deleted afterwards
+   * @param redisUri the measured run's Redis; the warm-up's room names start with {@code
+   *     roomPrefix}, and their keys are deleted afterwards
    * @param settings the measured server's settings, applied to the warm-up server's builder
    */
   static Result run(
@@ -120,38 +120,27 @@ final class ServerWarmUp {
       String name,
       PrintStream log)
       throws Exception {
-    if (plan.records() == 0) {
-      return new Result(0, 0, 0, Double.NaN);
+    Result done = new Result(0, 0, 0, Double.NaN);
+    for (int server = 0;
+        server < 2 && plan.records() - done.records() >= plan.devices();
+        server++) {
+      boolean last = server == 1;
+      long left = plan.records() - done.records();
+      done =
+          done.then(
+              serve(
+                  plan,
+                  last ? left : Math.min(ROUND_RECORDS, left),
+                  last,
+                  jdbcUrl,
+                  redisUri,
+                  dir.resolve("server-" + server),
+                  roomPrefix + server + "-",
+                  settings,
+                  name,
+                  log));
     }
-    long first = Math.min(ROUND_RECORDS, plan.records());
-    Result stopped =
-        serve(
-            plan,
-            first,
-            false,
-            jdbcUrl,
-            redisUri,
-            dir.resolve("first"),
-            roomPrefix + "a",
-            settings,
-            name,
-            log);
-    if (plan.records() - stopped.records() < plan.devices()) {
-      return stopped;
-    }
-    Result rest =
-        serve(
-            plan,
-            plan.records() - stopped.records(),
-            true,
-            jdbcUrl,
-            redisUri,
-            dir.resolve("second"),
-            roomPrefix + "b",
-            settings,
-            name,
-            log);
-    return stopped.then(rest);
+    return done;
   }
 
   /**
