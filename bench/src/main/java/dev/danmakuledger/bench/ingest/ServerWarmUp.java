@@ -126,55 +126,39 @@ final class ServerWarmUp {
         server++) {
       boolean last = server == 1;
       long left = plan.records() - done.records();
-      done =
-          done.then(
-              serve(
-                  plan,
-                  last ? left : Math.min(ROUND_RECORDS, left),
-                  last,
-                  jdbcUrl,
-                  redisUri,
-                  dir.resolve("server-" + server),
-                  roomPrefix + server + "-",
-                  settings,
-                  name,
-                  log));
+      Path serverDir = dir.resolve("server-" + server);
+      String rooms = roomPrefix + server + "-";
+      try (FreshDatabase db = FreshDatabase.create(jdbcUrl, serverDir);
+          SyncServer s =
+              SyncServer.start(settings.apply(db.serverOn(serverDir, redisUri)).build())) {
+        done =
+            done.then(
+                rounds(
+                    plan,
+                    last ? left : Math.min(ROUND_RECORDS, left),
+                    last,
+                    s,
+                    rooms,
+                    name + ": warm-up server " + (server + 1),
+                    log));
+      } finally {
+        RedisKeys.deleteMatching(redisUri, "{r:" + rooms + "*");
+      }
     }
     return done;
   }
 
   /**
-   * Sends up to {@code records} to a server of its own, stops it, drops its database and deletes
-   * its rooms' Redis keys; with {@code untilSettled}, stops early after a round in which the JIT
-   * settled.
+   * Sends up to {@code records} to {@code server} in rounds, each logged after {@code label}; with
+   * {@code untilSettled}, stops early after a round in which the JIT settled.
    */
-  private static Result serve(
-      Plan plan,
-      long records,
-      boolean untilSettled,
-      String jdbcUrl,
-      String redisUri,
-      Path dir,
-      String roomPrefix,
-      UnaryOperator<ServerConfig.Builder> settings,
-      String name,
-      PrintStream log)
-      throws Exception {
-    try (FreshDatabase db = FreshDatabase.create(jdbcUrl, dir);
-        SyncServer server = SyncServer.start(settings.apply(db.serverOn(dir, redisUri)).build())) {
-      return rounds(plan, records, untilSettled, server, roomPrefix, name, log);
-    } finally {
-      RedisKeys.deleteMatching(redisUri, "{r:" + roomPrefix + "*");
-    }
-  }
-
   private static Result rounds(
       Plan plan,
       long records,
       boolean untilSettled,
       SyncServer server,
       String roomPrefix,
-      String name,
+      String label,
       PrintStream log)
       throws Exception {
     LedgerClient client = new LedgerClient(server.baseUri(), Duration.ofSeconds(60));
@@ -196,8 +180,8 @@ final class ServerWarmUp {
         rounds++;
         log.printf(
             Locale.ROOT,
-            "%s: warm-up round %d: %,d records at %,.0f/s%s%n",
-            name,
+            "%s, round %d: %,d records at %,.0f/s%s%n",
+            label,
             rounds,
             perDevice * plan.devices(),
             perDevice * plan.devices() / (nanos / 1e9),
