@@ -33,10 +33,11 @@ import java.util.function.UnaryOperator;
  * they no longer cost the measured run its compiled code when the second server stops.
  *
  * <p>Rounds go on until one of them finds the JIT settled (its compiler threads busy on at most
- * {@value #SETTLED_JIT_SHARE} of a core) or the plan's records are sent. The last server is then
- * stopped, its database dropped and every round's Redis keys deleted, so the measured server starts
- * on an empty store, as the baselines' tables do, with the code the JIT compiled. Each round's line
- * says on how much of a core the JIT compiled.
+ * {@value #SETTLED_JIT_SHARE} of a core) or the plan's records are sent; where the compiler
+ * threads' CPU time cannot be read (no {@code /proc}), every record of the plan is sent. The last
+ * server is then stopped, its database dropped and every round's Redis keys deleted, so the
+ * measured server starts on an empty store, as the baselines' tables do, with the code the JIT
+ * compiled. Each round's line says on how much of a core the JIT compiled.
  */
 final class ServerWarmUp {
   /** Records per round, spread over the devices. */
