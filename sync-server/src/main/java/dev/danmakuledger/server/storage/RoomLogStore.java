@@ -5,6 +5,7 @@ import dev.danmakuledger.merkle.tiles.TileException;
 import dev.danmakuledger.merkle.tiles.TileId;
 import dev.danmakuledger.merkle.tiles.TilePath;
 import dev.danmakuledger.merkle.tiles.TileSource;
+import dev.danmakuledger.merkle.tiles.Tiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -235,7 +236,7 @@ public final class RoomLogStore {
               continue;
             }
             Extension x = ext.get();
-            store(c, room, x.tiles());
+            store(c, room, current.size(), x.tiles());
             update(c, room, current.version(), x, now);
             heads.put(
                 room,
@@ -367,16 +368,18 @@ public final class RoomLogStore {
    * Stores tiles, one batch of statements for all of them, entry bundles deflated ({@link
    * TileEncoding}): a full tile replaces the partial tiles of its index (C2SP tlog-tiles lets
    * clients read a missing partial tile from the full one); a partial tile of a size stored before
-   * is the same bytes and is kept.
+   * is the same bytes and is kept. Only the one index per level that was partial at {@code
+   * previousSize} can hold partial tiles, so only a full tile there deletes any.
    */
-  private static void store(Connection c, String room, List<RoomTile> tiles) throws SQLException {
+  private static void store(Connection c, String room, long previousSize, List<RoomTile> tiles)
+      throws SQLException {
     boolean anyFull = false;
     try (PreparedStatement ps =
         c.prepareStatement(
             "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
                 + " AND width < ?")) {
       for (RoomTile t : tiles) {
-        if (t.id().isFull()) {
+        if (t.id().isFull() && wasPartial(previousSize, t.id())) {
           bindTile(ps, room, t.kind(), t.id());
           ps.addBatch();
           anyFull = true;
@@ -402,6 +405,12 @@ public final class RoomLogStore {
       }
       ps.executeBatch();
     }
+  }
+
+  /** Whether the tile at {@code id}'s coordinates was partial in the tree of {@code size}. */
+  static boolean wasPartial(long size, TileId id) {
+    TileId then = Tiles.tileAt(size, id.level(), id.index());
+    return then != null && !then.isFull();
   }
 
   private static void update(Connection c, String room, long version, Extension x, long now)

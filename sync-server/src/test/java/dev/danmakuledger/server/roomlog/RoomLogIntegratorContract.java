@@ -2,6 +2,7 @@ package dev.danmakuledger.server.roomlog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
@@ -12,6 +13,7 @@ import dev.danmakuledger.merkle.tiles.Tile;
 import dev.danmakuledger.merkle.tiles.TileId;
 import dev.danmakuledger.merkle.tiles.TileReader;
 import dev.danmakuledger.merkle.tiles.TileWriter;
+import dev.danmakuledger.merkle.tiles.Tiles;
 import dev.danmakuledger.protocol.room.RoomLog;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.server.storage.DamagedRowException;
@@ -25,6 +27,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -143,6 +146,22 @@ abstract class RoomLogIntegratorContract {
               .tile(room, RoomTile.Kind.ENTRIES, b.id())
               .orElseThrow(() -> new AssertionError(b.id().entriesPath())),
           b.id().entriesPath());
+    }
+    // a partial tile is stored only where the tile is still partial: a full one replaced the rest
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT tile_level, idx, width FROM room_tiles WHERE room = ? AND width < ?")) {
+      ps.setString(1, room);
+      ps.setInt(2, TileId.FULL_WIDTH);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          TileId now = Tiles.tileAt(head.size(), rs.getInt(1), rs.getLong(2));
+          String stored = rs.getInt(1) + "/" + rs.getLong(2) + ".p/" + rs.getInt(3);
+          assertTrue(now != null && !now.isFull(), stored + " at size " + head.size());
+          assertTrue(rs.getInt(3) <= now.width(), stored + " at size " + head.size());
+        }
+      }
     }
     // and the stored tiles prove every entry into the checkpoint
     TileReader reader = new TileReader(store.tiles(room), head.size());
