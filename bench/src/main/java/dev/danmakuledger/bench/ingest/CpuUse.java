@@ -155,15 +155,28 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
       }
       sep = ", ";
     }
+    for (Map.Entry<String, Double> e : processMicrosSince(earlier, records).entrySet()) {
+      out.append(sep).append(e.getKey()).append(' ');
+      out.append(String.format(Locale.ROOT, "%.1f", e.getValue()));
+      sep = ", ";
+    }
+    return sep.equals(" ") ? "CPU \u00b5s/record: not measured" : out.toString();
+  }
+
+  /**
+   * Microseconds of CPU per record each watched process used between {@code earlier} and this, by
+   * name; a process not seen at both ends is left out, and so is every one when {@code records} is
+   * not positive.
+   */
+  Map<String, Double> processMicrosSince(CpuUse earlier, long records) {
+    Map<String, Double> out = new LinkedHashMap<>();
     for (Map.Entry<String, Long> e : processNanos.entrySet()) {
       Long before = earlier.processNanos.get(e.getKey());
       if (records > 0 && before != null && e.getValue() >= before) {
-        out.append(sep).append(e.getKey()).append(' ');
-        out.append(micros(e.getValue() - before, records));
-        sep = ", ";
+        out.put(e.getKey(), (e.getValue() - before) / 1e3 / records);
       }
     }
-    return sep.equals(" ") ? "CPU \u00b5s/record: not measured" : out.toString();
+    return out;
   }
 
   private static String micros(long nanos, long records) {

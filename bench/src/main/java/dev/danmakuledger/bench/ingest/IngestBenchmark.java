@@ -317,7 +317,8 @@ public final class IngestBenchmark {
           duplicates += c[2];
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
+        CpuUse cpuAfter = CpuUse.now();
+        String cpu = cpuAfter.perRecordSince(cpuBefore, records);
         ours =
             new Measured(
                 "ours",
@@ -332,7 +333,8 @@ public final class IngestBenchmark {
                         ? ", batches signed and encoded before the clock started"
                         : ", batches built during the run")
                     + "; "
-                    + cpu);
+                    + cpu,
+                cpuAfter.processMicrosSince(cpuBefore, records));
       } finally {
         pool.shutdownNow();
       }
@@ -437,6 +439,14 @@ public final class IngestBenchmark {
                   ours.note(),
                   b.p99Ms(),
                   b.note())));
+    }
+    for (Measured b : run.baselines()) {
+      if (b.measured() && b.name().equals("mariadb-raw-insert")) {
+        rows.add(
+            DatabaseWork.local(o.jdbcUrl())
+                ? DatabaseWork.row(ours, b, Runtime.getRuntime().availableProcessors(), params)
+                : DatabaseWork.notMeasured(b, "the database runs on another host"));
+      }
     }
     List<GrowthWindow> g = run.growth();
     if (g.size() >= 2) {

@@ -1,5 +1,7 @@
 package dev.danmakuledger.bench.ingest;
 
+import java.util.Map;
+
 /**
  * One measured path of the e2e benchmark.
  *
@@ -8,13 +10,27 @@ package dev.danmakuledger.bench.ingest;
  * @param seconds wall time
  * @param p99Ms p99 latency of one request (a batch, or one message for per-message paths)
  * @param note what was checked, or why it was not measured
+ * @param processMicros microseconds of CPU per record the watched local processes used while the
+ *     path ran, by process name ({@code mariadbd}, {@code redis-server}); empty when not read
  */
-public record Measured(String name, long records, double seconds, double p99Ms, String note) {
+public record Measured(
+    String name,
+    long records,
+    double seconds,
+    double p99Ms,
+    String note,
+    Map<String, Double> processMicros) {
   public Measured {
     if (records < 0 || !(seconds >= 0)) {
       throw new IllegalArgumentException(
           name + ": got " + records + " records in " + seconds + " s, want both >= 0");
     }
+    processMicros = Map.copyOf(processMicros);
+  }
+
+  /** A path whose processes' CPU was not read. */
+  public Measured(String name, long records, double seconds, double p99Ms, String note) {
+    this(name, records, seconds, p99Ms, note, Map.of());
   }
 
   /** A path that could not run, with the reason. */
@@ -28,5 +44,19 @@ public record Measured(String name, long records, double seconds, double p99Ms, 
 
   public double perSecond() {
     return measured() ? records / seconds : Double.NaN;
+  }
+
+  /**
+   * CPU microseconds per record of the first of {@code processes} that was measured (a database
+   * runs as {@code mariadbd} or {@code mysqld}), or NaN if none was.
+   */
+  public double microsOf(String... processes) {
+    for (String p : processes) {
+      Double us = processMicros.get(p);
+      if (us != null) {
+        return us;
+      }
+    }
+    return Double.NaN;
   }
 }

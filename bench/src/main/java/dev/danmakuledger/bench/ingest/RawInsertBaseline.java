@@ -56,7 +56,8 @@ final class RawInsertBaseline {
       long start = System.nanoTime();
       Latencies all = insertConcurrently(jdbcUrl, TABLE, perDevice);
       double seconds = (System.nanoTime() - start) / 1e9;
-      String cpu = CpuUse.now().perRecordSince(cpuBefore, records);
+      CpuUse cpuAfter = CpuUse.now();
+      String cpu = cpuAfter.perRecordSince(cpuBefore, records);
       long kept;
       try (java.sql.ResultSet rs = ddl.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
         rs.next();
@@ -67,7 +68,8 @@ final class RawInsertBaseline {
           records,
           seconds,
           all.percentileMs(99),
-          "batched INSERT IGNORE, " + kept + " rows kept of " + records + "; " + cpu);
+          "batched INSERT IGNORE, " + kept + " rows kept of " + records + "; " + cpu,
+          cpuAfter.processMicrosSince(cpuBefore, records));
     }
   }
 
