@@ -440,6 +440,42 @@ abstract class SyncProtocolContract {
   }
 
   @Test
+  void proofsAcrossRunsOf256RecordsVerifyFromStoredAndRecomputedHashes() throws Exception {
+    TestDevice d = enrolledDevice();
+    String room = room();
+    List<DanmakuRecord> recs = new ArrayList<>();
+    byte[] root300 = null;
+    for (int n : new int[] {300, 250, 70}) { // sizes 300, 550, 620: none a multiple of 256
+      List<DanmakuRecord> batch = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        batch.add(d.record(room, "u1", "m" + (recs.size() + i)));
+      }
+      recs.addAll(batch);
+      sync(d, d.batch(batch.toArray(DanmakuRecord[]::new)));
+      root300 = root300 == null ? d.root() : root300;
+    }
+    for (int i : new int[] {0, 1, 255, 256, 299, 300, 511, 512, 549, 550, 619}) {
+      InclusionProofResponse p =
+          api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=" + i)
+              .as(InclusionProofResponse.class);
+      Checkpoint cp = Checkpoints.open(p.checkpoint(), DeviceLog.origin(d.id), d.signer.verifier());
+      assertEquals(620, cp.size());
+      InclusionProof.verify(
+          i,
+          620,
+          recs.get(i).leafHash(),
+          p.proofHex().stream().map(HEX::parseHex).toList(),
+          cp.root());
+    }
+    ConsistencyProofResponse c =
+        api.get("/v1/devices/" + d.id + "/proofs/consistency?from=300&to=620")
+            .as(ConsistencyProofResponse.class);
+    assertEquals(HEX.formatHex(root300), c.oldRootHex());
+    ConsistencyProof.verify(
+        300, 620, root300, d.root(), c.proofHex().stream().map(HEX::parseHex).toList());
+  }
+
+  @Test
   void acksAndLookupsReturnTheStoredOutcome() {
     TestDevice d = enrolledDevice();
     String room = room();

@@ -25,6 +25,7 @@ import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.NodeBlock;
 import dev.danmakuledger.server.storage.NodeRow;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -212,12 +213,18 @@ final class CheckpointWitness {
       DeviceRow device, long oldSize, List<byte[]> canonicals, Checkpoint cp, String receipt) {
     long newSize = oldSize + canonicals.size();
     CompactRange range = CompactRange.fromBytes(device.compactRange());
-    List<NodeRow> nodes = new ArrayList<>(canonicals.size() * 2 + 8);
+    List<NodeRow> nodes = new ArrayList<>();
     List<byte[]> leaves = new ArrayList<>(canonicals.size());
     for (byte[] bytes : canonicals) {
       byte[] leaf = Rfc6962.leafHash(bytes);
       leaves.add(leaf);
-      range.append(leaf, (id, hash) -> nodes.add(new NodeRow(id.level(), id.index(), hash)));
+      range.append(
+          leaf,
+          (id, hash) -> {
+            if (id.level() >= NodeBlock.LOWEST_STORED_LEVEL) {
+              nodes.add(new NodeRow(id.level(), id.index(), hash));
+            }
+          });
     }
     byte[] root = range.root();
     if (Arrays.equals(root, cp.root())) {

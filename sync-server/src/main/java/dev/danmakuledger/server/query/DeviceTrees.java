@@ -2,28 +2,44 @@ package dev.danmakuledger.server.query;
 
 import dev.danmakuledger.merkle.NodeId;
 import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.HashSource;
 import dev.danmakuledger.merkle.proof.Proofs;
+import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.NodeBlock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Roots and proofs of verified device logs (RFC 9162 §2.1), computed from the perfect-subtree
- * hashes stored at ingest, so nothing is rehashed: a root reads O(log n) nodes, a proof too.
+ * hashes stored at ingest from {@link NodeBlock#LOWEST_STORED_LEVEL} up, and below that from the
+ * records themselves (docs/architecture.md §6, "Device log storage"): a root or a proof reads O(log
+ * n) stored nodes and hashes the records of at most two aligned runs of 256.
  */
 public final class DeviceTrees {
+  /** Leaves in the aligned run a node below the lowest stored level lies in. */
+  private static final long RUN = 1L << NodeBlock.LOWEST_STORED_LEVEL;
+
   private final LedgerStore store;
 
   public DeviceTrees(LedgerStore store) {
     this.store = store;
   }
 
-  /** A hash source reading each node block at most once per call. */
+  /**
+   * A hash source reading each node block at most once per call, and the records of each aligned
+   * run of 256 it needs once.
+   */
   private HashSource source(String deviceId) {
     List<NodeBlock> loaded = new ArrayList<>();
+    Map<Long, byte[]> leaves = new HashMap<>();
     return id -> {
+      if (id.level() < NodeBlock.LOWEST_STORED_LEVEL) {
+        return subtree(deviceId, id, leaves);
+      }
       long lastLeaf = id.end() - 1;
       NodeBlock block = null;
       for (NodeBlock b : loaded) {
@@ -48,6 +64,33 @@ public final class DeviceTrees {
                   new IllegalStateException(
                       "device " + deviceId + ": node " + id + " is not stored"));
     };
+  }
+
+  /**
+   * The hash of a node below the lowest stored level, from the leaf hashes of its records: those of
+   * the aligned run of 256 it lies in are read and hashed into {@code leaves} the first time.
+   */
+  private byte[] subtree(String deviceId, NodeId id, Map<Long, byte[]> leaves) {
+    if (!leaves.containsKey(id.begin()) || !leaves.containsKey(id.end() - 1)) {
+      long from = id.begin() - Math.floorMod(id.begin(), RUN);
+      for (DeviceRecordRow r : store.records(deviceId, from, from + RUN)) {
+        leaves.put(r.index(), Rfc6962.leafHash(r.canonical()));
+      }
+    }
+    byte[][] level = new byte[(int) (id.end() - id.begin())][];
+    for (int i = 0; i < level.length; i++) {
+      level[i] = leaves.get(id.begin() + i);
+      if (level[i] == null) {
+        throw new IllegalStateException(
+            "device " + deviceId + ": leaf " + (id.begin() + i) + " is not verified");
+      }
+    }
+    for (int width = level.length; width > 1; width /= 2) {
+      for (int i = 0; i < width / 2; i++) {
+        level[i] = Rfc6962.nodeHash(level[2 * i], level[2 * i + 1]);
+      }
+    }
+    return level[0];
   }
 
   /** Root of the first {@code size} leaves; {@code size} must not exceed the verified size. */

@@ -6,14 +6,22 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The proof nodes one verified batch completed (RFC 9162 §2.1.1 perfect subtrees, leaves included),
- * stored as one row so that ingest writes one row per batch rather than two per record.
+ * The proof nodes one verified batch completed (RFC 9162 §2.1.1 perfect subtrees), stored as one
+ * row so that ingest writes one row per batch rather than two per record. Ingest stores the nodes
+ * from {@link #LOWEST_STORED_LEVEL} up; rows written before hold the lower ones too.
  *
  * @param firstLeaf first leaf index the batch appended
  * @param endLeaf one past the last leaf index the batch appended
  * @param nodes the nodes, in the order the appends completed them
  */
 public record NodeBlock(long firstLeaf, long endLeaf, List<NodeRow> nodes) {
+  /**
+   * The lowest level ingest stores: the subtrees of 256 leaves and above, as C2SP tlog-tiles keeps
+   * only tile-boundary hashes. A node below it is a subtree of one aligned run of at most 256
+   * records, recomputed from their bundles when a proof needs it (docs/architecture.md §6).
+   */
+  public static final int LOWEST_STORED_LEVEL = 8;
+
   /** Bytes per encoded node: level u8, index u64, hash[32]. */
   static final int ENTRY = 1 + 8 + 32;
 
