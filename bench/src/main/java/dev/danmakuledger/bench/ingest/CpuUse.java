@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,52 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
   CpuUse {
     threads = Map.copyOf(threads);
     processNanos = Map.copyOf(processNanos);
+  }
+
+  /** The longest a run waits for the watched processes to fall quiet before or after its clock. */
+  static final Duration SETTLE = Duration.ofSeconds(20);
+
+  /** How often {@link #whenQuiet} reads the watched processes' CPU. */
+  static final Duration QUIET_POLL = Duration.ofMillis(500);
+
+  /**
+   * The most CPU a watched process may use in one {@link #QUIET_POLL} to count as quiet: one clock
+   * tick, 2% of a core.
+   */
+  static final long QUIET_NANOS = 1_000_000_000L / TICKS_PER_SECOND;
+
+  /**
+   * Waits until no watched process used more than {@link #QUIET_NANOS} in the last {@link
+   * #QUIET_POLL}, or until {@code max} passed, and returns the CPU used so far then. A database
+   * goes on with the work a run gave it (InnoDB's purge and page flushing) after the run's last
+   * statement: read at that point, the database's CPU counts that work to the run that caused it
+   * and keeps it out of the next one.
+   */
+  static CpuUse whenQuiet(Duration max) throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    CpuUse last = now();
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(QUIET_POLL.toMillis());
+      CpuUse next = now();
+      if (quietSince(last.processNanos, next.processNanos)) {
+        return next;
+      }
+      last = next;
+    }
+    return now();
+  }
+
+  /**
+   * Whether no process of {@code later} used more than {@link #QUIET_NANOS} since {@code earlier}.
+   */
+  static boolean quietSince(Map<String, Long> earlier, Map<String, Long> later) {
+    for (Map.Entry<String, Long> e : later.entrySet()) {
+      long before = earlier.getOrDefault(e.getKey(), e.getValue());
+      if (e.getValue() - before > QUIET_NANOS) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The CPU used so far. */

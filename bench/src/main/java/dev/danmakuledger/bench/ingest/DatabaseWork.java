@@ -59,7 +59,8 @@ final class DatabaseWork {
         null,
         String.format(
             Locale.ROOT,
-            "%s; database CPU per record: ledger %.1f µs, %s %.1f µs; with a sync server that"
+            "%s; database CPU per record, from the clock's start until the database was quiet"
+                + " again: ledger %.1f µs, %s %.1f µs; with a sync server that"
                 + " cost no CPU, this machine's %d cores would take at most %,.0f records/s"
                 + " (database %.1f + redis-server %.1f µs a record), %.2f of the raw insert's"
                 + " %,.0f/s",

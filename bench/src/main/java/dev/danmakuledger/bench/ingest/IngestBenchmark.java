@@ -249,7 +249,7 @@ public final class IngestBenchmark {
       List<Future<long[]>> running = new ArrayList<>();
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
-      CpuUse cpuBefore = CpuUse.now();
+      CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
       long start = System.nanoTime();
       growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
       GrowthWindows windows = growth;
@@ -334,7 +334,7 @@ public final class IngestBenchmark {
                         : ", batches built during the run")
                     + "; "
                     + cpu,
-                cpuAfter.processMicrosSince(cpuBefore, records));
+                CpuUse.whenQuiet(CpuUse.SETTLE).processMicrosSince(cpuBefore, records));
       } finally {
         pool.shutdownNow();
       }

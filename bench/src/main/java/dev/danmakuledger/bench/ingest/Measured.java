@@ -10,8 +10,9 @@ import java.util.Map;
  * @param seconds wall time
  * @param p99Ms p99 latency of one request (a batch, or one message for per-message paths)
  * @param note what was checked, or why it was not measured
- * @param processMicros microseconds of CPU per record the watched local processes used while the
- *     path ran, by process name ({@code mariadbd}, {@code redis-server}); empty when not read
+ * @param processMicros microseconds of CPU per record the watched local processes used from the
+ *     start of the path's clock until they were quiet again after it ({@link CpuUse#whenQuiet}), by
+ *     process name ({@code mariadbd}, {@code redis-server}); empty when not read
  */
 public record Measured(
     String name,

@@ -52,7 +52,7 @@ final class RawInsertBaseline {
       }
       ddl.executeUpdate(createTable(TABLE));
       long records = perDevice.stream().flatMap(List::stream).mapToLong(List::size).sum();
-      CpuUse cpuBefore = CpuUse.now();
+      CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
       long start = System.nanoTime();
       Latencies all = insertConcurrently(jdbcUrl, TABLE, perDevice);
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -69,7 +69,7 @@ final class RawInsertBaseline {
           seconds,
           all.percentileMs(99),
           "batched INSERT IGNORE, " + kept + " rows kept of " + records + "; " + cpu,
-          cpuAfter.processMicrosSince(cpuBefore, records));
+          CpuUse.whenQuiet(CpuUse.SETTLE).processMicrosSince(cpuBefore, records));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -215,5 +216,21 @@ class CpuUseTest {
     assertTrue(
         CpuUse.now().threads().values().stream().anyMatch(t -> t.role().equals("JIT")),
         "the compiler threads have the role JIT");
+  }
+
+  @Test
+  void quietMeansNoWatchedProcessUsedMoreThanATick() {
+    long tick = CpuUse.QUIET_NANOS;
+    Map<String, Long> before = Map.of("mariadbd", 5 * tick, "redis-server", tick);
+
+    assertTrue(CpuUse.quietSince(before, Map.of("mariadbd", 6 * tick, "redis-server", tick)));
+    assertFalse(
+        CpuUse.quietSince(before, Map.of("mariadbd", 7 * tick, "redis-server", tick)),
+        "two ticks of the database in one poll: still busy");
+    assertFalse(CpuUse.quietSince(before, Map.of("mariadbd", 5 * tick, "redis-server", 3 * tick)));
+    assertTrue(
+        CpuUse.quietSince(before, Map.of("mariadbd", 5 * tick, "nats-server", 40 * tick)),
+        "a process first seen now has no poll to compare with");
+    assertTrue(CpuUse.quietSince(Map.of(), Map.of()), "nothing watched runs here");
   }
 }
