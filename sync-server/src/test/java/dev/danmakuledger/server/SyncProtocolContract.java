@@ -415,26 +415,12 @@ abstract class SyncProtocolContract {
     byte[] root3 = d.root();
     sync(d, d.batch(recs.subList(3, 7).toArray(DanmakuRecord[]::new)));
     for (int i = 0; i < 7; i++) {
-      InclusionProofResponse p =
-          api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=" + i)
-              .as(InclusionProofResponse.class);
-      Checkpoint cp = Checkpoints.open(p.checkpoint(), DeviceLog.origin(d.id), d.signer.verifier());
+      InclusionProofResponse p = assertProvesInclusion(d, recs, i, 7);
       assertArrayEquals(recs.get(i).canonicalBytes(), p.canonicalBytes(), "canonical of " + i);
       assertEquals(
           HEX.formatHex(Rfc6962.leafHash(p.canonicalBytes())), p.leafHashHex(), "leaf of " + i);
-      InclusionProof.verify(
-          i,
-          7,
-          recs.get(i).leafHash(),
-          p.proofHex().stream().map(HEX::parseHex).toList(),
-          cp.root());
     }
-    ConsistencyProofResponse c =
-        api.get("/v1/devices/" + d.id + "/proofs/consistency?from=3&to=7")
-            .as(ConsistencyProofResponse.class);
-    assertEquals(HEX.formatHex(root3), c.oldRootHex());
-    ConsistencyProof.verify(
-        3, 7, root3, d.root(), c.proofHex().stream().map(HEX::parseHex).toList());
+    assertProvesConsistency(d, 3, root3, 7);
     Api.Reply outOfRange = api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=7");
     assertEquals(400, outOfRange.status());
   }
@@ -455,24 +441,40 @@ abstract class SyncProtocolContract {
       root300 = root300 == null ? d.root() : root300;
     }
     for (int i : new int[] {0, 1, 255, 256, 299, 300, 511, 512, 549, 550, 619}) {
-      InclusionProofResponse p =
-          api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=" + i)
-              .as(InclusionProofResponse.class);
-      Checkpoint cp = Checkpoints.open(p.checkpoint(), DeviceLog.origin(d.id), d.signer.verifier());
-      assertEquals(620, cp.size());
-      InclusionProof.verify(
-          i,
-          620,
-          recs.get(i).leafHash(),
-          p.proofHex().stream().map(HEX::parseHex).toList(),
-          cp.root());
+      assertProvesInclusion(d, recs, i, 620);
     }
+    assertProvesConsistency(d, 300, root300, 620);
+  }
+
+  /**
+   * Fetches the inclusion proof of record {@code index} and verifies it against the device's own
+   * checkpoint of {@code size} records.
+   */
+  private InclusionProofResponse assertProvesInclusion(
+      TestDevice d, List<DanmakuRecord> recs, int index, long size) throws Exception {
+    InclusionProofResponse p =
+        api.get("/v1/devices/" + d.id + "/proofs/inclusion?index=" + index)
+            .as(InclusionProofResponse.class);
+    Checkpoint cp = Checkpoints.open(p.checkpoint(), DeviceLog.origin(d.id), d.signer.verifier());
+    assertEquals(size, cp.size());
+    InclusionProof.verify(
+        index,
+        size,
+        recs.get(index).leafHash(),
+        p.proofHex().stream().map(HEX::parseHex).toList(),
+        cp.root());
+    return p;
+  }
+
+  /** Fetches the consistency proof from {@code from} to the device's current root and checks it. */
+  private void assertProvesConsistency(TestDevice d, long from, byte[] oldRoot, long to)
+      throws Exception {
     ConsistencyProofResponse c =
-        api.get("/v1/devices/" + d.id + "/proofs/consistency?from=300&to=620")
+        api.get("/v1/devices/" + d.id + "/proofs/consistency?from=" + from + "&to=" + to)
             .as(ConsistencyProofResponse.class);
-    assertEquals(HEX.formatHex(root300), c.oldRootHex());
+    assertEquals(HEX.formatHex(oldRoot), c.oldRootHex());
     ConsistencyProof.verify(
-        300, 620, root300, d.root(), c.proofHex().stream().map(HEX::parseHex).toList());
+        from, to, oldRoot, d.root(), c.proofHex().stream().map(HEX::parseHex).toList());
   }
 
   @Test
