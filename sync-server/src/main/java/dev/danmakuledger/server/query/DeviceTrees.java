@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Roots and proofs of verified device logs (RFC 9162 §2.1), computed from the perfect-subtree
  * hashes stored at ingest from {@link NodeBlock#LOWEST_STORED_LEVEL} up, and below that from the
- * records themselves (docs/architecture.md §6, "Device log storage"): a root or a proof reads O(log
+ * records themselves (docs/architecture.md §6, "Device log hashes"): a root or a proof reads O(log
  * n) stored nodes and hashes the records of at most two aligned runs of 256.
  */
 public final class DeviceTrees {
