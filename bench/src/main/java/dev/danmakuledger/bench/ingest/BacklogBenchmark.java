@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -124,11 +125,15 @@ public final class BacklogBenchmark {
     String[] result;
     String stages;
     long serverPeak;
+    Map<String, Double> processMicros;
     try (SyncServer server = SyncServer.start(config)) {
       System.gc();
       BacklogAgent.resetHeapPeaks();
       StageTimes.Snapshot before = server.stageTimes();
+      CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
       result = agent(o, agentDir, "backlog-" + runId, server, rooms, tmp.resolve("agent.log"));
+      processMicros =
+          CpuUse.whenQuiet(CpuUse.SETTLE).processMicrosSince(cpuBefore, Long.parseLong(result[1]));
       serverPeak = BacklogAgent.heapPeak();
       stages = IngestBenchmark.breakdown(server.stageTimes().minus(before));
     }
@@ -166,8 +171,20 @@ public final class BacklogBenchmark {
             stages,
             raw.note(),
             BASELINE_BATCH);
+    BenchResult rate =
+        BenchResult.compared("backlog", "records/s", ours, name, raw.perSecond(), null, note);
+    Measured drained = new Measured("ours", records, seconds, Double.NaN, "", processMicros);
+    String params = String.format(Locale.ROOT, "1 device, %d records, %s", records, target);
     return List.of(
-        BenchResult.compared("backlog", "records/s", ours, name, raw.perSecond(), null, note));
+        rate,
+        DatabaseWork.local(o.jdbcUrl())
+            ? DatabaseWork.row("backlog", drained, raw, params)
+            : DatabaseWork.notMeasured(
+                "backlog",
+                raw,
+                db.embedded()
+                    ? "the database runs in this JVM"
+                    : "the database" + " runs on another host"));
   }
 
   private static String[] agent(

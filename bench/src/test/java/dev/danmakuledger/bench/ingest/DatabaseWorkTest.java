@@ -31,6 +31,18 @@ class DatabaseWorkTest {
   }
 
   @Test
+  void theBacklogRowNamesItsBenchmarkAndNoMachineBound() {
+    Measured ours = new Measured("ours", 300_000, 12.0, Double.NaN, "", Map.of("mariadbd", 16.0));
+
+    BenchResult row = DatabaseWork.row("backlog", ours, RAW, "1 device");
+
+    assertEquals("backlog", row.benchmark());
+    assertEquals(0.625, row.ratio(), 1e-9);
+    assertTrue(row.note().startsWith("1 device; database CPU per record"), row.note());
+    assertFalse(row.note().contains("at most"), row.note());
+  }
+
+  @Test
   void readsMysqldWhereThereIsNoMariadbd() {
     Measured ours = new Measured("ours", 10, 1.0, 1, "", Map.of("mysqld", 20.0));
     Measured raw = new Measured("mariadb-raw-insert", 10, 1.0, 1, "", Map.of("mysqld", 10.0));
@@ -44,6 +56,7 @@ class DatabaseWorkTest {
 
     BenchResult row = DatabaseWork.row(ours, RAW, 2, "");
 
+    assertEquals("e2e", row.benchmark());
     assertNull(row.ours());
     assertNull(row.ratio());
     assertTrue(row.note().startsWith("not measured: "), row.note());
