@@ -29,8 +29,13 @@ final class DatabaseWork {
     return jdbcUrl != null && LOOPBACK.matcher(jdbcUrl).find();
   }
 
+  /** The row of {@code benchmark} for a database whose process this machine cannot watch. */
+  static BenchResult onAnotherHost(String benchmark, Measured raw) {
+    return notMeasured(benchmark, raw, "the database runs on another host");
+  }
+
   /** The row of {@code benchmark} when the database's CPU cannot be read, with the reason. */
-  static BenchResult notMeasured(String benchmark, Measured raw, String why) {
+  private static BenchResult notMeasured(String benchmark, Measured raw, String why) {
     return new BenchResult(
         benchmark, METRIC, null, raw.name(), null, null, null, "not measured: " + why);
   }

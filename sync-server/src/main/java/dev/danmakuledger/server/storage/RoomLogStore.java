@@ -408,7 +408,7 @@ public final class RoomLogStore {
   }
 
   /** Whether the tile at {@code id}'s coordinates was partial in the tree of {@code size}. */
-  static boolean wasPartial(long size, TileId id) {
+  private static boolean wasPartial(long size, TileId id) {
     TileId then = Tiles.tileAt(size, id.level(), id.index());
     return then != null && !then.isFull();
   }
