@@ -1,6 +1,7 @@
 package dev.danmakuledger.server.storage;
 
 import dev.danmakuledger.protocol.StrictUtf8;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.wire.Outcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -11,19 +12,25 @@ import java.util.List;
 
 /**
  * The bytes of one {@code device_bundles} row (docs/architecture.md §6, "Device log storage"):
- * consecutive records of one device log with the outcomes the server gave them. Version 1 layout,
+ * consecutive records of one device log with the outcomes the server gave them. Version 2 layout,
  * all integers big-endian:
  *
  * <pre>
- *   u8 version (1), u32 count, then per record:
+ *   u8 version (2), u32 count, then per record:
  *   u8 outcome (CONFIRMED 0, PENDING 1, DUPLICATE 2, CONFLICT 3, REJECTED 4),
+ *   u8 flags (bit 0: the idempotency key is the record's own, bit 1: the room is the record's own),
  *   u32 length + canonical bytes (the Merkle leaf, exactly as sent),
- *   text idempotency key, text room, long seq, long message id, text original status, text reason
+ *   text idempotency key (only without flag bit 0), text room (only without flag bit 1),
+ *   long seq, long message id, text original status, text reason
  * </pre>
  *
  * where a text is {@code u16 length + UTF-8} or {@code 0xFFFF} for null, and a long is {@code u8 0}
- * for null or {@code u8 1 + i64}. Decoding refuses anything else: a row that does not decode to
- * exactly the records its index range names is damaged (a server fault, never the client's).
+ * for null or {@code u8 1 + i64}. A flag bit stands for a field the canonical bytes already hold
+ * (fields 2 and 4 of docs/canonical-record.md): a stored message, a duplicate in the room of its
+ * original; the other outcomes carry the original's room, and a rejected record's bytes may hold no
+ * key at all. Version 1 rows (no flags byte, key and room always written) are still read. Decoding
+ * refuses anything else: a row that does not decode to exactly the records its index range names is
+ * damaged (a server fault, never the client's).
  */
 public final class RecordBundle {
   /** Most records in one row, as in a C2SP tlog-tiles entry bundle. */
@@ -36,7 +43,14 @@ public final class RecordBundle {
    */
   static final int CLOSE_AT_BYTES = 1 << 20;
 
-  private static final int VERSION = 1;
+  /** Key and room written out for every record. */
+  private static final int VERSION_1 = 1;
+
+  /** A flags byte per record; key and room written only where the canonical bytes lack them. */
+  private static final int VERSION_2 = 2;
+
+  private static final int KEY_OF_RECORD = 1;
+  private static final int ROOM_OF_RECORD = 2;
   private static final int NULL_TEXT = 0xFFFF;
   private static final Outcome[] OUTCOMES = {
     Outcome.CONFIRMED, Outcome.PENDING, Outcome.DUPLICATE, Outcome.CONFLICT, Outcome.REJECTED
@@ -78,7 +92,7 @@ public final class RecordBundle {
       estimate += r.canonical().length + 160;
     }
     Out out = new Out(estimate);
-    out.u8(VERSION);
+    out.u8(VERSION_2);
     out.u32(records.size());
     long index = records.get(0).index();
     for (DeviceRecordRow r : records) {
@@ -86,11 +100,20 @@ public final class RecordBundle {
         throw new IllegalArgumentException(
             "records: got index " + r.index() + ", want " + (index - 1) + " (consecutive)");
       }
+      RecordFields own = RecordFields.of(r.canonical());
+      int flags =
+          (own.isKey(r.idempotencyKey()) ? KEY_OF_RECORD : 0)
+              | (own.isRoom(r.room()) ? ROOM_OF_RECORD : 0);
       out.u8(code(r.outcome()));
+      out.u8(flags);
       out.u32(r.canonical().length);
       out.bytes(r.canonical());
-      out.text(r.idempotencyKey());
-      out.text(r.room());
+      if ((flags & KEY_OF_RECORD) == 0) {
+        out.text(r.idempotencyKey());
+      }
+      if ((flags & ROOM_OF_RECORD) == 0) {
+        out.text(r.room());
+      }
       out.optionalLong(r.seq());
       out.optionalLong(r.messageId());
       out.text(r.originalStatus());
@@ -108,8 +131,8 @@ public final class RecordBundle {
       String deviceId, long firstIndex, long endIndex, byte[] data) {
     In in = new In(deviceId, firstIndex, data);
     int version = in.u8();
-    if (version != VERSION) {
-      throw in.damaged("version " + version + ", want " + VERSION);
+    if (version != VERSION_1 && version != VERSION_2) {
+      throw in.damaged("version " + version + ", want " + VERSION_1 + " or " + VERSION_2);
     }
     long count = in.u32();
     if (count < 1 || count > MAX_RECORDS || count != endIndex - firstIndex) {
@@ -122,15 +145,22 @@ public final class RecordBundle {
       if (outcome >= OUTCOMES.length) {
         throw in.damaged("outcome " + outcome);
       }
+      int flags = version == VERSION_1 ? 0 : in.u8();
+      if ((flags & ~(KEY_OF_RECORD | ROOM_OF_RECORD)) != 0) {
+        throw in.damaged("flags " + flags);
+      }
       byte[] canonical = in.bytes(in.u32());
+      RecordFields own = flags == 0 ? null : RecordFields.of(canonical);
+      String key = (flags & KEY_OF_RECORD) != 0 ? in.own(own.key(), "key") : in.text();
+      String room = (flags & ROOM_OF_RECORD) != 0 ? in.own(own.room(), "room") : in.text();
       out.add(
           new DeviceRecordRow(
               deviceId,
               firstIndex + i,
-              in.text(),
+              key,
               canonical,
               OUTCOMES[outcome],
-              in.text(),
+              room,
               in.optionalLong(),
               in.optionalLong(),
               in.text(),
@@ -283,6 +313,14 @@ public final class RecordBundle {
       }
     }
 
+    /** A field the flags say the canonical bytes hold; damage if they hold none. */
+    String own(String field, String name) {
+      if (field == null) {
+        throw damaged("a flag for the record's own " + name + ", which its bytes do not hold");
+      }
+      return field;
+    }
+
     Long optionalLong() {
       int flag = u8();
       if (flag == 0) {
@@ -293,6 +331,71 @@ public final class RecordBundle {
       }
       need(8);
       return buf.getLong();
+    }
+  }
+
+  /**
+   * The idempotency key and room read from a record's canonical bytes (fields 2 and 4 of
+   * docs/canonical-record.md) without checking the rest: each is null where the bytes do not hold
+   * the field as strict UTF-8 (a rejected record's bytes may be anything).
+   */
+  private record RecordFields(String key, String room) {
+    private static final RecordFields NONE = new RecordFields(null, null);
+
+    static RecordFields of(byte[] canonical) {
+      if (canonical.length < 1 || canonical[0] != CanonicalRecord.VERSION_1) {
+        return NONE;
+      }
+      ByteBuffer b = ByteBuffer.wrap(canonical, 1, canonical.length - 1);
+      String key = string(b);
+      if (key == null || skip(b) < 0) {
+        return new RecordFields(key, null);
+      }
+      return new RecordFields(key, string(b));
+    }
+
+    boolean isKey(String k) {
+      return key != null && key.equals(k);
+    }
+
+    boolean isRoom(String r) {
+      return room != null && room.equals(r);
+    }
+
+    /** Skips one {@code string} field; -1 if the bytes end first. */
+    private static int skip(ByteBuffer b) {
+      int n = length(b);
+      if (n < 0) {
+        return -1;
+      }
+      b.position(b.position() + n);
+      return n;
+    }
+
+    private static String string(ByteBuffer b) {
+      int start = b.position() + 4;
+      int n = length(b);
+      if (n < 0) {
+        return null;
+      }
+      b.position(start + n);
+      try {
+        return StrictUtf8.decode(b.array(), start, n);
+      } catch (CharacterCodingException e) {
+        return null;
+      }
+    }
+
+    /** The length of the next {@code string} field, -1 unless the buffer holds all of it. */
+    private static int length(ByteBuffer b) {
+      if (b.remaining() < 4) {
+        return -1;
+      }
+      long n = b.getInt() & 0xFFFFFFFFL;
+      if (n > b.remaining()) {
+        return -1;
+      }
+      return (int) n;
     }
   }
 }

@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.protocol.key.IdempotencyKey;
+import dev.danmakuledger.protocol.record.CanonicalRecord;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.Outcome;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -116,7 +120,7 @@ final class RecordBundleTest {
     assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 3, longer));
     assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 4, data));
     byte[] version = data.clone();
-    version[0] = 2;
+    version[0] = 3;
     assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 3, version));
   }
 
@@ -136,8 +140,8 @@ final class RecordBundleTest {
         new DeviceRecordRow(
             "kiosk", 0, "k", new byte[] {1}, Outcome.CONFIRMED, "r", null, null, null, null);
     byte[] data = RecordBundle.encode(List.of(one));
-    // layout: version, count, outcome, u32 1, byte, u16 1, 'k', u16 1, 'r', seq flag, ...
-    int seqFlag = 1 + 4 + 1 + 4 + 1 + 2 + 1 + 2 + 1;
+    // layout: version, count, outcome, flags, u32 1, byte, u16 1, 'k', u16 1, 'r', seq flag, ...
+    int seqFlag = 1 + 4 + 1 + 1 + 4 + 1 + 2 + 1 + 2 + 1;
     assertEquals(0, data[seqFlag]);
     byte[] flag = data.clone();
     flag[seqFlag] = 2;
@@ -145,5 +149,157 @@ final class RecordBundleTest {
     byte[] text = data.clone();
     text[seqFlag - 1] = (byte) 0xC3; // the room "r" becomes a lone UTF-8 lead byte
     assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, text));
+  }
+
+  /** A real record of {@code room}: its canonical bytes hold its key and room. */
+  static DanmakuRecord record(long index, String room) {
+    IdempotencyKey key =
+        IdempotencyKey.parse("kiosk:u7:1764547200000:" + "0123456789abcdef".repeat(2));
+    return new DanmakuRecord(key, "kiosk", room, "u7", "弹幕 " + index, null, 1, 0, 25, 5, index);
+  }
+
+  /** Stored, a duplicate in the same room, one in another room, and a rejected record. */
+  static List<DeviceRecordRow> ownRows() {
+    DanmakuRecord a = record(0, "room.a");
+    DanmakuRecord b = record(1, "room.a");
+    DanmakuRecord c = record(2, "room.c");
+    String key = a.key().toString();
+    return List.of(
+        new DeviceRecordRow(
+            "kiosk",
+            0,
+            key,
+            CanonicalRecord.encode(a),
+            Outcome.CONFIRMED,
+            "room.a",
+            1L,
+            9L,
+            null,
+            null),
+        new DeviceRecordRow(
+            "kiosk",
+            1,
+            key,
+            CanonicalRecord.encode(b),
+            Outcome.DUPLICATE,
+            "room.a",
+            1L,
+            9L,
+            "CONFIRMED",
+            null),
+        new DeviceRecordRow(
+            "kiosk",
+            2,
+            key,
+            CanonicalRecord.encode(c),
+            Outcome.CONFLICT,
+            "room.a",
+            1L,
+            9L,
+            "CONFIRMED",
+            "key-reused-with-different-content"),
+        new DeviceRecordRow(
+            "kiosk",
+            3,
+            null,
+            new byte[] {1, 0, 0},
+            Outcome.REJECTED,
+            null,
+            null,
+            null,
+            null,
+            "malformed"));
+  }
+
+  @Test
+  void keysAndRoomsTheCanonicalBytesHoldAreNotWrittenTwice() {
+    List<DeviceRecordRow> rows = ownRows();
+    byte[] data = RecordBundle.encode(rows);
+    assertSameRows(rows, RecordBundle.decode("kiosk", 0, 4, data));
+
+    assertEquals(2, data[0]);
+    int[] flags = {3, 3, 1, 0};
+    int at = 5;
+    for (int i = 0; i < rows.size(); i++) {
+      DeviceRecordRow r = rows.get(i);
+      assertEquals(flags[i], data[at + 1], "flags of record " + i);
+      at += 1 + 1 + 4 + r.canonical().length;
+      if ((flags[i] & 1) == 0) {
+        at += 2 + (r.idempotencyKey() == null ? 0 : r.idempotencyKey().length());
+      }
+      if ((flags[i] & 2) == 0) {
+        at += 2 + (r.room() == null ? 0 : r.room().length());
+      }
+      at += (r.seq() == null ? 1 : 9) + (r.messageId() == null ? 1 : 9);
+      at += textBytes(r.originalStatus()) + textBytes(r.reason());
+    }
+    assertEquals(data.length, at, "every byte accounted for");
+  }
+
+  private static int textBytes(String s) {
+    return 2 + (s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length);
+  }
+
+  @Test
+  void versionOneRowsAreStillRead() {
+    DeviceRecordRow stored = ownRows().get(0);
+    DeviceRecordRow rejected =
+        new DeviceRecordRow(
+            "kiosk",
+            1,
+            null,
+            new byte[] {1, 0, 0},
+            Outcome.REJECTED,
+            null,
+            null,
+            null,
+            null,
+            "malformed");
+    byte[] key = stored.idempotencyKey().getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(200 + stored.canonical().length);
+    b.put((byte) 1).putInt(2);
+    b.put((byte) 0).putInt(stored.canonical().length).put(stored.canonical());
+    b.putShort((short) key.length)
+        .put(key)
+        .putShort((short) 6)
+        .put("room.a".getBytes(StandardCharsets.US_ASCII));
+    b.put((byte) 1).putLong(1).put((byte) 1).putLong(9).putShort((short) -1).putShort((short) -1);
+    b.put((byte) 4).putInt(3).put(rejected.canonical());
+    b.putShort((short) -1).putShort((short) -1).put((byte) 0).put((byte) 0).putShort((short) -1);
+    b.putShort((short) 9).put("malformed".getBytes(StandardCharsets.US_ASCII));
+    byte[] v1 = Arrays.copyOf(b.array(), b.position());
+    assertSameRows(List.of(stored, rejected), RecordBundle.decode("kiosk", 0, 2, v1));
+  }
+
+  @Test
+  void flagsTheBytesCannotBackAreDamage() {
+    byte[] data = RecordBundle.encode(ownRows().subList(0, 1));
+    int flagsAt = 6;
+    assertEquals(3, data[flagsAt]);
+    byte[] unknown = data.clone();
+    unknown[flagsAt] = 4;
+    DamagedRowException e =
+        assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, unknown));
+    assertTrue(e.getMessage().contains("flags 4"), e.getMessage());
+
+    // the key's first byte (after the version byte and its u32 length) made a lone UTF-8 lead byte
+    byte[] badKey = data.clone();
+    badKey[flagsAt + 1 + 4 + 1 + 4] = (byte) 0xC3;
+    assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 1, badKey));
+
+    // a rejected record whose bytes hold no key, flagged as if they did
+    byte[] none = RecordBundle.encode(ownRows().subList(3, 4));
+    none[flagsAt] = 1;
+    e = assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 3, 4, none));
+    assertTrue(e.getMessage().contains("own key"), e.getMessage());
+  }
+
+  @Test
+  void everyTruncationOfFlaggedRecordsIsDamage() {
+    byte[] data = RecordBundle.encode(ownRows());
+    for (int n = 0; n < data.length; n++) {
+      byte[] cut = Arrays.copyOf(data, n);
+      assertThrows(DamagedRowException.class, () -> RecordBundle.decode("kiosk", 0, 4, cut));
+    }
   }
 }
