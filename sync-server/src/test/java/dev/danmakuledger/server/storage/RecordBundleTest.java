@@ -198,17 +198,22 @@ final class RecordBundleTest {
             9L,
             "CONFIRMED",
             "key-reused-with-different-content"),
-        new DeviceRecordRow(
-            "kiosk",
-            3,
-            null,
-            new byte[] {1, 0, 0},
-            Outcome.REJECTED,
-            null,
-            null,
-            null,
-            null,
-            "malformed"));
+        rejected(3));
+  }
+
+  /** A rejected record whose bytes end before its key's length. */
+  static DeviceRecordRow rejected(long index) {
+    return new DeviceRecordRow(
+        "kiosk",
+        index,
+        null,
+        new byte[] {1, 0, 0},
+        Outcome.REJECTED,
+        null,
+        null,
+        null,
+        null,
+        "malformed");
   }
 
   @Test
@@ -225,10 +230,10 @@ final class RecordBundleTest {
       assertEquals(flags[i], data[at + 1], "flags of record " + i);
       at += 1 + 1 + 4 + r.canonical().length;
       if ((flags[i] & 1) == 0) {
-        at += 2 + (r.idempotencyKey() == null ? 0 : r.idempotencyKey().length());
+        at += textBytes(r.idempotencyKey());
       }
       if ((flags[i] & 2) == 0) {
-        at += 2 + (r.room() == null ? 0 : r.room().length());
+        at += textBytes(r.room());
       }
       at += (r.seq() == null ? 1 : 9) + (r.messageId() == null ? 1 : 9);
       at += textBytes(r.originalStatus()) + textBytes(r.reason());
@@ -243,18 +248,7 @@ final class RecordBundleTest {
   @Test
   void versionOneRowsAreStillRead() {
     DeviceRecordRow stored = ownRows().get(0);
-    DeviceRecordRow rejected =
-        new DeviceRecordRow(
-            "kiosk",
-            1,
-            null,
-            new byte[] {1, 0, 0},
-            Outcome.REJECTED,
-            null,
-            null,
-            null,
-            null,
-            "malformed");
+    DeviceRecordRow rejected = rejected(1);
     byte[] key = stored.idempotencyKey().getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(200 + stored.canonical().length);
     b.put((byte) 1).putInt(2);
