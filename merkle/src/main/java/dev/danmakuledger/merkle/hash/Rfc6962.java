@@ -1,6 +1,7 @@
 package dev.danmakuledger.merkle.hash;
 
 import java.security.MessageDigest;
+import java.util.List;
 
 /**
  * The Merkle tree hash functions of RFC 6962 §2.1 / RFC 9162 §2.1.1 with SHA-256: leaf hash {@code
@@ -43,6 +44,26 @@ public final class Rfc6962 {
     md.update(left);
     md.update(right);
     return md.digest();
+  }
+
+  /**
+   * Returns the root of the perfect subtree over {@code count} leaf hashes from {@code from}.
+   *
+   * @throws IllegalArgumentException unless {@code count} is a power of two
+   */
+  public static byte[] perfectRoot(List<byte[]> hashes, int from, int count) {
+    if (count < 1 || Integer.bitCount(count) != 1) {
+      throw new IllegalArgumentException("count: got " + count + ", want a power of two");
+    }
+    return perfect(hashes, from, count);
+  }
+
+  private static byte[] perfect(List<byte[]> hashes, int from, int count) {
+    if (count == 1) {
+      return hashes.get(from);
+    }
+    int half = count >>> 1;
+    return nodeHash(perfect(hashes, from, half), perfect(hashes, from + half, half));
   }
 
   /** Returns the root of the empty tree, {@code SHA-256("")}. */

@@ -78,7 +78,7 @@ public final class TileReader {
     for (int i = 0; i < 1 << r; i++) {
       hashes.add(t.hash(offset + i));
     }
-    return Tiles.perfectRoot(hashes, 0, 1 << r);
+    return Rfc6962.perfectRoot(hashes, 0, 1 << r);
   }
 
   /** Returns the RFC 6962 root of the tree, from the tiles. */

@@ -83,7 +83,7 @@ public final class TileWriter {
       Tile full = new Tile(TileId.full(level, fullTiles[level]), concat(p));
       completed.add(full);
       fullTiles[level]++;
-      hash = Tiles.perfectRoot(p, 0, TileId.FULL_WIDTH);
+      hash = Rfc6962.perfectRoot(p, 0, TileId.FULL_WIDTH);
       p.clear();
     }
     size++;
@@ -119,7 +119,7 @@ public final class TileWriter {
       int offset = 0;
       for (int bit = TileId.HEIGHT - 1; bit >= 0; bit--) {
         if ((p.size() & (1 << bit)) != 0) {
-          nodes.add(Tiles.perfectRoot(p, offset, 1 << bit));
+          nodes.add(Rfc6962.perfectRoot(p, offset, 1 << bit));
           offset += 1 << bit;
         }
       }

@@ -74,18 +74,6 @@ public final class Tiles {
   }
 
   /**
-   * Returns the root of the perfect subtree whose {@code count} (a power of two) leaves are given.
-   */
-  static byte[] perfectRoot(List<byte[]> hashes, int from, int count) {
-    if (count == 1) {
-      return hashes.get(from);
-    }
-    int half = count >>> 1;
-    return Rfc6962.nodeHash(
-        perfectRoot(hashes, from, half), perfectRoot(hashes, from + half, half));
-  }
-
-  /**
    * Returns the root of a tree from the roots of the perfect subtrees that cover it, left to right
    * (RFC 9162 §2.1.1: the right part of every split is hashed first).
    */

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.merkle.compact.CompactRange;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +59,24 @@ class Rfc6962Test {
     for (int i = 0; i < LEAF_INPUTS.length; i++) {
       range.append(Rfc6962.leafHash(HEX.parseHex(LEAF_INPUTS[i])));
       assertEquals(ROOTS[i], HEX.formatHex(range.root()), "root after " + (i + 1) + " leaves");
+    }
+  }
+
+  @Test
+  void perfectRootsMatchTheVectorsOfPowerOfTwoTrees() {
+    List<byte[]> leaves = new ArrayList<>();
+    leaves.add(Rfc6962.leafHash(new byte[] {0x7f})); // before the window: must not be read
+    for (String input : LEAF_INPUTS) {
+      leaves.add(Rfc6962.leafHash(HEX.parseHex(input)));
+    }
+    for (int count = 1; count <= LEAF_INPUTS.length; count *= 2) {
+      assertEquals(
+          ROOTS[count - 1],
+          HEX.formatHex(Rfc6962.perfectRoot(leaves, 1, count)),
+          "root of " + count + " leaves");
+    }
+    for (int count : new int[] {0, 3, 6}) {
+      assertThrows(IllegalArgumentException.class, () -> Rfc6962.perfectRoot(leaves, 1, count));
     }
   }
 

@@ -77,20 +77,15 @@ public final class DeviceTrees {
         leaves.put(r.index(), Rfc6962.leafHash(r.canonical()));
       }
     }
-    byte[][] level = new byte[(int) (id.end() - id.begin())][];
-    for (int i = 0; i < level.length; i++) {
-      level[i] = leaves.get(id.begin() + i);
-      if (level[i] == null) {
-        throw new IllegalStateException(
-            "device " + deviceId + ": leaf " + (id.begin() + i) + " is not verified");
+    List<byte[]> run = new ArrayList<>((int) (id.end() - id.begin()));
+    for (long i = id.begin(); i < id.end(); i++) {
+      byte[] leaf = leaves.get(i);
+      if (leaf == null) {
+        throw new IllegalStateException("device " + deviceId + ": leaf " + i + " is not verified");
       }
+      run.add(leaf);
     }
-    for (int width = level.length; width > 1; width /= 2) {
-      for (int i = 0; i < width / 2; i++) {
-        level[i] = Rfc6962.nodeHash(level[2 * i], level[2 * i + 1]);
-      }
-    }
-    return level[0];
+    return Rfc6962.perfectRoot(run, 0, run.size());
   }
 
   /** Root of the first {@code size} leaves; {@code size} must not exceed the verified size. */
