@@ -55,6 +55,36 @@ class BilibiliEntryTest {
   }
 
   @Test
+  void aDocumentTypeDeclarationIsRefusedEvenWithoutEntities() {
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> read("<?xml version=\"1.0\"?>\n<!DOCTYPE i>\n<i>" + ENTRY + "</i>"));
+    assertEquals(
+        "not a readable Bilibili XML file: line 2: a document type declaration (<!DOCTYPE ...>)"
+            + " is not accepted in a Bilibili file",
+        e.getMessage());
+  }
+
+  @Test
+  void internalEntitiesAreNeverExpanded() {
+    String laughs =
+        "<?xml version=\"1.0\"?><!DOCTYPE i [<!ENTITY a \"aaaaaaaaaa\">"
+            + "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\">]>"
+            + "<i><d p=\"1,1,25,0,1484219280,0,ab,1\">&c;</d></i>";
+    IOException e = assertThrows(IOException.class, () -> read(laughs));
+    assertTrue(e.getMessage().startsWith("not a readable Bilibili XML file"), e.getMessage());
+  }
+
+  @Test
+  void anUndeclaredEntityIsRefused() {
+    IOException e =
+        assertThrows(
+            IOException.class, () -> read("<i><d p=\"1,1,25,0,1484219280,0,ab,1\">&nbsp;</d></i>"));
+    assertTrue(e.getMessage().contains("nbsp"), e.getMessage());
+  }
+
+  @Test
   void truncatedXmlIsRefused() {
     assertThrows(IOException.class, () -> read("<i>" + ENTRY + "<d p=\"1,1,25"));
   }
