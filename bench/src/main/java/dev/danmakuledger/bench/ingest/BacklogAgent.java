@@ -28,7 +28,9 @@ import okhttp3.OkHttpClient;
  * The device of {@code bin/bench backlog}, as a child process with a heap of its own: a real edge
  * agent captures N messages while offline, then drains them into the server with one run of the
  * real {@link Syncer} (the {@code edge-agent sync --once} path). Prints one result line, {@code
- * backlog-agent records seconds batches peakHeapBytes}, the heap peak being that of the drain.
+ * backlog-agent records seconds batches peakHeapBytes cpuNanos jitNanos}: the heap peak, and the
+ * CPU time of this JVM and of its compiler threads (-1 where {@code /proc} cannot be read), during
+ * the drain.
  *
  * <p>Usage: {@code BacklogAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN RECORDS ROOMS}.
  */
@@ -67,20 +69,26 @@ public final class BacklogAgent {
               () -> Syncer.metadataOf(device.stats()));
       System.gc();
       resetHeapPeaks();
+      CpuUse cpuBefore = CpuUse.now();
       long start = System.nanoTime();
       SyncReport report = syncer.sync();
       double seconds = (System.nanoTime() - start) / 1e9;
+      CpuUse cpuAfter = CpuUse.now();
       if (!report.complete()) {
         throw new IllegalStateException("drain did not complete: " + report);
       }
       System.out.printf(
           Locale.ROOT,
-          "%s %d %.3f %d %d%n",
+          "%s %d %.3f %d %d %d %d%n",
           RESULT,
           report.recordsSent(),
           seconds,
           report.batches(),
-          heapPeak());
+          heapPeak(),
+          cpuAfter.jvmNanos() < 0 || cpuBefore.jvmNanos() < 0
+              ? -1
+              : cpuAfter.jvmNanos() - cpuBefore.jvmNanos(),
+          CpuUse.byRoleBetween(cpuBefore.threads(), cpuAfter.threads()).getOrDefault("JIT", -1L));
     }
   }
 

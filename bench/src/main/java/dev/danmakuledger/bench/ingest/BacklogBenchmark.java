@@ -126,14 +126,17 @@ public final class BacklogBenchmark {
     String stages;
     long serverPeak;
     Map<String, Double> processMicros;
+    String cpu;
     try (SyncServer server = SyncServer.start(config)) {
       System.gc();
       BacklogAgent.resetHeapPeaks();
       StageTimes.Snapshot before = server.stageTimes();
       CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
       result = agent(o, agentDir, "backlog-" + runId, server, rooms, tmp.resolve("agent.log"));
-      processMicros =
-          CpuUse.whenQuiet(CpuUse.SETTLE).processMicrosSince(cpuBefore, Long.parseLong(result[1]));
+      long sent = Long.parseLong(result[1]);
+      CpuUse cpuAfter = CpuUse.whenQuiet(CpuUse.SETTLE);
+      processMicros = cpuAfter.processMicrosSince(cpuBefore, sent);
+      cpu = cpuAfter.perRecordSince(cpuBefore, sent) + agentCpu(result, sent);
       serverPeak = BacklogAgent.heapPeak();
       stages = IngestBenchmark.breakdown(server.stageTimes().minus(before));
     }
@@ -144,12 +147,14 @@ public final class BacklogBenchmark {
     double ours = records / seconds;
     log.printf(
         Locale.ROOT,
-        "backlog: drained %,d records in %.1f s (%,.0f/s) in %d batches; server ms per batch: %s%n",
+        "backlog: drained %,d records in %.1f s (%,.0f/s) in %d batches; server ms per batch: %s;"
+            + " %s%n",
         records,
         seconds,
         ours,
         batches,
-        stages);
+        stages,
+        cpu);
     List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
     String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
     Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows), List.of());
@@ -159,7 +164,8 @@ public final class BacklogBenchmark {
             Locale.ROOT,
             "1 device, %d records over %d rooms, %d batches (agent's backlog batch size), %s;"
                 + " agent peak heap %.0f MiB (-Xmx%s), server peak heap %.0f MiB (-Xmx%.0fm);"
-                + " server ms/batch: %s; baseline %s in batches of %d",
+                + " server ms/batch: %s; ours: %s (the bench JVM runs the server); baseline %s in"
+                + " batches of %d",
             records,
             o.rooms(),
             batches,
@@ -169,6 +175,7 @@ public final class BacklogBenchmark {
             serverPeak / 1048576.0,
             Runtime.getRuntime().maxMemory() / 1048576.0,
             stages,
+            cpu,
             raw.note(),
             BASELINE_BATCH);
     BenchResult rate =
@@ -227,10 +234,24 @@ public final class BacklogBenchmark {
       throw new IOException("backlog agent exited " + p.exitValue() + " without a result: " + tail);
     }
     String[] parts = line.split(" ");
-    if (parts.length != 5) {
-      throw new IOException("backlog agent: got '" + line + "', want 5 fields");
+    if (parts.length != 7) {
+      throw new IOException("backlog agent: got '" + line + "', want 7 fields");
     }
     return parts;
+  }
+
+  /**
+   * The agent process's CPU during the drain per record, from its result line, e.g. {@code ", agent
+   * JVM 11.2 (JIT 3.1)"}; empty where it could not be read.
+   */
+  static String agentCpu(String[] result, long records) {
+    long cpu = Long.parseLong(result[5]);
+    long jit = Long.parseLong(result[6]);
+    if (cpu < 0 || records <= 0) {
+      return "";
+    }
+    String out = String.format(Locale.ROOT, ", agent JVM %.1f", cpu / 1e3 / records);
+    return jit < 0 ? out : out + String.format(Locale.ROOT, " (JIT %.1f)", jit / 1e3 / records);
   }
 
   /** The device's records as rows, in log order, in batches of {@code batch}. */
