@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.SyncAttempt;
 import dev.danmakuledger.testkit.TestDevice;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class StuckDeviceIT {
   static final Duration STUCK_AFTER = Duration.ofMinutes(10);
   static final long MIN = 60_000;
+  static final ObjectMapper JSON = new ObjectMapper();
 
   final MutableClock clock = new MutableClock(Instant.parse("2026-07-01T12:00:00Z"));
   SyncServer server;
@@ -122,6 +125,42 @@ final class StuckDeviceIT {
     JsonNode later = queueOf(d.id);
     assertEquals(5 * MIN, later.get("oldestUnsyncedAgeMs").asLong(), "ages as time passes");
     assertEquals(5_000 + 2 * MIN, later.get("lastAttemptAgeMs").asLong());
+  }
+
+  /**
+   * The device list survives clock readings no device sends: an anonymous caller replays the
+   * device's public checkpoint (GET .../log) with its clock at the largest long and its oldest
+   * capture and last attempt at the epoch. Ages saturate at the server's clock; the page is served.
+   */
+  @Test
+  void aReplayedCheckpointWithAbsurdClockReadingsLeavesTheDeviceListServed() throws Exception {
+    TestDevice d = enrolledDevice();
+    assertEquals(200, api.post(path(d.id), d.batch(d.record("r", "u", "one"))).status());
+    JsonNode log = api.get("/v1/devices/" + d.id + "/log").json();
+    long size = log.get("verifiedSize").asLong();
+    String checkpoint = log.get("checkpoint").asText();
+    for (String lastAttempt : List.of("", ",\"lastAttempt\":{\"atMillis\":0,\"outcome\":\"ok\"}")) {
+      String replay =
+          "{\"oldSize\":"
+              + size
+              + ",\"records\":[],\"checkpoint\":"
+              + JSON.writeValueAsString(checkpoint)
+              + ",\"metadata\":{\"bloomChecks\":0,\"bloomMaybe\":0,\"edgeDuplicates\":0,"
+              + "\"bloomFalsePositives\":0,\"deviceClockMillis\":9223372036854775807,"
+              + "\"oldestUnsyncedMillis\":0"
+              + lastAttempt
+              + "}}";
+      Api.Reply r = api.postRaw(path(d.id), replay.getBytes(StandardCharsets.UTF_8));
+      assertTrue(r.status() < 500, r.toString());
+      clock.advance(Duration.ofMinutes(1));
+      Api.Reply devices = api.admin("/admin/devices");
+      assertEquals(200, devices.status(), devices.toString());
+      JsonNode q = queueOf(d.id);
+      if (!q.isNull() && !q.get("oldestUnsyncedAgeMs").isNull()) {
+        long age = q.get("oldestUnsyncedAgeMs").asLong();
+        assertTrue(age >= 0 && age <= 2 * clock.millis(), "a saturated age: " + q);
+      }
+    }
   }
 
   @Test

@@ -58,7 +58,7 @@ public final class QueueReports {
             deviceId,
             m.oldestUnsyncedMillis(),
             age(m, now),
-            last == null ? null : Math.max(0, sentAt(m, now) - last.atMillis()),
+            last == null ? null : bounded(sentAt(m, now) - last.atMillis(), now),
             last == null ? null : last.outcome(),
             now,
             null,
@@ -80,13 +80,24 @@ public final class QueueReports {
 
   /**
    * How old the oldest unsynced capture was at sending, on the device's own clock when it sent one
-   * (skew then cancels out), else on the server's; never negative. The last attempt's age likewise.
+   * (skew then cancels out), else on the server's; never negative, and never older than the
+   * server's own clock reading (no capture predates the epoch), whatever clock readings a device
+   * sends. The last attempt's age likewise.
    */
   static Long age(BatchMetadata m, long now) {
     if (m.oldestUnsyncedMillis() == null) {
       return null;
     }
-    return Math.max(0, sentAt(m, now) - m.oldestUnsyncedMillis());
+    return bounded(sentAt(m, now) - m.oldestUnsyncedMillis(), now);
+  }
+
+  /**
+   * {@code age} within {@code [0, now]}. Both readings it is the difference of are non-negative, so
+   * the subtraction cannot overflow; a device clock far ahead of the server's can still make it
+   * absurd, and an age beyond the server's own clock reading is one.
+   */
+  static long bounded(long age, long now) {
+    return Math.min(Math.max(0, age), Math.max(0, now));
   }
 
   private static long sentAt(BatchMetadata m, long now) {

@@ -31,6 +31,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator console's view (docs/console.md): counters, device verification states, rooms, the
@@ -40,6 +42,7 @@ import java.util.TreeMap;
  */
 public final class AdminView {
   private static final HexFormat HEX = HexFormat.of();
+  private static final Logger LOG = LoggerFactory.getLogger(AdminView.class);
 
   private final LedgerStore store;
   private final SignatureAttempts attempts;
@@ -138,9 +141,23 @@ public final class AdminView {
               Math.max(0, d.claimedSize() - d.verifiedSize()),
               iso(d.lastSeenAt()),
               failed.getOrDefault(d.id(), 0L),
-              queue(reported.get(d.id()), d.verifiedSize(), now)));
+              shownQueue(d, reported.get(d.id()), now)));
     }
     return new DeviceList(out);
+  }
+
+  /**
+   * {@link #queue} of one device, or null when its stored report cannot be shown (a row written
+   * outside the server's checks): the device's row is listed without it and the page still serves
+   * every other device.
+   */
+  private static DeviceQueue shownQueue(DeviceRow d, DeviceSyncState s, long now) {
+    try {
+      return queue(s, d.verifiedSize(), now);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("device {}: its stored queue report is not shown: {}", d.id(), e.getMessage());
+      return null;
+    }
   }
 
   /**

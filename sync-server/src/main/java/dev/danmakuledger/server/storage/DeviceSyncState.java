@@ -49,14 +49,25 @@ public record DeviceSyncState(
     }
   }
 
-  /** The oldest unsynced capture's age at {@code now} (server time), or null when none. */
+  /**
+   * The oldest unsynced capture's age at {@code now} (server time), or null when none; saturates at
+   * {@link Long#MAX_VALUE} rather than overflow.
+   */
   public Long queueAgeAt(long now) {
-    return queueAgeMs == null ? null : queueAgeMs + Math.max(0, now - reportedAt);
+    return queueAgeMs == null ? null : agedTo(queueAgeMs, now);
   }
 
-  /** The last attempt's age at {@code now} (server time), or null when none was reported. */
+  /**
+   * The last attempt's age at {@code now} (server time), or null when none was reported; saturates
+   * like {@link #queueAgeAt}.
+   */
   public Long lastAttemptAgeAt(long now) {
-    return lastAttemptAgeMs == null ? null : lastAttemptAgeMs + Math.max(0, now - reportedAt);
+    return lastAttemptAgeMs == null ? null : agedTo(lastAttemptAgeMs, now);
+  }
+
+  private long agedTo(long ageAtReport, long now) {
+    long since = Math.max(0, now - reportedAt);
+    return ageAtReport > Long.MAX_VALUE - since ? Long.MAX_VALUE : ageAtReport + since;
   }
 
   /** True while a STUCK episode is open. */

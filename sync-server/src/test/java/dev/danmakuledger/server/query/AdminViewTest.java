@@ -3,8 +3,10 @@ package dev.danmakuledger.server.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
+import dev.danmakuledger.server.storage.DeviceSyncState;
 import dev.danmakuledger.server.storage.EdgeCounters;
 import java.time.Clock;
 import java.time.Duration;
@@ -93,5 +95,15 @@ final class AdminViewTest {
             IllegalArgumentException.class,
             () -> new AdminView(null, null, null, Clock.systemUTC(), Duration.ZERO));
     assertEquals("offlineAfter: got PT0S, want > 0", e.getMessage());
+  }
+
+  @Test
+  void storedAgesNearTheLargestLongSaturateInsteadOfOverflowing() {
+    DeviceSyncState huge =
+        new DeviceSyncState(
+            "d", 0L, Long.MAX_VALUE - 5, Long.MAX_VALUE - 5, "ok", NOW - 60_000, null, 0L);
+    DeviceQueue q = AdminView.queue(huge, 0, NOW);
+    assertEquals(Long.MAX_VALUE, q.oldestUnsyncedAgeMs());
+    assertEquals(Long.MAX_VALUE, q.lastAttemptAgeMs());
   }
 }
