@@ -117,18 +117,30 @@ public final class Main implements Callable<Integer> {
           "console: --screenshot needs --server and --token-file (or both in " + config + ")");
       return 2;
     }
+    Optional<String> noDisplay = NoDisplay.reason(System.getenv(), System.getProperties());
+    if (noDisplay.isPresent()) {
+      System.err.println("console: " + noDisplay.get());
+      return 2;
+    }
     HistoryStore history = openHistory();
     CompletableFuture<Integer> exit = new CompletableFuture<>();
     Platform.setImplicitExit(false);
-    Platform.startup(
-        () -> {
-          try {
-            show(endpoint, history, first, exit);
-          } catch (RuntimeException e) {
-            log.error("console failed to start", e);
-            exit.complete(1);
-          }
-        });
+    try {
+      Platform.startup(
+          () -> {
+            try {
+              show(endpoint, history, first, exit);
+            } catch (RuntimeException e) {
+              log.error("console failed to start", e);
+              exit.complete(1);
+            }
+          });
+    } catch (RuntimeException e) {
+      history.close();
+      System.err.println(
+          "console: JavaFX could not start (" + e.getMessage() + "). " + NoDisplay.HINT);
+      return 2;
+    }
     int code = exit.join();
     Platform.exit();
     return code;

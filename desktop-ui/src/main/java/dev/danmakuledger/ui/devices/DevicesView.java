@@ -30,6 +30,14 @@ public final class DevicesView extends BorderPane {
   /** The pseudo-class of the row of a device in an open STUCK episode. */
   static final PseudoClass STUCK = PseudoClass.getPseudoClass("stuck");
 
+  /**
+   * Widths that fit every column at the default 1440×900 window: a local date and time in full, a
+   * count of up to seven digits under a header of two short lines.
+   */
+  private static final double TIME_WIDTH = 150;
+
+  private static final double NUMBER_WIDTH = 80;
+
   public DevicesView(DevicesViewModel vm, ZoneId zone) {
     setId("devices-view");
     setPadding(new Insets(12));
@@ -59,7 +67,7 @@ public final class DevicesView extends BorderPane {
     // The whole summary, so the chips update when only the STUCK state changes.
     TableColumn<DeviceSummary, DeviceSummary> status = column("Status", d -> d);
     status.setComparator(Comparator.comparing(d -> severity(d.status())));
-    status.setMinWidth(170); // room for a status chip and a STUCK chip
+    status.setPrefWidth(125); // room for a status chip and a STUCK chip
     status.setCellFactory(
         c ->
             new TableCell<>() {
@@ -76,25 +84,27 @@ public final class DevicesView extends BorderPane {
                 }
               }
             });
-    TableColumn<DeviceSummary, Long> skew = column("Clock skew", DeviceSummary::clockSkewMs);
+    TableColumn<DeviceSummary, Long> skew = column("Clock\nskew", DeviceSummary::clockSkewMs);
     skew.setComparator(Comparator.nullsFirst(Comparator.comparingLong(Math::abs)));
     skew.setCellFactory(c -> text(Format::skew));
+    skew.setPrefWidth(80);
     TableColumn<DeviceSummary, String> oldest =
-        column("Oldest unsynced", DevicesViewModel::oldestUnsynced);
+        column("Oldest\nunsynced", DevicesViewModel::oldestUnsynced);
     oldest.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
+    oldest.setPrefWidth(90);
     TableColumn<DeviceSummary, String> attempt =
-        column("Last sync attempt", DevicesViewModel::lastAttempt);
-    attempt.setMinWidth(170);
+        column("Last sync\nattempt", DevicesViewModel::lastAttempt);
+    attempt.setPrefWidth(200);
     table
         .getColumns()
         .addAll(
             List.of(
                 column("Device", DeviceSummary::deviceId),
                 status,
-                number("Bad signatures", DeviceSummary::badSignatureAttempts),
-                number("Verified size", DeviceSummary::verifiedSize),
-                number("Claimed size", DeviceSummary::claimedSize),
-                number("Pending (est.)", DeviceSummary::pendingEstimate),
+                number("Bad\nsignatures", DeviceSummary::badSignatureAttempts),
+                number("Verified\nsize", DeviceSummary::verifiedSize),
+                number("Claimed\nsize", DeviceSummary::claimedSize),
+                number("Pending\n(est.)", DeviceSummary::pendingEstimate),
                 oldest,
                 attempt,
                 time("Last checkpoint", DeviceSummary::lastCheckpointAt, zone),
@@ -140,6 +150,7 @@ public final class DevicesView extends BorderPane {
       String title, Function<DeviceSummary, Long> value) {
     TableColumn<DeviceSummary, Long> col = column(title, value);
     col.setStyle("-fx-alignment: CENTER-RIGHT;");
+    col.setPrefWidth(NUMBER_WIDTH);
     return col;
   }
 
@@ -148,6 +159,7 @@ public final class DevicesView extends BorderPane {
     TableColumn<DeviceSummary, String> col = column(title, value);
     col.setComparator(Comparator.nullsFirst(Comparator.naturalOrder()));
     col.setCellFactory(c -> text(iso -> Format.dateTime(iso, zone)));
+    col.setMinWidth(TIME_WIDTH);
     return col;
   }
 

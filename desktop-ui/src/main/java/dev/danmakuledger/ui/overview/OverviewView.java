@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.CategoryAxis;
 import javafx.scene.chart.LineChart;
@@ -23,6 +26,7 @@ import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.RowConstraints;
+import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
@@ -39,6 +43,7 @@ public final class OverviewView extends BorderPane {
   private final XYChart.Series<String, Number> outcomes = new XYChart.Series<>();
   private final XYChart.Series<String, Number> rejects = new XYChart.Series<>();
   private final Label empty = new Label("No data yet.");
+  private final Map<XYChart.Series<String, Number>, Node> noneYet = new IdentityHashMap<>();
 
   public OverviewView(OverviewViewModel vm, ZoneId zone) {
     this.zone = zone;
@@ -123,6 +128,19 @@ public final class OverviewView extends BorderPane {
     fitCounts(layers);
     bars(outcomes, o.outcomes());
     bars(rejects, o.rejectsByReason());
+    for (XYChart.Series<String, Number> s : List.of(layers, outcomes, rejects)) {
+      showNoneYet(s);
+    }
+  }
+
+  /**
+   * A count chart with nothing counted yet says so in words instead of drawing bare axes: the
+   * chart's panel shows its title and "none yet" until a bar is above zero.
+   */
+  private void showNoneYet(XYChart.Series<String, Number> series) {
+    boolean none = series.getData().stream().allMatch(d -> d.getYValue().longValue() == 0);
+    series.getChart().setVisible(!none);
+    noneYet.get(series).setVisible(none);
   }
 
   private static void bars(XYChart.Series<String, Number> series, Map<String, Long> counts) {
@@ -250,7 +268,22 @@ public final class OverviewView extends BorderPane {
     return chart;
   }
 
-  private static BarChart<String, Number> barChart(
+  /** A bar chart of counts in a panel that says "none yet" while nothing is counted. */
+  private StackPane barChart(String title, XYChart.Series<String, Number> series, String id) {
+    Label heading = new Label(title);
+    heading.getStyleClass().add("chart-title");
+    Label none = new Label("none yet");
+    none.getStyleClass().add("muted");
+    VBox placeholder = new VBox(8, heading, none);
+    placeholder.setAlignment(Pos.CENTER);
+    placeholder.setId(id + "-none");
+    BarChart<String, Number> chart = bars(title, series, id);
+    chart.setVisible(false);
+    noneYet.put(series, placeholder);
+    return new StackPane(chart, placeholder);
+  }
+
+  private static BarChart<String, Number> bars(
       String title, XYChart.Series<String, Number> series, String id) {
     NumberAxis counts = new NumberAxis(0, 1, 1);
     counts.setMinorTickVisible(false);

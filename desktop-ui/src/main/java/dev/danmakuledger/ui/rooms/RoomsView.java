@@ -186,7 +186,8 @@ public final class RoomsView extends BorderPane {
       seq.getStyleClass().add("tail-meta");
       Text user = new Text(m.user() + "  ");
       user.getStyleClass().add("tail-meta");
-      Text text = new Text(m.text());
+      DanmakuText shown = DanmakuText.of(m.mode(), m.text());
+      Text text = new Text(shown.text());
       text.getStyleClass().add("tail-text");
       Color colour = Color.rgb((m.color() >> 16) & 0xFF, (m.color() >> 8) & 0xFF, m.color() & 0xFF);
       text.setFill(colour);
@@ -194,6 +195,12 @@ public final class RoomsView extends BorderPane {
         text.getStyleClass().add("tail-text-dark");
       }
       HBox row = new HBox(new TextFlow(seq, user, text));
+      if (shown.badge() != null) {
+        Label badge = new Label(shown.badge());
+        badge.getStyleClass().addAll("chip", "tail-badge");
+        row.getChildren().add(0, badge);
+        row.setSpacing(6);
+      }
       setGraphic(row);
     }
 

@@ -89,6 +89,12 @@ class ConsoleUiTest {
             chart.getData().size() == 2
                 && chart.getData().stream().mapToInt(x -> x.getData().size()).sum() >= 54);
 
+    Display.await(
+        "counted panels draw their bars instead of saying none yet",
+        () ->
+            robot.lookup("#rejects-chart").query().isVisible()
+                && !robot.lookup("#rejects-chart-none").query().isVisible());
+
     robot.clickOn("#tab-devices");
     TableView<DeviceSummary> devices = table(robot, "#devices-table");
     Display.await("five devices", () -> devices.getItems().size() == 5);
