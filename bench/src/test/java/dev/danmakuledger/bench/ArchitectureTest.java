@@ -24,8 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module rules of the architecture (docs/architecture.md, "Modules"), checked on the compiled
- * main classes of every module. The bench module is built last in the reactor, so all of them are
+ * The module rules of the architecture (docs/architecture.md §9), checked on the compiled main
+ * classes of every module. The bench module is built last in the reactor, so all of them are
  * present when this runs.
  */
 class ArchitectureTest {

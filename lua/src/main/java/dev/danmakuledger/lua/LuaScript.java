@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * One version of one script: its name ({@code admit}, {@code seed}, {@code lease}), the version
  * declared by its header line {@code -- version: N} and its source. The script must also define
  * {@code local VERSION = N} and return it as the first element of every reply, so the runner can
- * check that the code Redis ran is the version it selected (docs/lua-scripts.md, "Versions").
+ * check that the code Redis ran is the version it selected (docs/lua-scripts.md, "Replies and
+ * versions").
  *
  * @param name the script's name, {@code [a-z]+}
  * @param version the declared version, {@code >= 1}

@@ -10,7 +10,7 @@ import java.util.function.DoubleSupplier;
 /**
  * Which version of each script the runner uses, changeable while the server runs: a stable version
  * and optionally a canary version that serves a configured share of calls, which can be promoted or
- * rolled back without a restart (docs/lua-scripts.md, "Versions and canary"). Thread-safe.
+ * rolled back without a restart (docs/lua-scripts.md, "Canary and rollback"). Thread-safe.
  */
 public final class ScriptRegistry {
   /** Names of the bundled scripts. */

@@ -19,11 +19,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The sync server's data directory (docs/security.md, "Files"; docs/operations.md, "Keys"): the
- * enrolment and admin tokens, the server's keys and the embedded Redis password, each created on
- * first start with owner-only permissions (0600) and reused afterwards, and the embedded H2
- * database under {@code db/}. The directory and {@code db/} are kept 0700, database files 0600. A
- * secret file that group or others may read or write is refused at start with the command that
+ * The sync server's data directory (docs/security.md, "Files and secrets"; docs/operations.md,
+ * "Keys"): the enrolment and admin tokens, the server's keys and the embedded Redis password, each
+ * created on first start with owner-only permissions (0600) and reused afterwards, and the embedded
+ * H2 database under {@code db/}. The directory and {@code db/} are kept 0700, database files 0600.
+ * A secret file that group or others may read or write is refused at start with the command that
  * fixes it: a secret that others could read must be assumed known.
  */
 public final class DataDirectory {

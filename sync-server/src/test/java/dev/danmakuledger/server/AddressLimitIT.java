@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client address that keeps failing to authenticate is turned away with 429 until the window ends
- * (docs/security.md, "Rate limits"), on a live server with a small limit.
+ * (docs/security.md, "Failed authentication and rate limits"), on a live server with a small limit.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class AddressLimitIT {

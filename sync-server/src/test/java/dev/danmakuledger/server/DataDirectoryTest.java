@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The data directory keeps its secrets owner-only (docs/security.md, "Files"). */
+/** The data directory keeps its secrets owner-only (docs/security.md, "Files and secrets"). */
 final class DataDirectoryTest {
   @TempDir Path tmp;
 

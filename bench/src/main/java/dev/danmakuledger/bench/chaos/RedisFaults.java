@@ -12,11 +12,12 @@ import java.util.Random;
 import java.util.regex.Pattern;
 
 /**
- * The Redis faults of a chaos run (docs/operations.md "Redis outages"): Redis forgets everything,
- * comes back from an older snapshot, fails over to a replica that is behind, or a room counter goes
- * back. In each case Redis holds less than SQL, which is the authority (docs/architecture.md §5):
- * keys it forgot must still be refused as duplicates by SQL, and a counter at or below SQL's
- * high-water mark must be re-seeded before it hands out a number already used.
+ * The Redis faults of a chaos run (docs/operations.md "Outages the chaos run rehearses"): Redis
+ * forgets everything, comes back from an older snapshot, fails over to a replica that is behind, or
+ * a room counter goes back. In each case Redis holds less than SQL, which is the authority
+ * (docs/architecture.md §5): keys it forgot must still be refused as duplicates by SQL, and a
+ * counter at or below SQL's high-water mark must be re-seeded before it hands out a number already
+ * used.
  */
 final class RedisFaults {
   /** Room names the harness makes: only these characters, so the key needs no escaping. */

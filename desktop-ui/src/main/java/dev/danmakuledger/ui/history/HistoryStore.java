@@ -17,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The console's own memory (docs/console.md, "offline-capable"): overview samples for the charts
- * and the last state of every view, in an embedded H2 file, so both survive restarts and server
- * outages. This is the console's private file, never the server's database. Thread-safe.
+ * The console's own memory (docs/console.md, "What stays current, and what happens when the server
+ * is gone"): overview samples for the charts and the last state of every view, in an embedded H2
+ * file, so both survive restarts and server outages. This is the console's private file, never the
+ * server's database. Thread-safe.
  */
 public final class HistoryStore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HistoryStore.class);

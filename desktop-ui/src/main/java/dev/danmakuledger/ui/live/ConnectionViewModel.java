@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connection banner (docs/console.md, "Connection"): whether the console shows live data, and
- * if not, since when its data is stale and why, in one plain sentence. Each distinct failure is
- * logged once with its detail; repeats of the same failure (every poll while the server is down)
- * are not logged again. Methods are called on the UI thread.
+ * The connection banner (docs/console.md, "What stays current, and what happens when the server is
+ * gone"): whether the console shows live data, and if not, since when its data is stale and why, in
+ * one plain sentence. Each distinct failure is logged once with its detail; repeats of the same
+ * failure (every poll while the server is down) are not logged again. Methods are called on the UI
+ * thread.
  */
 public final class ConnectionViewModel {
   private static final Logger log = LoggerFactory.getLogger(ConnectionViewModel.class);

@@ -12,9 +12,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keeps every view current (docs/console.md, "Connection"): restores the last state from the
- * history, polls the server at a fixed period (which is also how an outage is noticed and how it
- * ends), and follows {@code /admin/events} for immediate updates, reconnecting with backoff.
+ * Keeps every view current (docs/console.md, "What stays current, and what happens when the server
+ * is gone"): restores the last state from the history, polls the server at a fixed period (which is
+ * also how an outage is noticed and how it ends), and follows {@code /admin/events} for immediate
+ * updates, reconnecting with backoff.
  */
 public final class LiveUpdates implements AutoCloseable {
   private final ConsoleContext context;

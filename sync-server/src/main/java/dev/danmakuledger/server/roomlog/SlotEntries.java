@@ -10,10 +10,11 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * Turns a committed room slot into its room log entry, format v1 (docs/room-log.md, "Entries"): a
- * message becomes {@code v1 <seq> M <messageId> <deviceId> <deviceIndex> <deviceLeafHashHex>
- * <idempotencyKey>}, with the RFC 6962 leaf hash of the device record's canonical bytes; a
- * tombstone becomes {@code v1 <seq> T <reason>}. The review status is not part of the entry.
+ * Turns a committed room slot into its room log entry, format v1 (docs/room-log.md, "Entry format,
+ * version 1"): a message becomes {@code v1 <seq> M <messageId> <deviceId> <deviceIndex>
+ * <deviceLeafHashHex> <idempotencyKey>}, with the RFC 6962 leaf hash of the device record's
+ * canonical bytes; a tombstone becomes {@code v1 <seq> T <reason>}. The review status is not part
+ * of the entry.
  */
 final class SlotEntries {
   private SlotEntries() {}
