@@ -418,7 +418,6 @@ public final class Syncer {
     return limit;
   }
 
-  /** Checks a batch reply and stores its outcomes and receipt. */
   /**
    * Checks the answer to the batch of {@code sent} (the records {@code [oldSize, newSize)} as read
    * for sending) and stores its outcomes and receipt.

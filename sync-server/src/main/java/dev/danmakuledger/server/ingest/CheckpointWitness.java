@@ -44,8 +44,9 @@ import java.util.Map;
 final class CheckpointWitness {
   private static final HexFormat HEX = HexFormat.of();
 
-  /** A batch whose records extend the verified log, with the compact range after them. */
   /**
+   * A batch whose records extend the verified log, with the compact range after them.
+   *
    * @param leafHashes the RFC 6962 leaf hash of each record of the batch, in log order
    */
   record Extension(
