@@ -19,10 +19,10 @@ import picocli.CommandLine.Spec;
     name = "prune",
     mixinStandardHelpOptions = true,
     description = {
-      "Drop the canonical bytes of records captured longer ago than the retention,",
-      "once a stored server receipt covers them and their outcome is final. Index, key,",
-      "content hash, leaf hash and outcome stay: dedupe, verify and the Merkle root",
-      "keep working. Then compact the store. Takes the data directory lock."
+      "Drop the canonical bytes of records captured longer ago than the retention, once a stored"
+          + " server receipt covers them and their outcome is final.",
+      "Index, key, content hash, leaf hash and outcome stay: dedupe, verify and the Merkle root"
+          + " keep working. Then compact the store. Takes the data directory lock."
     })
 final class PruneCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Spec CommandSpec spec;

@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
     name = "run",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the agent: own the data directory and serve the local ingest API on loopback",
-      "(POST /v1/danmaku, GET /v1/status, GET /metrics) until stopped (SIGTERM / Ctrl-C).",
+      "Run the agent: own the data directory and serve the local ingest API on loopback"
+          + " (POST /v1/danmaku, GET /v1/status, GET /metrics) until stopped (SIGTERM / Ctrl-C).",
       "Once enrolled (`edge-agent enroll`), also syncs to the server in the background.",
       "With a retention set at init, prunes covered records every 10 minutes."
     })

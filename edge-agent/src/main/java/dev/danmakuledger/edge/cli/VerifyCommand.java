@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
     name = "verify",
     mixinStandardHelpOptions = true,
     description = {
-      "Audit the store: decode every record, recompute every leaf hash and the Merkle root,",
-      "check every checkpoint signature and root. Records pruned by retention are not",
-      "decoded: their stored leaf hashes are checked against the signed roots.",
+      "Audit the store: decode every record, recompute every leaf hash and the Merkle root, and"
+          + " check every checkpoint signature and root.",
+      "Records pruned by retention are not decoded: their stored leaf hashes are checked against"
+          + " the signed roots.",
       "Exit 1 with the first bad index on failure."
     })
 final class VerifyCommand implements Callable<Integer> {

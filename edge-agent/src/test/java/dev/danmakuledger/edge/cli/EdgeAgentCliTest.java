@@ -22,6 +22,8 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +72,26 @@ class EdgeAgentCliTest {
     }
     assertTrue(out.contains("Exit codes:"), out);
     assertTrue(out.contains("4   another edge-agent owns the data directory"), out);
+  }
+
+  /** Each command's line in the top-level help is whole sentences, never cut mid-sentence. */
+  @Test
+  void topLevelHelpSummarisesEveryCommandInWholeSentences() {
+    assertEquals(0, run("--help"));
+    String commands = out.substring(out.indexOf("Commands:"), out.indexOf("Exit codes:"));
+    List<String> entries = new ArrayList<>();
+    for (String line : commands.lines().skip(1).toList()) {
+      if (line.startsWith("  ") && !line.startsWith("   ")) {
+        entries.add(line.strip());
+      } else if (!line.isBlank() && !entries.isEmpty()) {
+        int last = entries.size() - 1;
+        entries.set(last, entries.get(last) + " " + line.strip());
+      }
+    }
+    assertTrue(entries.size() >= 9, commands);
+    for (String e : entries) {
+      assertTrue(e.endsWith("."), "a summary cut mid-sentence: " + e);
+    }
   }
 
   @Test
