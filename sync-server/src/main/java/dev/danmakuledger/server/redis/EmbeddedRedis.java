@@ -37,7 +37,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
     Path conf = confDir.toAbsolutePath().resolve("redis.conf");
     DataDirectory.writeSecretFile(conf, "requirepass " + password + "\n");
-    return launch("include " + quoted(conf.toString()), password);
+    return launch(confDir.toAbsolutePath(), "include " + quoted(conf.toString()), password);
   }
 
   /**
@@ -45,14 +45,16 @@ public final class EmbeddedRedis implements AutoCloseable {
    * own the machine; the sync server uses {@link #start(Path, String)}.
    */
   public static EmbeddedRedis start() {
-    return launch(null, null);
+    return launch(RedisBinary.userCache(), null, null);
   }
 
-  private static EmbeddedRedis launch(String extraSetting, String password) {
+  /** Starts redis-server from the binary kept in {@code binaryDir} (extracted there once). */
+  private static EmbeddedRedis launch(Path binaryDir, String extraSetting, String password) {
     int port = freePort();
     try {
       var builder =
           RedisServer.newRedisServer()
+              .executableProvider(RedisBinary.in(binaryDir.resolve("redis-bin")))
               .port(port)
               .bind("127.0.0.1")
               .setting("protected-mode yes")

@@ -11,7 +11,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +53,31 @@ final class EmbeddedRedisTest {
       } finally {
         owner.shutdown();
       }
+    }
+  }
+
+  /**
+   * The binary is extracted into the data directory once and reused by a restart, which writes no
+   * copy of its own (into the system's temporary directory, as the jar's default provider does).
+   */
+  @Test
+  void restartsReuseOneBinaryInTheDataDirectory() throws Exception {
+    Path binary;
+    try (EmbeddedRedis first = EmbeddedRedis.start(dir, "first-pw")) {
+      assertTrue(first.port() > 0);
+      try (Stream<Path> s = Files.list(dir.resolve("redis-bin"))) {
+        List<Path> bins = s.toList();
+        assertEquals(1, bins.size(), bins.toString());
+        binary = bins.get(0);
+      }
+    }
+    FileTime extracted = Files.getLastModifiedTime(binary);
+    try (EmbeddedRedis second = EmbeddedRedis.start(dir, "second-pw")) {
+      assertTrue(second.port() > 0);
+      assertEquals(extracted, Files.getLastModifiedTime(binary), "not written again");
+    }
+    try (Stream<Path> s = Files.list(dir.resolve("redis-bin"))) {
+      assertEquals(List.of(binary), s.toList(), "no staging copy left beside it");
     }
   }
 }
