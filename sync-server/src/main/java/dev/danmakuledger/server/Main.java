@@ -1,6 +1,7 @@
 package dev.danmakuledger.server;
 
 import dev.danmakuledger.server.events.StreamLimits;
+import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +91,24 @@ public final class Main implements Callable<Integer> {
           "OTLP/HTTP collector to export pipeline spans to, e.g. http://127.0.0.1:4318"
               + " (default: no spans are recorded)")
   java.net.URI otlpEndpoint;
+
+  @Option(
+      names = "--kafka",
+      paramLabel = "BOOTSTRAP",
+      description =
+          "relay every confirmed message to Kafka at host:port[,host:port...], exactly once per"
+              + " room in order (docs/kafka.md; default: no relay)")
+  String kafka;
+
+  @Option(names = "--kafka-topic", description = "the relay's topic (default danmaku.confirmed)")
+  String kafkaTopic;
+
+  @Option(
+      names = "--kafka-shards",
+      description =
+          "relay shards, one transactional producer each; the same on every instance"
+              + " (default 4)")
+  Integer kafkaShards;
 
   @Option(
       names = "--history-retention-hours",
@@ -222,6 +241,25 @@ public final class Main implements Callable<Integer> {
     }
     if (otlpEndpoint != null) {
       b.otlpEndpoint(otlpEndpoint);
+    }
+    if (kafka != null) {
+      KafkaRelayConfig k =
+          KafkaRelayConfig.of(
+              kafka, kafkaTopic == null ? KafkaRelayConfig.DEFAULT_TOPIC : kafkaTopic);
+      if (kafkaShards != null) {
+        k =
+            new KafkaRelayConfig(
+                k.bootstrap(),
+                k.topic(),
+                kafkaShards,
+                k.lease(),
+                k.poll(),
+                k.maxRecordsPerTransaction());
+      }
+      b.kafka(k);
+    } else if (kafkaTopic != null || kafkaShards != null) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--kafka-topic and --kafka-shards need --kafka");
     }
     if (historyRetentionHours != null) {
       long max = ServerConfig.MAX_HISTORY_RETENTION.toHours();

@@ -1,6 +1,7 @@
 package dev.danmakuledger.server;
 
 import dev.danmakuledger.server.events.StreamLimits;
+import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -53,6 +54,7 @@ import java.util.regex.Pattern;
  *     spans at all (docs/operations.md, "Tracing")
  * @param historyRetention how long the per-minute instance history is kept in SQL
  *     (docs/sync-server.md, "History"), one hour to {@link #MAX_HISTORY_RETENTION}
+ * @param kafka the Kafka relay (docs/kafka.md), or null to relay nothing
  */
 public record ServerConfig(
     Path dataDir,
@@ -80,7 +82,8 @@ public record ServerConfig(
     StreamLimits streamLimits,
     Clock clock,
     URI otlpEndpoint,
-    Duration historyRetention) {
+    Duration historyRetention,
+    KafkaRelayConfig kafka) {
 
   /**
    * Default largest request body: 4 MiB, enough for 1,000 records of maximal size (agents cut
@@ -261,6 +264,7 @@ public record ServerConfig(
     b.clock = clock;
     b.otlpEndpoint = otlpEndpoint;
     b.historyRetention = historyRetention;
+    b.kafka = kafka;
     return b;
   }
 
@@ -292,6 +296,7 @@ public record ServerConfig(
     private Clock clock = Clock.systemUTC();
     private URI otlpEndpoint;
     private Duration historyRetention = DEFAULT_HISTORY_RETENTION;
+    private KafkaRelayConfig kafka;
 
     private Builder(Path dataDir) {
       this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -414,6 +419,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder kafka(KafkaRelayConfig kafka) {
+      this.kafka = kafka;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           dataDir,
@@ -441,7 +451,8 @@ public record ServerConfig(
           streamLimits,
           clock,
           otlpEndpoint,
-          historyRetention);
+          historyRetention,
+          kafka);
     }
   }
 }

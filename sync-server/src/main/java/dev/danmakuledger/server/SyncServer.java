@@ -6,9 +6,12 @@ import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.DamageAlerts;
+import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RedisRoomBus;
 import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
@@ -22,6 +25,8 @@ import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.instances.HistorySampler;
 import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.instances.InstanceRegistry;
+import dev.danmakuledger.server.kafka.KafkaRelay;
+import dev.danmakuledger.server.kafka.RoomLag;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.metrics.LedgerSnapshot;
 import dev.danmakuledger.server.query.AdminView;
@@ -33,6 +38,7 @@ import dev.danmakuledger.server.redis.RoomSequencer;
 import dev.danmakuledger.server.roomlog.AuditBundles;
 import dev.danmakuledger.server.roomlog.RoomLogIntegrator;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
+import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.DeviceSyncStates;
@@ -55,6 +61,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,6 +91,7 @@ public final class SyncServer implements AutoCloseable {
   private final RoomLogIntegrator integrator;
   private final StageTimes stages;
   private final HistorySampler history;
+  private final KafkaRelay relay;
   private final Deque<AutoCloseable> resources;
   private final List<String> started;
   private boolean closed;
@@ -97,6 +105,7 @@ public final class SyncServer implements AutoCloseable {
       RoomLogIntegrator integrator,
       StageTimes stages,
       HistorySampler history,
+      KafkaRelay relay,
       Deque<AutoCloseable> resources,
       List<String> started) {
     this.config = config;
@@ -107,6 +116,7 @@ public final class SyncServer implements AutoCloseable {
     this.integrator = integrator;
     this.stages = stages;
     this.history = history;
+    this.relay = relay;
     this.resources = resources;
     this.started = List.copyOf(started);
   }
@@ -282,6 +292,28 @@ public final class SyncServer implements AutoCloseable {
       instances.start();
       resources.push(instances);
       http.instances(instances::list);
+      KafkaRelay relay = null;
+      if (config.kafka() != null) {
+        relay =
+            new KafkaRelay(
+                    config.kafka(),
+                    feed,
+                    links::shared,
+                    instanceId,
+                    message -> kafkaAlert(store, admin, config, message),
+                    config.clock())
+                .meteredBy(registry);
+        relay.start();
+        resources.push(relay);
+        started.add(
+            "Kafka relay to "
+                + config.kafka().bootstrap()
+                + ", topic "
+                + config.kafka().topic()
+                + ", "
+                + config.kafka().shards()
+                + " shards");
+      }
       HistorySampler sampler =
           new HistorySampler(
               history,
@@ -309,12 +341,28 @@ public final class SyncServer implements AutoCloseable {
           integrator,
           ingest.stages(),
           sampler,
+          relay,
           resources,
           started);
     } catch (RuntimeException e) {
       closeAll(resources, e);
       throw e;
     }
+  }
+
+  /** Raises the KAFKA_UNREACHABLE alert (docs/kafka.md, "Failures"). */
+  private static void kafkaAlert(
+      LedgerStore store, AdminHub admin, ServerConfig config, String message) {
+    AlertRow alert =
+        store.insertAlert(
+            Events.alert(
+                AlertKind.KAFKA_UNREACHABLE,
+                Severity.WARN,
+                null,
+                message,
+                Map.of("bootstrap", config.kafka().bootstrap(), "topic", config.kafka().topic()),
+                config.clock().millis()));
+    admin.publish(Events.of(alert));
   }
 
   private static String version() {
@@ -437,6 +485,19 @@ public final class SyncServer implements AutoCloseable {
   /** Where the time of accepted batches went so far, per pipeline stage (docs/benchmarks.md). */
   public StageTimes.Snapshot stageTimes() {
     return stages.snapshot();
+  }
+
+  /**
+   * The rooms of the Kafka relay shards this instance runs, most behind first, at most {@code
+   * limit}; empty without {@code --kafka}.
+   */
+  public List<RoomLag> kafkaLag(int limit) {
+    return relay == null ? List.of() : relay.lag(limit);
+  }
+
+  /** Messages this instance's Kafka relay committed to the topic so far (0 without one). */
+  public long kafkaPublished() {
+    return relay == null ? 0 : relay.published();
   }
 
   /** One line per part started, for the startup message. */

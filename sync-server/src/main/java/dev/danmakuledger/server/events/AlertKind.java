@@ -17,5 +17,10 @@ public enum AlertKind {
    * A stored row does not decode (a device bundle or a room tile changed or cut outside the
    * server); once per row and instance.
    */
-  DAMAGED_ROW
+  DAMAGED_ROW,
+  /**
+   * The Kafka relay cannot reach its brokers (docs/kafka.md, "Failures"); once per episode and
+   * instance. The ledger keeps accepting; the relay catches up once it can.
+   */
+  KAFKA_UNREACHABLE
 }

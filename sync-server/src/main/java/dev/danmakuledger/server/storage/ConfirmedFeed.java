@@ -46,6 +46,24 @@ public final class ConfirmedFeed {
         });
   }
 
+  /** The last cursor handed out in every room that has one, by room. */
+  public Map<String, Long> heads() {
+    return Jdbc.read(
+        ds,
+        "room cursors",
+        c -> {
+          Map<String, Long> out = new HashMap<>();
+          try (PreparedStatement ps =
+                  c.prepareStatement("SELECT room, confirmed_cursor FROM room_cursors");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              out.put(rs.getString(1), rs.getLong(2));
+            }
+          }
+          return out;
+        });
+  }
+
   /**
    * CONFIRMED messages of {@code room} with cursor greater than {@code afterCursor} and seq greater
    * than {@code afterSeq}, in cursor order, at most {@code limit}: fewer only when no more are

@@ -1,0 +1,290 @@
+package dev.danmakuledger.server.kafka;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * A local Apache Kafka cluster for tests, benchmarks and trying the relay out (docs/kafka.md,
+ * "Set-up"): each broker is the real {@code kafka.Kafka} in KRaft combined mode (broker and
+ * controller in one process), a child JVM on free loopback ports with a small heap, its storage
+ * formatted before the first start. The broker's classes must be on the class path given (by
+ * default this JVM's): {@code org.apache.kafka:kafka_2.13}. Brokers can be killed with SIGKILL and
+ * started again on the same ports and storage.
+ */
+public final class LocalKafka implements AutoCloseable {
+  private static final Duration READY_WITHIN = Duration.ofSeconds(90);
+  private static final String READY_LINE = "Kafka Server started";
+
+  private final Path dir;
+  private final String classPath;
+  private final int[] ports;
+  private final int[] controllerPorts;
+  private final Process[] processes;
+
+  private LocalKafka(Path dir, String classPath, int brokers) {
+    this.dir = dir;
+    this.classPath = classPath;
+    this.ports = new int[brokers];
+    this.controllerPorts = new int[brokers];
+    this.processes = new Process[brokers];
+  }
+
+  /**
+   * Formats and starts {@code brokers} brokers (1 or 3) under {@code dir}, and waits until each
+   * reports it started; internal topics take a replication factor of {@code min(brokers, 3)}.
+   */
+  public static LocalKafka start(Path dir, int brokers) {
+    return start(dir, brokers, System.getProperty("java.class.path"));
+  }
+
+  /** As {@link #start(Path, int)}, with the broker's class path given. */
+  public static LocalKafka start(Path dir, int brokers, String classPath) {
+    if (brokers != 1 && brokers != 3) {
+      throw new IllegalArgumentException("brokers: got " + brokers + ", want 1 or 3");
+    }
+    LocalKafka k = new LocalKafka(dir.toAbsolutePath(), classPath, brokers);
+    try {
+      for (int i = 0; i < brokers; i++) {
+        k.ports[i] = freePort();
+        k.controllerPorts[i] = freePort();
+      }
+      String clusterId = clusterId();
+      for (int i = 0; i < brokers; i++) {
+        k.format(i, clusterId);
+      }
+      for (int i = 0; i < brokers; i++) {
+        k.launch(i);
+      }
+      for (int i = 0; i < brokers; i++) {
+        k.awaitReady(i);
+      }
+      return k;
+    } catch (RuntimeException e) {
+      k.close();
+      throw e;
+    }
+  }
+
+  /** The bootstrap servers, {@code 127.0.0.1:port,...}. */
+  public String bootstrap() {
+    StringJoiner j = new StringJoiner(",");
+    for (int p : ports) {
+      j.add("127.0.0.1:" + p);
+    }
+    return j.toString();
+  }
+
+  /** How many brokers the cluster has. */
+  public int size() {
+    return ports.length;
+  }
+
+  /** Kills broker {@code i} with SIGKILL and waits until it is gone. */
+  public void kill(int i) {
+    Process p = processes[i];
+    if (p == null) {
+      return;
+    }
+    p.destroyForcibly();
+    try {
+      p.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    processes[i] = null;
+  }
+
+  /** Starts broker {@code i} again (after {@link #kill}) and waits until it is ready. */
+  public void restart(int i) {
+    if (processes[i] != null && processes[i].isAlive()) {
+      throw new IllegalStateException("broker " + i + " is running");
+    }
+    launch(i);
+    awaitReady(i);
+  }
+
+  private Path config(int i) {
+    return dir.resolve("broker-" + i + ".properties");
+  }
+
+  private Path log(int i) {
+    return dir.resolve("broker-" + i + ".log");
+  }
+
+  private void format(int i, String clusterId) {
+    int rf = Math.min(ports.length, 3);
+    StringJoiner voters = new StringJoiner(",");
+    for (int n = 0; n < ports.length; n++) {
+      voters.add((n + 1) + "@127.0.0.1:" + controllerPorts[n]);
+    }
+    String props =
+        String.join(
+            "\n",
+            "process.roles=broker,controller",
+            "node.id=" + (i + 1),
+            "controller.quorum.voters=" + voters,
+            "listeners=PLAINTEXT://127.0.0.1:"
+                + ports[i]
+                + ",CONTROLLER://127.0.0.1:"
+                + controllerPorts[i],
+            "advertised.listeners=PLAINTEXT://127.0.0.1:" + ports[i],
+            "controller.listener.names=CONTROLLER",
+            "inter.broker.listener.name=PLAINTEXT",
+            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "log.dirs=" + dir.resolve("data-" + i),
+            "num.partitions=4",
+            "default.replication.factor=" + rf,
+            "min.insync.replicas=" + Math.max(1, rf - 1),
+            "offsets.topic.replication.factor=" + rf,
+            "offsets.topic.num.partitions=4",
+            "transaction.state.log.replication.factor=" + rf,
+            "transaction.state.log.min.isr=" + Math.max(1, rf - 1),
+            "transaction.state.log.num.partitions=4",
+            "share.coordinator.state.topic.replication.factor=" + rf,
+            "share.coordinator.state.topic.min.isr=" + Math.max(1, rf - 1),
+            "group.initial.rebalance.delay.ms=0",
+            "auto.create.topics.enable=false",
+            "num.network.threads=2",
+            "num.io.threads=2",
+            "background.threads=2",
+            "log.cleaner.threads=1",
+            "");
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(config(i), props, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + config(i), e);
+    }
+    Process p =
+        run(
+            List.of(
+                "kafka.tools.StorageTool",
+                "format",
+                "-t",
+                clusterId,
+                "-c",
+                config(i).toString(),
+                "--ignore-formatted"),
+            dir.resolve("format-" + i + ".log"));
+    try {
+      if (!p.waitFor(READY_WITHIN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("formatting broker " + i + " did not finish");
+      }
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(
+            "formatting broker " + i + " failed: " + tail(dir.resolve("format-" + i + ".log")));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted formatting broker " + i, e);
+    }
+  }
+
+  private void launch(int i) {
+    try {
+      Files.deleteIfExists(log(i));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reset " + log(i), e);
+    }
+    processes[i] = run(List.of("kafka.Kafka", config(i).toString()), log(i));
+  }
+
+  private Process run(List<String> mainAndArgs, Path output) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(
+        List.of(
+            "-Xms64m",
+            "-Xmx256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Djava.awt.headless=true",
+            "-cp",
+            classPath));
+    cmd.addAll(mainAndArgs);
+    try {
+      return new ProcessBuilder(cmd)
+          .redirectErrorStream(true)
+          .redirectOutput(output.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + mainAndArgs.get(0), e);
+    }
+  }
+
+  private void awaitReady(int i) {
+    long deadline = System.nanoTime() + READY_WITHIN.toNanos();
+    while (System.nanoTime() < deadline) {
+      Process p = processes[i];
+      if (!p.isAlive()) {
+        throw new IllegalStateException(
+            "broker " + i + " exited with " + p.exitValue() + ": " + tail(log(i)));
+      }
+      if (logged(log(i), READY_LINE)) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for broker " + i, e);
+      }
+    }
+    throw new IllegalStateException(
+        "broker " + i + " not ready within " + READY_WITHIN + ": " + tail(log(i)));
+  }
+
+  private static boolean logged(Path file, String line) {
+    try {
+      return Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).contains(line);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String tail(Path file) {
+    try {
+      String s = Files.readString(file, StandardCharsets.UTF_8);
+      return s.substring(Math.max(0, s.length() - 2000));
+    } catch (IOException e) {
+      return "(no output: " + e.getMessage() + ")";
+    }
+  }
+
+  /** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding. */
+  private static String clusterId() {
+    byte[] b = new byte[16];
+    new SecureRandom().nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port", e);
+    }
+  }
+
+  /** Kills every broker (SIGKILL: their data is scratch). */
+  @Override
+  public void close() {
+    for (int i = 0; i < processes.length; i++) {
+      kill(i);
+    }
+  }
+}

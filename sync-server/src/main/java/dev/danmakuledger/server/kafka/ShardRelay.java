@@ -1,0 +1,177 @@
+package dev.danmakuledger.server.kafka;
+
+import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * One relay shard while this instance owns it (docs/kafka.md, "Exactly once"): a transactional
+ * producer under the shard's transactional id, and the position of each of the shard's rooms as
+ * last committed. Opening it fences every earlier producer of the shard (aborting its open
+ * transaction) and then reads the positions back with {@code read_committed}; each {@link #publish}
+ * is one transaction holding the messages and the rooms' new positions together. After any failure
+ * the shard is closed and opened again: the positions read then are exactly what the topic holds.
+ */
+final class ShardRelay implements AutoCloseable {
+  private static final Duration POSITIONS_WITHIN = Duration.ofSeconds(30);
+
+  /** Most messages of one room that one transaction takes, so that rooms take turns. */
+  private static final int PER_ROOM = 1_000;
+
+  private final KafkaRelayConfig config;
+  private final int shard;
+  private final String instance;
+  private final Map<String, Long> positions = new HashMap<>();
+  private KafkaProducer<String, String> producer;
+
+  ShardRelay(KafkaRelayConfig config, int shard, String instance) {
+    this.config = config;
+    this.shard = shard;
+    this.instance = instance;
+  }
+
+  int shard() {
+    return shard;
+  }
+
+  boolean open() {
+    return producer != null;
+  }
+
+  /** The committed position of {@code room}: the cursor of the last message in the topic, or 0. */
+  long position(String room) {
+    return positions.getOrDefault(room, 0L);
+  }
+
+  /** Creates the producer, fences earlier ones of the shard, reads the committed positions. */
+  void openShard() {
+    close();
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrap());
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, "danmaku-relay-" + instance + "-" + shard);
+    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, config.transactionalId(shard));
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000);
+    p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 15_000);
+    KafkaProducer<String, String> created =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    try {
+      created.initTransactions();
+      Map<String, Long> read = readPositions();
+      positions.clear();
+      positions.putAll(read);
+      producer = created;
+    } catch (RuntimeException e) {
+      created.close(Duration.ZERO);
+      throw e;
+    }
+  }
+
+  private Map<String, Long> readPositions() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrap());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+    TopicPartition tp = new TopicPartition(config.positionsTopic(), shard);
+    Map<String, Long> out = new HashMap<>();
+    try (KafkaConsumer<String, String> c =
+        new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+      c.assign(List.of(tp));
+      c.seekToBeginning(List.of(tp));
+      long end = c.endOffsets(List.of(tp)).get(tp);
+      long deadline = System.nanoTime() + POSITIONS_WITHIN.toNanos();
+      while (c.position(tp) < end) {
+        if (System.nanoTime() > deadline) {
+          throw new TimeoutException(
+              "reading the positions of shard " + shard + ": not at offset " + end + " in time");
+        }
+        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+          if (r.key() != null && r.value() != null) {
+            out.merge(r.key(), Long.parseLong(r.value()), Math::max);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Publishes what SQL holds past the positions of the rooms in {@code heads} (this shard's rooms
+   * with their last cursors), at most {@code budget} messages, in one transaction.
+   *
+   * @return the messages published and the rooms whose position moved
+   */
+  Published publish(ConfirmedFeed feed, Map<String, Long> heads, int budget) {
+    List<ProducerRecord<String, String>> records = new ArrayList<>();
+    Map<String, Long> moved = new HashMap<>();
+    for (Map.Entry<String, Long> e : heads.entrySet()) {
+      String room = e.getKey();
+      long from = position(room);
+      int wanted = Math.min(PER_ROOM, budget - records.size());
+      if (e.getValue() <= from || wanted < 1) {
+        continue;
+      }
+      List<Confirmed> page = feed.after(room, from, 0, wanted);
+      long to = from;
+      for (Confirmed c : page) {
+        records.add(RelayRecords.message(config.topic(), c));
+        to = c.cursor();
+      }
+      if (page.size() < wanted) {
+        // every cursor up to the head read before was visible to this read: those it did not
+        // return belong to messages that are no longer CONFIRMED
+        to = Math.max(to, e.getValue());
+      }
+      if (to > from) {
+        moved.put(room, to);
+      }
+    }
+    if (moved.isEmpty()) {
+      return new Published(0, moved);
+    }
+    producer.beginTransaction();
+    for (ProducerRecord<String, String> r : records) {
+      producer.send(r);
+    }
+    for (Map.Entry<String, Long> e : moved.entrySet()) {
+      producer.send(
+          RelayRecords.position(config.positionsTopic(), shard, e.getKey(), e.getValue()));
+    }
+    producer.commitTransaction();
+    positions.putAll(moved);
+    return new Published(records.size(), moved);
+  }
+
+  /** What one {@link #publish} committed: how many messages, and the rooms' new positions. */
+  record Published(int records, Map<String, Long> moved) {}
+
+  @Override
+  public void close() {
+    if (producer != null) {
+      KafkaProducer<String, String> p = producer;
+      producer = null;
+      p.close(Duration.ofMillis(500));
+    }
+  }
+}

@@ -1,0 +1,392 @@
+package dev.danmakuledger.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
+import dev.danmakuledger.protocol.wire.admin.ReviewItem;
+import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
+import dev.danmakuledger.server.kafka.KafkaRelayConfig;
+import dev.danmakuledger.server.kafka.LocalKafka;
+import dev.danmakuledger.server.kafka.TopicCheck;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.testkit.TestDevice;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Kafka relay against a real broker (docs/kafka.md): one KRaft broker for the class, sync
+ * servers on one SQL database and one Redis. Each test has its own topic (which carries every room
+ * of the database) and its own rooms; the verdict is the reference consumer's, {@link TopicCheck}:
+ * per room, the committed records equal the CONFIRMED rows in cursor order, none twice, none
+ * missing.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+final class KafkaRelayIT {
+  private static final AtomicInteger IDS = new AtomicInteger();
+  private static final Duration SETTLE = Duration.ofSeconds(60);
+
+  @TempDir static Path dir;
+  static LocalKafka kafka;
+  static RedisFixture redis;
+  static String jdbcUrl;
+  static Database db;
+  static ConfirmedFeed feed;
+
+  @BeforeAll
+  static void start() {
+    kafka = LocalKafka.start(dir.resolve("kafka"), 1);
+    redis = RedisFixture.embedded();
+    jdbcUrl =
+        "jdbc:h2:file:"
+            + dir.resolve("shared-db").toAbsolutePath()
+            + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
+  }
+
+  @AfterAll
+  static void stop() {
+    if (db != null) {
+      db.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  static String topic() {
+    return "confirmed-" + IDS.incrementAndGet();
+  }
+
+  static KafkaRelayConfig relay(String topic, int shards) {
+    return new KafkaRelayConfig(
+        kafka.bootstrap(), topic, shards, Duration.ofSeconds(2), Duration.ofMillis(20), 500);
+  }
+
+  static SyncServer server(KafkaRelayConfig relay) {
+    SyncServer s =
+        SyncServer.start(
+            ServerConfig.builder(dir.resolve("data"))
+                .redisUri(redis.uri())
+                .jdbc(jdbcUrl, null, null)
+                .kafka(relay)
+                .build());
+    if (db == null) {
+      db = Database.open(jdbcUrl, null, null);
+      feed = new ConfirmedFeed(db);
+    }
+    return s;
+  }
+
+  static TestDevice enroll(Api api, SyncServer s) {
+    TestDevice d = TestDevice.create("kafka-" + IDS.incrementAndGet());
+    api.enroll(d, s.enrollToken());
+    return d;
+  }
+
+  /** Syncs the texts as one batch each of {@code per}; returns the responses. */
+  static List<BatchResponse> post(Api api, TestDevice d, String room, List<String> texts, int per) {
+    List<BatchResponse> out = new ArrayList<>();
+    for (int sent = 0; sent < texts.size(); sent += per) {
+      List<DanmakuRecord> records = new ArrayList<>();
+      for (String t : texts.subList(sent, Math.min(texts.size(), sent + per))) {
+        records.add(d.record(room, "viewer", t));
+      }
+      Api.Reply r = api.batch(d, d.batch(records.toArray(new DanmakuRecord[0])));
+      assertEquals(200, r.status(), r.toString());
+      out.add(r.as(BatchResponse.class));
+    }
+    return out;
+  }
+
+  static List<String> texts(String prefix, int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(prefix + " " + i);
+    }
+    return out;
+  }
+
+  /** Checks the topic until it holds every CONFIRMED row (or the time is up); the last report. */
+  static TopicCheck.Report settled(String topic) throws InterruptedException {
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    TopicCheck.Report r;
+    while (true) {
+      r = TopicCheck.check(kafka.bootstrap(), topic, feed, Duration.ofSeconds(30));
+      assertTrue(r.ok(), r.summary());
+      if (r.complete() || System.nanoTime() > deadline) {
+        return r;
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** The committed records of {@code topic}: room to the texts of its records, in order. */
+  static Map<String, List<String>> texts(String topic) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    Map<String, List<String>> out = new HashMap<>();
+    try (KafkaConsumer<String, String> c =
+        new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (PartitionInfo pi : c.partitionsFor(topic)) {
+        parts.add(new TopicPartition(topic, pi.partition()));
+      }
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      Map<TopicPartition, Long> end = c.endOffsets(parts);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+          && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+          out.computeIfAbsent(r.key(), k -> new ArrayList<>())
+              .add(Api.JSON.readTree(r.value()).get("text").asText());
+        }
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  @Test
+  void everyConfirmedMessageIsInTheTopicOnceInOrderAcrossRelayRestarts() throws Exception {
+    String topic = topic();
+    String room = "restarts-" + IDS.incrementAndGet();
+    SyncServer first = server(relay(topic, 2));
+    Api api = new Api(first.baseUri(), first.adminToken());
+    TestDevice d = enroll(api, first);
+    post(api, d, room, texts("before", 60), 7);
+    first.close();
+    SyncServer second = server(relay(topic, 2));
+    Api api2 = new Api(second.baseUri(), second.adminToken());
+    post(api2, d, room, texts("after", 45), 9);
+    try {
+      TopicCheck.Report r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(105, texts(topic).get(room).size(), r.summary());
+      List<String> want = new ArrayList<>(texts("before", 60));
+      want.addAll(texts("after", 45));
+      assertEquals(want, texts(topic).get(room));
+    } finally {
+      second.close();
+    }
+  }
+
+  @Test
+  void twoInstancesCompeteForOneShardAndTheSecondResumesWhereTheFirstStopped() throws Exception {
+    String topic = topic();
+    String room = "compete-" + IDS.incrementAndGet();
+    SyncServer a = server(relay(topic, 1));
+    SyncServer b = server(relay(topic, 1));
+    try {
+      Api apiA = new Api(a.baseUri(), a.adminToken());
+      Api apiB = new Api(b.baseUri(), b.adminToken());
+      TestDevice da = enroll(apiA, a);
+      TestDevice db = enroll(apiB, b);
+      for (int round = 0; round < 5; round++) {
+        post(apiA, da, room, texts("a" + round, 12), 4);
+        post(apiB, db, room, texts("b" + round, 12), 6);
+      }
+      TopicCheck.Report r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(120, texts(topic).get(room).size(), r.summary());
+      assertTrue(
+          (a.kafkaPublished() == 0) != (b.kafkaPublished() == 0),
+          "one instance runs the shard: " + a.kafkaPublished() + ", " + b.kafkaPublished());
+      SyncServer owner = a.kafkaPublished() > 0 ? a : b;
+      SyncServer other = owner == a ? b : a;
+      Api apiOther = owner == a ? apiB : apiA;
+      TestDevice dOther = owner == a ? db : da;
+      owner.close();
+      post(apiOther, dOther, room, texts("later", 30), 5);
+      r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(150, texts(topic).get(room).size(), r.summary());
+      assertTrue(other.kafkaPublished() > 0, "the new owner runs the shard");
+    } finally {
+      a.close();
+      b.close();
+    }
+  }
+
+  @Test
+  void aFormerOwnerMidTransactionIsFencedAndItsRecordsAreNeverRead() throws Exception {
+    String topic = topic();
+    String room = "zombie-" + IDS.incrementAndGet();
+    SyncServer first = server(relay(topic, 1));
+    Api api = new Api(first.baseUri(), first.adminToken());
+    TestDevice d = enroll(api, first);
+    post(api, d, room, texts("one", 20), 5);
+    assertTrue(settled(topic).complete());
+    first.close();
+
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
+    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "danmaku-relay." + topic + ".0");
+    try (KafkaProducer<String, String> zombie =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      zombie.initTransactions();
+      zombie.beginTransaction();
+      ProducerRecord<String, String> bogus =
+          new ProducerRecord<>(topic, room, "{\"text\":\"never\"}");
+      bogus.headers().add("cursor", "21".getBytes(StandardCharsets.UTF_8));
+      bogus.headers().add("seq", "21".getBytes(StandardCharsets.UTF_8));
+      zombie.send(bogus).get(30, TimeUnit.SECONDS);
+
+      SyncServer second = server(relay(topic, 1));
+      try {
+        Api api2 = new Api(second.baseUri(), second.adminToken());
+        post(api2, d, room, texts("two", 20), 5);
+        TopicCheck.Report r = settled(topic);
+        assertTrue(r.complete(), r.summary());
+        assertEquals(40, texts(topic).get(room).size(), r.summary());
+        assertThrows(KafkaException.class, zombie::commitTransaction);
+        r = TopicCheck.check(kafka.bootstrap(), topic, feed, Duration.ofSeconds(30));
+        assertTrue(r.complete(), r.summary());
+        assertFalse(texts(topic).get(room).contains("never"));
+      } finally {
+        second.close();
+      }
+    }
+  }
+
+  @Test
+  void heldMessagesAreRelayedWhenApprovedAndARoomAllHeldHasNoRecord() throws Exception {
+    String topic = topic();
+    String mixed = "review-" + IDS.incrementAndGet();
+    String held = "held-" + IDS.incrementAndGet();
+    SyncServer s = server(relay(topic, 2));
+    try {
+      Api api = new Api(s.baseUri(), s.adminToken());
+      TestDevice d = enroll(api, s);
+      List<String> mixedTexts = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        mixedTexts.add(i % 3 == 0 ? "see https://example.org/" + i : "plain " + i);
+      }
+      post(api, d, mixed, mixedTexts, 4);
+      post(api, d, held, List.of("https://example.org/a", "www.example.org/b"), 2);
+      TopicCheck.Report r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(8, texts(topic).get(mixed).size(), r.summary());
+      assertEquals(null, texts(topic).get(held));
+
+      ReviewItem item =
+          api.admin("/admin/review?limit=1000").as(ReviewQueue.class).items().stream()
+              .filter(i -> i.room().equals(mixed) && i.text().endsWith("/3"))
+              .findFirst()
+              .orElseThrow();
+      Api.Reply approved =
+          api.adminPost(
+              "/admin/review/" + item.messageId(),
+              new ReviewDecision("APPROVE", item.version(), null));
+      assertEquals(200, approved.status(), approved.toString());
+      ReviewItem heldItem =
+          api.admin("/admin/review?limit=1000").as(ReviewQueue.class).items().stream()
+              .filter(i -> i.room().equals(held))
+              .findFirst()
+              .orElseThrow();
+      assertEquals(
+          200,
+          api.adminPost(
+                  "/admin/review/" + heldItem.messageId(),
+                  new ReviewDecision("APPROVE", heldItem.version(), null))
+              .status());
+
+      r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(9, texts(topic).get(mixed).size(), r.summary());
+      List<String> relayed = texts(topic).get(mixed);
+      assertEquals("see https://example.org/3", relayed.get(relayed.size() - 1));
+      assertEquals(List.of(heldItem.text()), texts(topic).get(held));
+      String metrics = api.get("/metrics").body();
+      assertTrue(metrics.contains("danmaku_kafka_relay_published_total"), metrics);
+      assertTrue(metrics.contains("danmaku_kafka_relay_behind"), metrics);
+    } finally {
+      s.close();
+    }
+  }
+
+  @Test
+  void aRelayThatCannotReachKafkaRaisesOneAlertPerEpisodeWhileIngestGoesOn() throws Exception {
+    String dead;
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      dead = "127.0.0.1:" + free.getLocalPort();
+    }
+    SyncServer s =
+        server(
+            new KafkaRelayConfig(
+                dead, topic(), 1, Duration.ofSeconds(2), Duration.ofMillis(20), 500));
+    try {
+      Api api = new Api(s.baseUri(), s.adminToken());
+      TestDevice d = enroll(api, s);
+      List<BatchResponse> accepted =
+          post(api, d, "dark-" + IDS.incrementAndGet(), texts("x", 10), 5);
+      assertEquals(2, accepted.size());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (unreachableAlerts(api) == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+      }
+      assertEquals(1, unreachableAlerts(api));
+      long failures = failures(api);
+      while (failures(api) < failures + 2 && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+      }
+      assertTrue(failures(api) >= failures + 2, "the relay kept failing");
+      assertEquals(1, unreachableAlerts(api), "one alert for the episode");
+      assertTrue(api.get("/metrics").body().contains("danmaku_kafka_relay_reachable 0.0"));
+    } finally {
+      s.close();
+    }
+  }
+
+  static long unreachableAlerts(Api api) {
+    return api.admin("/admin/alerts?limit=1000").as(AlertList.class).alerts().stream()
+        .filter(a -> "KAFKA_UNREACHABLE".equals(a.data().get("kind")))
+        .count();
+  }
+
+  static long failures(Api api) {
+    for (String line : api.get("/metrics").body().split("\n")) {
+      if (line.startsWith("danmaku_kafka_relay_failures_total")) {
+        return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return -1;
+  }
+}
