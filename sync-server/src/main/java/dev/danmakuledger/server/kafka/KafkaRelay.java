@@ -41,7 +41,7 @@ public final class KafkaRelay implements AutoCloseable {
   /** Rooms the per-room lag gauges show, most behind first. */
   static final int LAG_GAUGE_ROOMS = 100;
 
-  private static final Duration RETRY = Duration.ofSeconds(1);
+  private static final Duration RETRY = Duration.ofMillis(500);
 
   /**
    * How long Kafka must keep failing before an episode starts: a topic just created or a leader

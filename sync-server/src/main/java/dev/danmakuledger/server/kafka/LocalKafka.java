@@ -13,7 +13,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Properties;
 import java.util.StringJoiner;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * A local Apache Kafka cluster for tests, benchmarks and trying the relay out (docs/kafka.md,
@@ -70,6 +75,7 @@ public final class LocalKafka implements AutoCloseable {
       for (int i = 0; i < brokers; i++) {
         k.awaitReady(i);
       }
+      k.awaitCluster();
       return k;
     } catch (RuntimeException e) {
       k.close();
@@ -113,6 +119,35 @@ public final class LocalKafka implements AutoCloseable {
     }
     launch(i);
     awaitReady(i);
+    awaitCluster();
+  }
+
+  /** Waits until every broker is registered and a client can create a topic on the cluster. */
+  private void awaitCluster() {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+    long deadline = System.nanoTime() + READY_WITHIN.toNanos();
+    String last = "";
+    try (Admin admin = Admin.create(p)) {
+      while (System.nanoTime() < deadline) {
+        try {
+          int nodes = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).size();
+          if (nodes == ports.length) {
+            return;
+          }
+          last = nodes + " of " + ports.length + " brokers registered";
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+          last = e.toString();
+        }
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for the cluster", e);
+    }
+    throw new IllegalStateException("cluster not ready within " + READY_WITHIN + ": " + last);
   }
 
   private Path config(int i) {
@@ -179,7 +214,7 @@ public final class LocalKafka implements AutoCloseable {
                 "--ignore-formatted"),
             dir.resolve("format-" + i + ".log"));
     try {
-      if (!p.waitFor(READY_WITHIN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!p.waitFor(READY_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException("formatting broker " + i + " did not finish");
       }
