@@ -331,18 +331,26 @@ public final class Main implements Callable<Integer> {
     }
     out.println("  stop with Ctrl-C or SIGTERM (in-flight batches are drained)");
     out.flush();
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  out.println("sync-server stopping: draining in-flight batches");
-                  server.close();
-                  out.println("sync-server stopped");
-                  out.flush();
-                  stopped.countDown();
-                  Runtime.getRuntime().halt(0);
-                },
-                "sync-server-shutdown"));
+    try {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    out.println("sync-server stopping: draining in-flight batches");
+                    server.close();
+                    out.println("sync-server stopped");
+                    out.flush();
+                    stopped.countDown();
+                    Runtime.getRuntime().halt(0);
+                  },
+                  "sync-server-shutdown"));
+    } catch (IllegalStateException stoppedWhileStarting) {
+      out.println("sync-server stopping: stopped while it started");
+      server.close();
+      out.println("sync-server stopped");
+      out.flush();
+      return 0;
+    }
     stopped.await();
     return 0;
   }

@@ -20,16 +20,12 @@ import redis.embedded.util.IO;
 final class RedisBinary {
   private RedisBinary() {}
 
-  /** A provider of the binary kept in {@code dir}. */
-  static ExecutableProvider in(Path dir) {
-    return () -> extracted(dir);
-  }
-
   /** The per-user directory for starts without a data directory (benchmarks and tests). */
   static Path userCache() {
     return Path.of(System.getProperty("user.home"), ".cache", "danmaku-ledger", "redis");
   }
 
+  /** The binary in {@code dir}, extracted there first if it is not there yet. */
   static File extracted(Path dir) throws IOException {
     String resource =
         ExecutableProvider.newProvidedVersionsMap().get(OsArchitecture.detectOSandArchitecture());
