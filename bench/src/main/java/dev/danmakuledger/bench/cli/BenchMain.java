@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
       ChaosCommand.class,
       TamperCommand.class,
       LiveCommand.class,
+      KafkaCommand.class,
+      KafkaCheckCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -18,6 +18,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -59,6 +63,7 @@ public final class KafkaRelay implements AutoCloseable {
   private final RelayLag lag = new RelayLag();
   private final AtomicLong published = new AtomicLong();
   private final Thread thread;
+  private final ExecutorService workers;
   private volatile boolean running;
   private volatile boolean reachable = true;
   private volatile boolean topicsReady;
@@ -87,6 +92,14 @@ public final class KafkaRelay implements AutoCloseable {
     this.unreachableAlert = Objects.requireNonNull(unreachableAlert, "unreachableAlert");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.shards = new ShardRelay[config.shards()];
+    this.workers =
+        Executors.newFixedThreadPool(
+            config.shards(),
+            r -> {
+              Thread t = new Thread(r, "kafka-relay-shard-" + config.topic());
+              t.setDaemon(true);
+              return t;
+            });
     this.thread = new Thread(this::loop, "kafka-relay-" + config.topic());
     this.thread.setDaemon(true);
   }
@@ -204,36 +217,65 @@ public final class KafkaRelay implements AutoCloseable {
           .computeIfAbsent(config.shardOf(e.getKey()), s -> new HashMap<>())
           .put(e.getKey(), e.getValue());
     }
+    List<ShardRelay> held = held();
+    List<Future<Integer>> running = new ArrayList<>();
+    for (ShardRelay s : held) {
+      Map<String, Long> mine = byShard.getOrDefault(s.shard(), Map.of());
+      running.add(workers.submit(() -> runShard(s, mine)));
+    }
     int sent = 0;
     boolean failed = false;
-    for (ShardRelay s : held()) {
-      Map<String, Long> mine = byShard.getOrDefault(s.shard(), Map.of());
-      try {
-        if (!s.open()) {
-          s.openShard();
-          log.info("kafka relay: runs shard {} of {}", s.shard(), config.topic());
-        }
-        ShardRelay.Published p = s.publish(feed, mine, config.maxRecordsPerTransaction());
-        sent += p.records();
-        published.addAndGet(p.records());
-        reachableAgain();
-      } catch (ProducerFencedException | InvalidProducerEpochException e) {
-        log.warn("kafka relay: shard {} fenced by a newer owner: {}", s.shard(), e.toString());
-        failures.incrementAndGet();
-        s.close();
-        failed = true;
-      } catch (KafkaException e) {
-        s.close();
-        unreachable(e);
-        failed = true;
-      }
-      long now = clock.millis();
-      for (Map.Entry<String, Long> e : mine.entrySet()) {
-        lag.saw(e.getKey(), s.shard(), e.getValue(), s.position(e.getKey()), now);
-      }
+    for (Future<Integer> f : running) {
+      int n = await(f);
+      failed |= n < 0;
+      sent += Math.max(0, n);
     }
     publishGauges();
     return failed && sent == 0 ? -1 : sent;
+  }
+
+  private static int await(Future<Integer> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KafkaException("interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * One shard's part of a round, on a worker thread (the shards of an instance publish in parallel,
+   * each one transaction at a time): the number of messages published, -1 on failure.
+   */
+  private int runShard(ShardRelay s, Map<String, Long> mine) {
+    int sent = -1;
+    try {
+      if (!s.open()) {
+        s.openShard();
+        log.info("kafka relay: runs shard {} of {}", s.shard(), config.topic());
+      }
+      ShardRelay.Published p = s.publish(feed, mine, config.maxRecordsPerTransaction());
+      sent = p.records();
+      published.addAndGet(p.records());
+      reachableAgain();
+    } catch (ProducerFencedException | InvalidProducerEpochException e) {
+      log.warn("kafka relay: shard {} fenced by a newer owner: {}", s.shard(), e.toString());
+      failures.incrementAndGet();
+      s.close();
+    } catch (KafkaException e) {
+      s.close();
+      unreachable(e);
+    }
+    long now = clock.millis();
+    for (Map.Entry<String, Long> e : mine.entrySet()) {
+      lag.saw(e.getKey(), s.shard(), e.getValue(), s.position(e.getKey()), now);
+    }
+    return sent;
   }
 
   private List<ShardRelay> held() {
@@ -286,7 +328,7 @@ public final class KafkaRelay implements AutoCloseable {
     lagMillis.register(millis, true);
   }
 
-  private void unreachable(KafkaException e) {
+  private synchronized void unreachable(KafkaException e) {
     log.warn("kafka relay: cannot reach Kafka at {}: {}", config.bootstrap(), e.toString());
     failures.incrementAndGet();
     long now = clock.millis();
@@ -306,7 +348,7 @@ public final class KafkaRelay implements AutoCloseable {
     }
   }
 
-  private void reachableAgain() {
+  private synchronized void reachableAgain() {
     failingSince = -1;
     if (!reachable) {
       reachable = true;
@@ -333,6 +375,7 @@ public final class KafkaRelay implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    workers.shutdownNow();
     synchronized (shards) {
       for (int i = 0; i < shards.length; i++) {
         if (shards[i] != null) {

@@ -64,7 +64,7 @@ public record KafkaRelayConfig(
   /** The defaults for {@code bootstrap} and {@code topic}. */
   public static KafkaRelayConfig of(String bootstrap, String topic) {
     return new KafkaRelayConfig(
-        bootstrap, topic, DEFAULT_SHARDS, Duration.ofSeconds(10), Duration.ofMillis(20), 2_000);
+        bootstrap, topic, DEFAULT_SHARDS, Duration.ofSeconds(10), Duration.ofMillis(20), 5_000);
   }
 
   /** The compacted topic holding the relay's committed position of each room. */

@@ -31,7 +31,7 @@ final class ShardRelay implements AutoCloseable {
   private static final Duration POSITIONS_WITHIN = Duration.ofSeconds(30);
 
   /** Most messages of one room that one transaction takes, so that rooms take turns. */
-  private static final int PER_ROOM = 1_000;
+  private static final int PER_ROOM = 2_500;
 
   private final KafkaRelayConfig config;
   private final int shard;

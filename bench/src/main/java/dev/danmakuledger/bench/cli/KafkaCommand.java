@@ -1,0 +1,69 @@
+package dev.danmakuledger.bench.cli;
+
+import dev.danmakuledger.bench.kafka.KafkaBenchmark;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code bin/bench kafka}: see {@link KafkaBenchmark}. */
+@Command(
+    name = "kafka",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The Kafka relay on one real KRaft broker started for the run: its throughput from SQL"
+          + " into the topic next to a raw idempotent producer sending the same records, and the"
+          + " commit->Kafka lag at the live shape (many devices, small batches) next to a raw"
+          + " producer sending each message when its batch is answered."
+    })
+final class KafkaCommand implements Callable<Integer> {
+  @Spec CommandLine.Model.CommandSpec spec;
+  @Mixin Output output;
+
+  @Option(
+      names = "--messages",
+      defaultValue = "40000",
+      description = "messages of the throughput part (default 40000)")
+  int messages;
+
+  @Option(
+      names = "--devices",
+      defaultValue = "50",
+      description = "devices of the lag part (default 50)")
+  int devices;
+
+  @Option(
+      names = "--batch",
+      defaultValue = "4",
+      description = "messages per batch in the lag part (default 4)")
+  int batch;
+
+  @Option(
+      names = "--every",
+      defaultValue = "200ms",
+      converter = DurationConverter.class,
+      description = "a device's batch interval in the lag part (default 200ms)")
+  Duration every;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "20s",
+      converter = DurationConverter.class,
+      description = "how long the lag part runs (default 20s)")
+  Duration duration;
+
+  @Override
+  public Integer call() throws Exception {
+    KafkaBenchmark.Options o;
+    try {
+      o = new KafkaBenchmark.Options(messages, devices, batch, every, duration);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    output.emit(System.out, KafkaBenchmark.run(o, System.out));
+    return ExitCodes.OK;
+  }
+}

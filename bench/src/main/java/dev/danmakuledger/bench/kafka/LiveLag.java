@@ -1,0 +1,207 @@
+package dev.danmakuledger.bench.kafka;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.bench.ingest.Latencies;
+import dev.danmakuledger.bench.report.BenchResult;
+import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.kafka.KafkaRelayConfig;
+import dev.danmakuledger.server.kafka.LocalKafka;
+import dev.danmakuledger.server.redis.EmbeddedRedis;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** The lag part of {@link KafkaBenchmark}: commit to Kafka at the live shape, next to its floor. */
+final class LiveLag {
+  private static final String TOPIC = "bench.live";
+  private static final String RAW = "bench.live.raw";
+  private static final ObjectMapper JSON = Json.mapper();
+
+  private LiveLag() {}
+
+  static BenchResult run(
+      KafkaBenchmark.Options o, LocalKafka kafka, EmbeddedRedis redis, Path tmp, PrintStream log)
+      throws Exception {
+    Map<String, Long> acked = new ConcurrentHashMap<>();
+    Map<String, Long> relayed = new ConcurrentHashMap<>();
+    Map<String, Long> raw = new ConcurrentHashMap<>();
+    TopicRecords.create(kafka.bootstrap(), TOPIC);
+    TopicRecords.create(kafka.bootstrap(), RAW);
+    Properties pp = new Properties();
+    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
+    pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    pp.put(ProducerConfig.ACKS_CONFIG, "all");
+    pp.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    try (SyncServer server =
+            SyncServer.start(
+                ServerConfig.builder(tmp.resolve("data-live"))
+                    .redisUri(redis.uri())
+                    .jdbc(KafkaBenchmark.h2(tmp.resolve("live-db")), null, null)
+                    .reviewRule(null)
+                    .kafka(KafkaRelayConfig.of(kafka.bootstrap(), TOPIC))
+                    .build());
+        KafkaProducer<String, String> producer =
+            new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
+      AtomicBoolean stop = new AtomicBoolean();
+      Thread consumer = consumer(kafka.bootstrap(), relayed, raw, stop);
+      consumer.start();
+      List<BenchDevice> devices = new ArrayList<>();
+      for (int d = 0; d < o.devices(); d++) {
+        devices.add(
+            BenchDevice.enroll(
+                server.baseUri(), server.enrollToken(), "kafka-live-" + d, "live-" + d));
+      }
+      log.printf(
+          Locale.ROOT,
+          "kafka: lag: %d devices, each a batch of %d every %d ms to its own room, for %s"
+              + " (%.0f msg/s offered)%n",
+          o.devices(),
+          o.batch(),
+          o.every().toMillis(),
+          o.duration(),
+          o.devices() * o.batch() * 1000.0 / o.every().toMillis());
+      ScheduledExecutorService pool = Executors.newScheduledThreadPool(16);
+      AtomicReference<Exception> failed = new AtomicReference<>();
+      for (int d = 0; d < devices.size(); d++) {
+        BenchDevice device = devices.get(d);
+        long offset = o.every().toMillis() * d / devices.size();
+        pool.scheduleWithFixedDelay(
+            () -> {
+              try {
+                Map<String, Long> mine = new HashMap<>();
+                device.post(o.batch(), mine);
+                acked.putAll(mine);
+                for (String name : mine.keySet()) {
+                  producer.send(new ProducerRecord<>(RAW, device.room(), name));
+                }
+              } catch (Exception e) {
+                failed.compareAndSet(null, e);
+              }
+            },
+            offset,
+            o.every().toMillis(),
+            TimeUnit.MILLISECONDS);
+      }
+      Thread.sleep(o.duration().toMillis());
+      pool.shutdown();
+      pool.awaitTermination(1, TimeUnit.MINUTES);
+      producer.flush();
+      if (failed.get() != null) {
+        throw failed.get();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while ((relayed.size() < acked.size() || raw.size() < acked.size())
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      stop.set(true);
+      consumer.join(30_000);
+      Latencies ours = new Latencies();
+      Latencies floor = new Latencies();
+      int early = 0;
+      for (Map.Entry<String, Long> e : acked.entrySet()) {
+        Long r = relayed.get(e.getKey());
+        if (r != null) {
+          if (r < e.getValue()) {
+            early++;
+          }
+          ours.add(Math.max(0, r - e.getValue()));
+        }
+        Long f = raw.get(e.getKey());
+        if (f != null) {
+          floor.add(Math.max(0, f - e.getValue()));
+        }
+      }
+      String note =
+          String.format(
+              Locale.ROOT,
+              "%d devices x %d msgs every %d ms for %ds: %d acknowledged, %d relayed (%d seen"
+                  + " before the answer, counted 0), %d raw; relay p99 %.1f ms (target <= 250:"
+                  + " %s); baseline (raw idempotent producer at the answer) p50 %.1f p99 %.1f ms",
+              o.devices(),
+              o.batch(),
+              o.every().toMillis(),
+              o.duration().toSeconds(),
+              acked.size(),
+              ours.count(),
+              early,
+              floor.count(),
+              ours.percentileMs(99),
+              ours.count() == acked.size() && ours.percentileMs(99) <= 250 ? "met" : "missed",
+              floor.percentileMs(50),
+              floor.percentileMs(99));
+      log.println("kafka: lag: " + note);
+      return new BenchResult(
+          "kafka-lag",
+          "commit->kafka p50 ms",
+          ours.percentileMs(50),
+          "raw-idempotent-producer-at-answer",
+          floor.percentileMs(50),
+          null,
+          ours.percentileMs(99),
+          note);
+    }
+  }
+
+  /** A read_committed consumer of both topics noting when each message appears. */
+  private static Thread consumer(
+      String bootstrap, Map<String, Long> relayed, Map<String, Long> raw, AtomicBoolean stop) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+    KafkaConsumer<String, String> c =
+        new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    List<TopicPartition> parts = new ArrayList<>();
+    for (String topic : List.of(TOPIC, RAW)) {
+      c.partitionsFor(topic).forEach(pi -> parts.add(new TopicPartition(topic, pi.partition())));
+    }
+    c.assign(parts);
+    c.seekToBeginning(parts);
+    Thread t =
+        new Thread(
+            () -> {
+              try (c) {
+                while (!stop.get()) {
+                  for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+                    long now = System.nanoTime();
+                    if (r.topic().equals(RAW)) {
+                      raw.putIfAbsent(r.value(), now);
+                    } else {
+                      String text = JSON.readTree(r.value()).get("text").asText();
+                      relayed.putIfAbsent(r.key() + "/" + text.substring(3), now);
+                    }
+                  }
+                }
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            },
+            "kafka-bench-consumer");
+    t.setDaemon(true);
+    return t;
+  }
+}
