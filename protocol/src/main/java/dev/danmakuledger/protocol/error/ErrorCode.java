@@ -8,6 +8,7 @@ import java.util.Locale;
  * docs/errors.md says what a user should do about each one.
  */
 public enum ErrorCode {
+  MALFORMED_REQUEST(400, "Request is not well-formed HTTP"),
   MALFORMED_JSON(400, "Request body is not valid JSON for this endpoint"),
   INVALID_FIELD(400, "A request field is invalid"),
   MISSING_IDEMPOTENCY_KEY(400, "Idempotency key is missing"),
@@ -20,6 +21,10 @@ public enum ErrorCode {
   BAD_SIGNATURE(403, "Checkpoint signature does not verify"),
   DEVICE_QUARANTINED(403, "Device is quarantined"),
   NOT_FOUND(404, "Not found"),
+  METHOD_NOT_ALLOWED(405, "Method is not allowed on this resource"),
+  REQUEST_TIMEOUT(408, "Request was not received in time"),
+  URI_TOO_LONG(414, "Request target is too long"),
+  HEADERS_TOO_LARGE(431, "Request header fields are too large"),
   TOMBSTONE(404, "The room number carries no message"),
   NOT_INTEGRATED(409, "The room number is not yet in the room log"),
   DEVICE_ID_TAKEN(409, "Device id is already enrolled"),
@@ -32,6 +37,7 @@ public enum ErrorCode {
   RATE_LIMITED(429, "Too many requests"),
   REDIS_UNAVAILABLE(503, "Deduplication store is unavailable"),
   SQL_UNAVAILABLE(503, "Database is unavailable"),
+  OVERLOADED(503, "Server is at a configured limit"),
   INTERNAL(500, "Internal server error");
 
   private final int status;
