@@ -129,8 +129,12 @@ public final class IngestServer implements AutoCloseable {
       String path = ex.getRequestURI().getPath();
       String method = ex.getRequestMethod();
       try {
-        Problem refused =
-            guard.refusal(ex.getRequestHeaders().get("Host"), ex.getRequestHeaders().get("Origin"));
+        Problem refused = LoopbackGuard.absoluteForm(ex.getRequestURI());
+        if (refused == null) {
+          refused =
+              guard.refusal(
+                  ex.getRequestHeaders().get("Host"), ex.getRequestHeaders().get("Origin"));
+        }
         if (refused != null) {
           problem(ex, refused);
         } else if (path.equals("/v1/danmaku") && method.equals("POST")) {

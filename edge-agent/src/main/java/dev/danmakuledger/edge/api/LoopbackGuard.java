@@ -4,6 +4,7 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +31,23 @@ final class LoopbackGuard {
     }
     this.ownOrigins =
         List.of("http://127.0.0.1:" + port, "http://localhost:" + port, "http://[::1]:" + port);
+  }
+
+  /**
+   * Why a request target that is not in origin-form must be refused, or null for {@code /path}. The
+   * local API is no proxy: an absolute-form target ({@code POST http://evil.com/v1/danmaku}, RFC
+   * 9112 §3.2.2) would name a host other than the checked {@code Host} header, so it is refused
+   * rather than interpreted.
+   */
+  static Problem absoluteForm(URI target) {
+    if (target.getScheme() == null && target.getRawAuthority() == null) {
+      return null;
+    }
+    return Problem.of(
+        ErrorCode.MALFORMED_REQUEST,
+        "request target: got "
+            + quote(target.toString())
+            + ", want origin-form such as /v1/danmaku (the local API is not a proxy)");
   }
 
   /**

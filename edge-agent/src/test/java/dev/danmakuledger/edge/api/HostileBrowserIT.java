@@ -18,6 +18,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,19 @@ class HostileBrowserIT {
     assertEquals(code, p.get("code").asText(), a.body());
     assertEquals(0, device.capture.logStatus().size(), "nothing may be captured");
     assertEquals(0, device.store.recordCount(), "nothing may be stored");
+  }
+
+  @Test
+  void absoluteFormRequestTargetsAreRefusedAndCaptureNothing() throws Exception {
+    for (String target :
+        List.of(
+            "http://evil.com/v1/danmaku",
+            "http://" + local() + "/v1/danmaku",
+            "//evil.com/v1/danmaku")) {
+      Answer a = send("POST", target, local(), null, "application/json", BODY);
+      assertRefused(a, 400, "malformed-request");
+    }
+    assertEquals(400, send("GET", "http://evil.com/v1/status", local(), null, null, null).status());
   }
 
   @Test
