@@ -52,6 +52,7 @@ final class AddressLimitIT {
 
   @Test
   void anAddressThatKeepsFailingGets429ForEveryBatchUntilTheWindowEnds() {
+    clock.advance(WINDOW.plusSeconds(1));
     TestDevice genuine = enrolledDevice();
     TestDevice a = enrolledDevice();
     TestDevice b = enrolledDevice();
@@ -71,6 +72,39 @@ final class AddressLimitIT {
     clock.advance(WINDOW);
     Api.Reply ok = api.post(path(genuine.id), genuine.resend(0, 1));
     assertEquals(200, ok.status(), ok.toString());
+  }
+
+  @Test
+  void failedEnrolmentTokensAreCountedAndLimitedPerAddress() {
+    clock.advance(WINDOW.plusSeconds(1));
+    double before = enrollmentFailures();
+    for (int i = 0; i < LIMIT; i++) {
+      Api.Reply r = enroll(TestDevice.create("guess-" + i), "guess-" + i);
+      assertEquals(403, r.status(), r.toString());
+    }
+    assertEquals(before + LIMIT, enrollmentFailures(), 0.0);
+
+    Api.Reply refused = enroll(TestDevice.create("guess-x"), server.enrollToken());
+    assertEquals(429, refused.status(), refused.toString());
+    assertEquals("rate-limited", refused.code());
+    assertEquals(Problem.MEDIA_TYPE, refused.contentType());
+    assertNotNull(refused.retryAfter());
+
+    clock.advance(WINDOW.plusSeconds(1));
+    assertEquals(200, enroll(TestDevice.create("late"), server.enrollToken()).status());
+  }
+
+  Api.Reply enroll(TestDevice d, String token) {
+    return api.post("/v1/devices", d.enrollRequest(token));
+  }
+
+  double enrollmentFailures() {
+    for (String line : api.get("/metrics").body().split("\n")) {
+      if (line.startsWith("danmaku_enrollment_failures_total ")) {
+        return Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError("no danmaku_enrollment_failures_total in /metrics");
   }
 
   static String path(String deviceId) {

@@ -236,8 +236,6 @@ final class RoomLogIT {
             "tile/0/x000/001",
             "tile/8/000",
             "tile/-1/000",
-            "tile/0/%2e%2e/%2e%2e/checkpoint",
-            "tile/entries/000.p/",
             "tile/entries/x1/000",
             "tile/0/x999/x999/x999/x999/x999/x999/x999/000",
             "tile/0/" + "x000/".repeat(40) + "001")) {
@@ -246,7 +244,14 @@ final class RoomLogIT {
       assertEquals(Problem.MEDIA_TYPE, r.contentType(), bad);
       assertEquals("invalid-field", r.code(), bad);
     }
-    for (String absent : List.of("tile/0/002", "tile/1/000", "tile/entries/005", "nonsense")) {
+    for (String absent :
+        List.of(
+            "tile/0/002",
+            "tile/1/000",
+            "tile/entries/005",
+            "nonsense",
+            "tile/0/%2e%2e/%2e%2e/checkpoint",
+            "tile/entries/000.p/")) {
       Api.Reply r = api.get(prefix + absent);
       assertEquals(404, r.status(), absent + " -> " + r);
       assertEquals("not-found", r.code(), absent);

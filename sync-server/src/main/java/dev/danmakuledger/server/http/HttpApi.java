@@ -30,6 +30,9 @@ import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.tracing.Tracing;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.MethodNotAllowedResponse;
 import io.javalin.http.sse.SseClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -93,6 +96,7 @@ public final class HttpApi {
   private int inFlight;
   private final Timer batchTimer;
   private final Counter batchRecords;
+  private final Counter enrollmentFailures;
   private final SseClients streams = new SseClients(HEARTBEAT);
   private volatile Supplier<InstanceList> instances;
   private volatile Consumer<DamagedRowException> damage = d -> {};
@@ -110,6 +114,10 @@ public final class HttpApi {
         Counter.builder("danmaku.batch.records")
             .description("records received in batches")
             .register(services.metrics().registry());
+    this.enrollmentFailures =
+        Counter.builder("danmaku.enrollment.failures")
+            .description("enrolments refused for a wrong or missing enrolment token")
+            .register(services.metrics().registry());
     Gauge.builder("danmaku.sse.subscribers", streams, SseClients::size)
         .description("open SSE connections (room streams and admin events) on this instance")
         .register(services.metrics().registry());
@@ -119,6 +127,10 @@ public final class HttpApi {
               cfg.showJavalinBanner = false;
               cfg.http.maxRequestSize = services.maxBodyBytes();
               cfg.router.ignoreTrailingSlashes = true;
+              cfg.http.prefer405over404 = true;
+              ContainerErrors errors = new ContainerErrors(json);
+              cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
+              cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
             });
     routes();
   }
@@ -143,6 +155,8 @@ public final class HttpApi {
     app.before(HttpApi::traceRequest);
     app.after(ctx -> MDC.remove(Tracing.MDC_KEY));
     app.exception(Exception.class, (e, ctx) -> problem(ctx, e));
+    // Javalin answers its own HttpResponseExceptions unless a handler names that exact class
+    app.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e));
     app.error(
         404,
         ctx -> {
@@ -154,35 +168,22 @@ public final class HttpApi {
                 null);
           }
         });
-    app.error(
-        405,
-        ctx ->
-            writeProblem(
-                ctx,
-                Problem.of(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path())
-                    .withInstance(ctx.path()),
-                null));
     app.before("/admin/*", adminToken::require);
 
-    app.get("/healthz", ctx -> ctx.contentType(JSON).result("{\"status\":\"UP\"}"));
-    app.get("/readyz", this::ready);
-    app.get(
+    get("/healthz", ctx -> ctx.contentType(JSON).result("{\"status\":\"UP\"}"));
+    get("/readyz", this::ready);
+    get(
         "/metrics",
         ctx ->
             ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                 .result(s.metrics().scrape()));
 
-    app.post(
-        "/v1/devices",
-        ctx -> {
-          Requests.Enrollment e = requests.enrollment(ctx);
-          send(ctx, 200, s.enrollment().enroll(e.deviceId(), e.publicKey(), e.token()));
-        });
-    app.get(
+    app.post("/v1/devices", this::enroll);
+    get(
         "/v1/devices/{deviceId}/log",
         ctx -> send(ctx, 200, s.queries().log(Requests.deviceId(ctx))));
     app.post("/v1/devices/{deviceId}/batches", this::batch);
-    app.get(
+    get(
         "/v1/devices/{deviceId}/acks",
         ctx ->
             send(
@@ -193,7 +194,7 @@ public final class HttpApi {
                         Requests.deviceId(ctx),
                         Requests.queryLong(ctx, "from", 0),
                         Requests.queryLong(ctx, "to"))));
-    app.get(
+    get(
         "/v1/devices/{deviceId}/proofs/inclusion",
         ctx ->
             send(
@@ -205,7 +206,7 @@ public final class HttpApi {
                         Requests.requiredLong(ctx, "index"),
                         Requests.queryLong(ctx, "size"),
                         adminToken.presentedBy(ctx))));
-    app.get(
+    get(
         "/v1/devices/{deviceId}/proofs/consistency",
         ctx ->
             send(
@@ -216,7 +217,7 @@ public final class HttpApi {
                         Requests.deviceId(ctx),
                         Requests.requiredLong(ctx, "from"),
                         Requests.requiredLong(ctx, "to"))));
-    app.get(
+    get(
         "/v1/messages/by-id/{messageId}",
         ctx ->
             send(
@@ -225,7 +226,7 @@ public final class HttpApi {
                 s.queries()
                     .messageById(
                         Requests.pathLong(ctx, "messageId"), adminToken.presentedBy(ctx))));
-    app.get(
+    get(
         "/v1/messages/{key}",
         ctx ->
             send(
@@ -233,7 +234,7 @@ public final class HttpApi {
                 200,
                 s.queries()
                     .messageByKey(Requests.idempotencyKey(ctx), adminToken.presentedBy(ctx))));
-    app.get(
+    get(
         "/v1/rooms/{room}/messages",
         ctx ->
             send(
@@ -245,7 +246,7 @@ public final class HttpApi {
                         Requests.queryLong(ctx, "after", 0),
                         Requests.limit(ctx, 100, LedgerQueries.MAX_PAGE),
                         adminToken.presentedBy(ctx))));
-    app.get(
+    get(
         "/v1/rooms/{room}/messages/{seq}",
         ctx ->
             send(
@@ -256,22 +257,22 @@ public final class HttpApi {
                         Requests.room(ctx),
                         Requests.pathLong(ctx, "seq"),
                         adminToken.presentedBy(ctx))));
-    app.sse("/v1/rooms/{room}/stream", this::roomStream);
+    app.before(STREAM, ctx -> streamResume(ctx));
+    app.sse(STREAM, this::roomStream);
     new RoomLogRoutes(
             s.roomLogs(),
             s.auditBundles(),
             new RoomLogRoutes.ServerKeys(s.logVerifierKey(), s.cosignerVerifierKey()),
             adminToken)
-        .register(app, (ctx, body) -> send(ctx, 200, body));
+        .register(this::get, (ctx, body) -> send(ctx, 200, body));
 
-    app.get("/admin/overview", ctx -> send(ctx, 200, s.admin().overview()));
-    app.get("/admin/devices", ctx -> send(ctx, 200, s.admin().devices()));
-    app.get(
+    get("/admin/overview", ctx -> send(ctx, 200, s.admin().overview()));
+    get("/admin/devices", ctx -> send(ctx, 200, s.admin().devices()));
+    get(
         "/admin/devices/{deviceId}/key",
         ctx -> send(ctx, 200, s.queries().key(Requests.deviceId(ctx))));
-    app.get("/admin/rooms", ctx -> send(ctx, 200, s.admin().rooms()));
-    app.get(
-        "/admin/review", ctx -> send(ctx, 200, s.admin().review(Requests.limit(ctx, 200, 1000))));
+    get("/admin/rooms", ctx -> send(ctx, 200, s.admin().rooms()));
+    get("/admin/review", ctx -> send(ctx, 200, s.admin().review(Requests.limit(ctx, 200, 1000))));
     app.post(
         "/admin/review/{messageId}",
         ctx -> {
@@ -283,17 +284,60 @@ public final class HttpApi {
               200,
               AdminView.reviewItem(s.review().decide(id, approve, d.version(), d.reason())));
         });
-    app.get(
-        "/admin/alerts", ctx -> send(ctx, 200, s.admin().alerts(Requests.limit(ctx, 100, 1000))));
+    get("/admin/alerts", ctx -> send(ctx, 200, s.admin().alerts(Requests.limit(ctx, 100, 1000))));
     app.sse("/admin/events", this::adminEvents);
-    app.get("/admin/instances", this::listInstances);
-    app.get(
-        "/admin/history", ctx -> send(ctx, 200, s.history().last(Requests.historyMinutes(ctx))));
+    get("/admin/instances", this::listInstances);
+    get("/admin/history", ctx -> send(ctx, 200, s.history().last(Requests.historyMinutes(ctx))));
+  }
+
+  /** Serves GET and HEAD alike (RFC 9110 §9.3.2): Jetty sends no body for HEAD. */
+  private void get(String path, Handler handler) {
+    app.get(path, handler);
+    app.head(path, handler);
+  }
+
+  private static final String STREAM = "/v1/rooms/{room}/stream";
+
+  /**
+   * Where a room stream starts, checked before the stream opens so that a bad room or cursor is a
+   * 400 problem rather than an error event: after {@code Last-Event-ID} when sent, else after the
+   * {@code after} query parameter.
+   */
+  private static RoomStream.Resume streamResume(Context ctx) {
+    Requests.room(ctx);
+    String lastId = ctx.header("Last-Event-ID");
+    return lastId != null
+        ? RoomStream.Resume.afterCursor(Requests.nonNegative("Last-Event-ID", lastId))
+        : RoomStream.Resume.afterSeq(Requests.queryLong(ctx, "after", 0));
+  }
+
+  /**
+   * Enrolment. A wrong token is a failed authentication of the client address: counted in {@code
+   * danmaku_enrollment_failures_total} and limited per address together with failed batch
+   * authentications (docs/security.md, "Rate limits").
+   */
+  private void enroll(Context ctx) {
+    String address = address(ctx);
+    s.signatureFailures().admit(address);
+    Requests.Enrollment e = requests.enrollment(ctx);
+    try {
+      send(ctx, 200, s.enrollment().enroll(e.deviceId(), e.publicKey(), e.token()));
+    } catch (LedgerException refused) {
+      if (refused.code() == ErrorCode.FORBIDDEN) {
+        enrollmentFailures.increment();
+        s.signatureFailures().unknownDevice(address);
+      }
+      throw refused;
+    }
+  }
+
+  private static String address(Context ctx) {
+    return ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
   }
 
   private void batch(Context ctx) {
     String deviceId = Requests.deviceId(ctx);
-    String address = ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
+    String address = address(ctx);
     s.signatureFailures().admit(address);
     enter();
     Timer.Sample sample = Timer.start();
@@ -430,13 +474,7 @@ public final class HttpApi {
   private void roomStream(SseClient client) {
     Context ctx = client.ctx();
     try {
-      String room = Requests.room(ctx);
-      String lastId = ctx.header("Last-Event-ID");
-      RoomStream.Resume resume =
-          lastId != null && !lastId.isBlank()
-              ? RoomStream.Resume.afterCursor(Requests.nonNegative("Last-Event-ID", lastId))
-              : RoomStream.Resume.afterSeq(Requests.queryLong(ctx, "after", 0));
-      RoomStream.open(client, streams, s.rooms(), s.feed(), room, resume);
+      RoomStream.open(client, streams, s.rooms(), s.feed(), Requests.room(ctx), streamResume(ctx));
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
@@ -536,6 +574,9 @@ public final class HttpApi {
     if (damaged != null) {
       damage.accept(damaged);
     }
+    if (e instanceof MethodNotAllowedResponse m) {
+      ctx.header("Allow", allowed(m));
+    }
     Problems.Mapped m = Problems.map(e, ctx.path(), traceId);
     writeProblem(ctx, m.problem(), m.retryAfterSeconds());
   }
@@ -546,6 +587,23 @@ public final class HttpApi {
     }
     String traceId = ctx.attribute(TRACE_ATTRIBUTE);
     Problem body = traceId == null ? p : p.with(Tracing.MDC_KEY, traceId);
-    ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(toJson(body));
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw cannotSerialise(body, e);
+    }
+    ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(bytes);
+  }
+
+  /** The methods Javalin found for the path, as an {@code Allow} value (RFC 9110 §10.2.1). */
+  private static String allowed(MethodNotAllowedResponse m) {
+    for (Map.Entry<String, String> d : m.getDetails().entrySet()) {
+      if (d.getKey().equalsIgnoreCase("availableMethods")
+          || d.getKey().equalsIgnoreCase("Available methods")) {
+        return d.getValue();
+      }
+    }
+    return "";
   }
 }

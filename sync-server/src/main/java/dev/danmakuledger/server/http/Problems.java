@@ -70,12 +70,17 @@ final class Problems {
       ErrorCode code =
           switch (h.getStatus()) {
             case 404 -> ErrorCode.NOT_FOUND;
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
             case 413 -> ErrorCode.BODY_TOO_LARGE;
             case 400 -> ErrorCode.INVALID_FIELD;
             default -> null;
           };
       if (code != null) {
-        return new Mapped(Problem.of(code, h.getMessage()).withInstance(path), false);
+        String detail =
+            code == ErrorCode.METHOD_NOT_ALLOWED
+                ? "this path does not take this method; use one named in the Allow header"
+                : h.getMessage();
+        return new Mapped(Problem.of(code, detail).withInstance(path), false);
       }
     }
     DamagedRowException damaged = DamagedRowException.in(e);

@@ -289,37 +289,13 @@ final class Requests {
     if (raw == null) {
       return 60;
     }
-    long v;
-    try {
-      v = raw.length() > 9 ? -1 : Long.parseLong(raw);
-    } catch (NumberFormatException e) {
-      v = -1;
-    }
-    if (v < 1 || v > ClusterHistory.MAX_MINUTES) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD,
-          "minutes: got "
-              + quote(raw)
-              + ", want a whole number of minutes in 1.."
-              + ClusterHistory.MAX_MINUTES
-              + " (one day at most)");
-    }
+    long v = Decimal.parse("minutes", raw, 1, ClusterHistory.MAX_MINUTES);
     return (int) v;
   }
 
-  /** {@code raw} as a non-negative long, else 400 invalid-field naming {@code name}. */
+  /** {@code raw} as a non-negative long (a canonical decimal), else 400 invalid-field. */
   static long nonNegative(String name, String raw) {
-    long v;
-    try {
-      v = Long.parseLong(raw == null ? "" : raw.strip());
-    } catch (NumberFormatException e) {
-      v = -1;
-    }
-    if (v < 0) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD, name + ": got " + quote(raw) + ", want a non-negative integer");
-    }
-    return v;
+    return Decimal.parse(name, raw);
   }
 
   static String quote(String s) {

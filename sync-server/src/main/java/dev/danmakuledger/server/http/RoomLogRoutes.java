@@ -4,8 +4,8 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.roomlog.AuditBundles;
 import dev.danmakuledger.server.roomlog.RoomLogReads;
-import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import java.util.function.BiConsumer;
 
 /**
@@ -36,16 +36,19 @@ final class RoomLogRoutes {
     this.adminToken = adminToken;
   }
 
-  void register(Javalin app, BiConsumer<Context, Object> sendJson) {
-    app.get("/v1/server/keys", ctx -> sendJson.accept(ctx, keys));
-    app.get(
+  /**
+   * @param get registers a handler for GET (and HEAD) of a path
+   */
+  void register(BiConsumer<String, Handler> get, BiConsumer<Context, Object> sendJson) {
+    get.accept("/v1/server/keys", ctx -> sendJson.accept(ctx, keys));
+    get.accept(
         "/v1/rooms/{room}/log/checkpoint",
         ctx -> {
           String note = reads.checkpoint(Requests.room(ctx));
           ctx.header("Cache-Control", NO_CACHE).contentType(CHECKPOINT_TYPE).result(note);
         });
-    app.get("/v1/rooms/{room}/log/<path>", this::tile);
-    app.get(
+    get.accept("/v1/rooms/{room}/log/<path>", this::tile);
+    get.accept(
         "/v1/rooms/{room}/messages/{seq}/bundle",
         ctx ->
             sendJson.accept(
@@ -59,6 +62,19 @@ final class RoomLogRoutes {
   private void tile(Context ctx) {
     String room = Requests.room(ctx);
     String path = ctx.pathParam("path");
+    String canonical = "/v1/rooms/" + room + "/log/" + path;
+    if (!canonical.equals(ctx.req().getRequestURI())) {
+      // C2SP tlog-tiles names each tile by exactly one path; any other spelling (a trailing
+      // slash, percent-encoded characters) names no resource
+      throw new LedgerException(
+          ErrorCode.NOT_FOUND,
+          "room log has no "
+              + abbreviate(ctx.req().getRequestURI())
+              + "; tile paths are served only in their canonical form, e.g. "
+              + "/v1/rooms/"
+              + room
+              + "/log/tile/0/000.p/4 (C2SP tlog-tiles)");
+    }
     if (!path.startsWith("tile/")) {
       throw new LedgerException(
           ErrorCode.NOT_FOUND,
