@@ -314,7 +314,7 @@ public final class HttpApi {
   /**
    * Enrolment. A wrong token is a failed authentication of the client address: counted in {@code
    * danmaku_enrollment_failures_total} and limited per address together with failed batch
-   * authentications (docs/security.md, "Rate limits").
+   * authentications (docs/security.md, "Failed authentication and rate limits").
    */
   private void enroll(Context ctx) {
     String address = address(ctx);
