@@ -1,6 +1,7 @@
 package dev.danmakuledger.server;
 
 import dev.danmakuledger.server.events.StreamLimits;
+import dev.danmakuledger.server.http.HttpLimits;
 import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -179,6 +180,41 @@ public final class Main implements Callable<Integer> {
       description = "approximate MAXLEN of each room's Redis Stream (default 10000)")
   Long streamLength;
 
+  @Option(
+      names = "--max-bodies",
+      description =
+          "request bodies read at once on this instance; more get 503 overloaded (default 64)")
+  Integer maxBodies;
+
+  @Option(
+      names = "--max-bodies-per-address",
+      description = "request bodies read at once from one client address; more get 429 (default 8)")
+  Integer maxBodiesPerAddress;
+
+  @Option(
+      names = "--min-body-rate",
+      description =
+          "slowest accepted request body in bytes per second; slower ones get 408, 0 turns the"
+              + " check off (default 1024)")
+  Long minBodyRate;
+
+  @Option(
+      names = "--idle-timeout-ms",
+      description =
+          "longest silence on a connection, also mid-request; keep above the 15 s stream"
+              + " heartbeat (default 30000)")
+  Long idleTimeoutMs;
+
+  @Option(
+      names = "--max-header-bytes",
+      description = "largest request line plus headers; larger get 431 (default 8192)")
+  Integer maxHeaderBytes;
+
+  @Option(
+      names = "--max-threads",
+      description = "HTTP worker threads, at least --max-bodies + 32 (default 250)")
+  Integer maxThreads;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -303,7 +339,19 @@ public final class Main implements Callable<Integer> {
               streamPollMs != null ? Duration.ofMillis(streamPollMs) : d.poll(),
               streamLength != null ? streamLength : d.streamLength()));
     }
+    b.httpLimits(httpLimits());
     return b.build();
+  }
+
+  private HttpLimits httpLimits() {
+    HttpLimits d = HttpLimits.DEFAULTS;
+    return new HttpLimits(
+        maxBodies != null ? maxBodies : d.maxBodies(),
+        maxBodiesPerAddress != null ? maxBodiesPerAddress : d.maxBodiesPerAddress(),
+        minBodyRate != null ? minBodyRate : d.minBodyBytesPerSecond(),
+        idleTimeoutMs != null ? Duration.ofMillis(idleTimeoutMs) : d.idleTimeout(),
+        maxHeaderBytes != null ? maxHeaderBytes : d.maxHeaderBytes(),
+        maxThreads != null ? maxThreads : d.maxThreads());
   }
 
   @Override

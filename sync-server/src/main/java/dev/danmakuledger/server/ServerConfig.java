@@ -1,6 +1,7 @@
 package dev.danmakuledger.server;
 
 import dev.danmakuledger.server.events.StreamLimits;
+import dev.danmakuledger.server.http.HttpLimits;
 import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import java.net.URI;
 import java.nio.file.Path;
@@ -49,6 +50,9 @@ import java.util.regex.Pattern;
  *     keys are created
  * @param streamLimits room-stream limits: per-subscriber buffer, SQL poll interval, Redis Stream
  *     length (docs/sync-server.md, "Room streams")
+ * @param httpLimits admission limits of the HTTP listener: request bodies at once (per instance and
+ *     per address), minimum body rate, idle timeout, header size, threads (docs/operations.md,
+ *     "Admission limits")
  * @param clock time source for message ids, receipts and timestamps
  * @param otlpEndpoint OTLP/HTTP collector the pipeline spans are exported to, or null to record no
  *     spans at all (docs/operations.md, "Tracing")
@@ -80,6 +84,7 @@ public record ServerConfig(
     Duration roomCheckpointInterval,
     String serverName,
     StreamLimits streamLimits,
+    HttpLimits httpLimits,
     Clock clock,
     URI otlpEndpoint,
     Duration historyRetention,
@@ -143,6 +148,7 @@ public record ServerConfig(
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(streamLimits, "streamLimits");
+    Objects.requireNonNull(httpLimits, "httpLimits");
     Objects.requireNonNull(dedupeTtl, "dedupeTtl");
     Objects.requireNonNull(offlineAfter, "offlineAfter");
     Objects.requireNonNull(stuckAfter, "stuckAfter");
@@ -261,6 +267,7 @@ public record ServerConfig(
     b.roomCheckpointInterval = roomCheckpointInterval;
     b.serverName = serverName;
     b.streamLimits = streamLimits;
+    b.httpLimits = httpLimits;
     b.clock = clock;
     b.otlpEndpoint = otlpEndpoint;
     b.historyRetention = historyRetention;
@@ -293,6 +300,7 @@ public record ServerConfig(
     private Duration roomCheckpointInterval = DEFAULT_ROOM_CHECKPOINT_INTERVAL;
     private String serverName = DEFAULT_SERVER_NAME;
     private StreamLimits streamLimits = StreamLimits.DEFAULTS;
+    private HttpLimits httpLimits = HttpLimits.DEFAULTS;
     private Clock clock = Clock.systemUTC();
     private URI otlpEndpoint;
     private Duration historyRetention = DEFAULT_HISTORY_RETENTION;
@@ -404,6 +412,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder httpLimits(HttpLimits httpLimits) {
+      this.httpLimits = httpLimits;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -449,6 +462,7 @@ public record ServerConfig(
           roomCheckpointInterval,
           serverName,
           streamLimits,
+          httpLimits,
           clock,
           otlpEndpoint,
           historyRetention,

@@ -271,7 +271,8 @@ public final class SyncServer implements AutoCloseable {
                   db::isReachable,
                   dir.adminToken(),
                   config.maxBodyBytes(),
-                  config.maxRecordsPerBatch()),
+                  config.maxRecordsPerBatch(),
+                  config.httpLimits()),
               json);
       http.reportingDamageTo(damage::report);
       int port = http.start(config.bind(), config.port());

@@ -20,9 +20,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,6 +54,23 @@ public final class IngestServer implements AutoCloseable {
 
   private static final String JSON = "application/json";
   private static final String NODELAY = "sun.net.httpserver.nodelay";
+  private static final String MAX_REQUEST_SECONDS = "sun.net.httpserver.maxReqTime";
+
+  /**
+   * Longest time a local client may take to send a whole request, head and body. The JDK server
+   * reads a request on a worker thread, so a client that stalls mid-request holds one; past this
+   * deadline its connection is closed and the thread is free.
+   */
+  public static final int REQUEST_DEADLINE_SECONDS = 5;
+
+  /**
+   * Worker threads: enough that a crowd of stalled local clients (each holding one until the
+   * deadline) leaves threads for everyone else. Idle threads end after 30 s.
+   */
+  public static final int MAX_THREADS = 256;
+
+  /** Connections waiting for a thread; beyond it a new connection is closed unanswered. */
+  public static final int MAX_QUEUED = 64;
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -74,14 +92,20 @@ public final class IngestServer implements AutoCloseable {
     this.validation = new RequestValidation(json, capture.deviceId());
     this.guard = new LoopbackGuard(server.getAddress().getPort());
     AtomicInteger n = new AtomicInteger();
-    this.executor =
-        Executors.newFixedThreadPool(
-            32,
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            MAX_THREADS,
+            MAX_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(MAX_QUEUED),
             r -> {
               Thread t = new Thread(r, "edge-api-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
+    pool.allowCoreThreadTimeOut(true);
+    this.executor = pool;
     server.setExecutor(executor);
     server.createContext("/", this::handle);
   }
@@ -106,6 +130,10 @@ public final class IngestServer implements AutoCloseable {
     // delayed ACK and every answer waits ~40 ms. The server reads this once, when it first starts.
     if (System.getProperty(NODELAY) == null) {
       System.setProperty(NODELAY, "true");
+    }
+    // The JDK server's only read deadline; also read once, when it first starts.
+    if (System.getProperty(MAX_REQUEST_SECONDS) == null) {
+      System.setProperty(MAX_REQUEST_SECONDS, Integer.toString(REQUEST_DEADLINE_SECONDS));
     }
     HttpServer http = HttpServer.create(bind, 128);
     IngestServer server = new IngestServer(http, capture, store, maxStoreBytes);

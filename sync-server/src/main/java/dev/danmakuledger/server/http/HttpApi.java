@@ -47,6 +47,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -84,7 +87,8 @@ public final class HttpApi {
       BooleanSupplier sqlReady,
       String adminToken,
       long maxBodyBytes,
-      int maxRecordsPerBatch) {}
+      int maxRecordsPerBatch,
+      HttpLimits limits) {}
 
   private final Services s;
   private final ObjectMapper json;
@@ -107,7 +111,12 @@ public final class HttpApi {
   public HttpApi(Services services, ObjectMapper json) {
     this.s = services;
     this.json = json;
-    this.requests = new Requests(json, services.maxBodyBytes(), services.maxRecordsPerBatch());
+    this.requests =
+        new Requests(
+            json,
+            services.maxBodyBytes(),
+            services.maxRecordsPerBatch(),
+            new BodyAdmission(services.limits(), services.metrics().registry()));
     this.adminToken = new AdminToken(services.adminToken());
     this.batchTimer = services.metrics().batchTimer();
     this.batchRecords =
@@ -131,6 +140,14 @@ public final class HttpApi {
               ContainerErrors errors = new ContainerErrors(json);
               cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
               cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
+              HttpLimits limits = services.limits();
+              cfg.jetty.threadPool = threads(limits);
+              cfg.jetty.modifyHttpConfiguration(
+                  http -> {
+                    http.setRequestHeaderSize(limits.maxHeaderBytes());
+                    http.setMinRequestDataRate(limits.minBodyBytesPerSecond());
+                    http.setIdleTimeout(limits.idleTimeout().toMillis());
+                  });
             });
     routes();
   }
@@ -148,7 +165,18 @@ public final class HttpApi {
   /** Starts listening; returns the bound port. */
   public int start(String bind, int port) {
     app.start(bind, port);
+    for (Connector c : app.jettyServer().server().getConnectors()) {
+      if (c instanceof AbstractConnector connector) {
+        connector.setIdleTimeout(s.limits().idleTimeout().toMillis());
+      }
+    }
     return app.port();
+  }
+
+  private static QueuedThreadPool threads(HttpLimits limits) {
+    QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), 8, 60_000);
+    pool.setName("http");
+    return pool;
   }
 
   private void routes() {
@@ -317,7 +345,7 @@ public final class HttpApi {
    * authentications (docs/security.md, "Failed authentication and rate limits").
    */
   private void enroll(Context ctx) {
-    String address = address(ctx);
+    String address = Requests.address(ctx);
     s.signatureFailures().admit(address);
     Requests.Enrollment e = requests.enrollment(ctx);
     try {
@@ -331,13 +359,9 @@ public final class HttpApi {
     }
   }
 
-  private static String address(Context ctx) {
-    return ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
-  }
-
   private void batch(Context ctx) {
     String deviceId = Requests.deviceId(ctx);
-    String address = address(ctx);
+    String address = Requests.address(ctx);
     s.signatureFailures().admit(address);
     enter();
     Timer.Sample sample = Timer.start();

@@ -19,7 +19,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
+import org.eclipse.jetty.http.BadMessageException;
 
 /**
  * All request validation at the HTTP boundary, in one place: body size, JSON shape and types, path
@@ -32,26 +34,41 @@ final class Requests {
   private final ObjectMapper json;
   private final long maxBodyBytes;
   private final int maxRecords;
+  private final BodyAdmission admission;
 
-  Requests(ObjectMapper json, long maxBodyBytes, int maxRecords) {
+  Requests(ObjectMapper json, long maxBodyBytes, int maxRecords, BodyAdmission admission) {
     this.json = json;
     this.maxBodyBytes = maxBodyBytes;
     this.maxRecords = maxRecords;
+    this.admission = admission;
   }
 
-  /** The body, refusing more than the configured maximum with 413 before reading it all. */
+  /**
+   * The body, refusing more than the configured maximum with 413 before reading it all. Reading
+   * needs an admission ({@link BodyAdmission}: 429 or 503 past its bounds); a body that arrives
+   * slower than the minimum rate or falls silent for the idle timeout is 408.
+   */
   byte[] body(Context ctx) {
     long declared = ctx.req().getContentLengthLong();
     if (declared > maxBodyBytes) {
       throw tooLarge(declared);
     }
+    BodyAdmission.Permit permit = admission.enter(address(ctx));
     try (InputStream in = ctx.req().getInputStream()) {
       byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
       if (bytes.length > maxBodyBytes) {
         throw tooLarge(bytes.length);
       }
       return bytes;
+    } catch (BadMessageException e) {
+      // Jetty's minimum request data rate (HttpLimits.minBodyBytesPerSecond)
+      admission.timedOut();
+      throw tooSlow(e.getReason());
     } catch (IOException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        admission.timedOut();
+        throw tooSlow("no byte for the idle timeout");
+      }
       // the client went away mid-body (or sent less than its Content-Length): a broken request,
       // not a server fault; if anyone still listens, it learns to resend the whole request
       throw new LedgerException(
@@ -60,7 +77,22 @@ final class Requests {
               + "fewer bytes than the request announced ("
               + e.getMessage()
               + "); resend the whole request");
+    } finally {
+      permit.close();
     }
+  }
+
+  /** The client's address as the limits know it: the TCP peer. */
+  static String address(Context ctx) {
+    return ctx.ip() == null || ctx.ip().isEmpty() ? "unknown" : ctx.ip();
+  }
+
+  private static LedgerException tooSlow(String why) {
+    return new LedgerException(
+        ErrorCode.REQUEST_TIMEOUT,
+        "body: arrived too slowly ("
+            + why
+            + "); send the whole body promptly, or smaller batches on a slow link");
   }
 
   private LedgerException tooLarge(long got) {
