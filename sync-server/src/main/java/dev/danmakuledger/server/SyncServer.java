@@ -216,6 +216,7 @@ public final class SyncServer implements AutoCloseable {
               rooms,
               admin,
               config.clock());
+      resources.push(ingest);
       DeviceSyncStates syncStates = new DeviceSyncStates(db);
       ingest.reportingQueuesTo(new QueueReports(syncStates, config.stuckAfter(), admin));
       if (config.roomLog()) {

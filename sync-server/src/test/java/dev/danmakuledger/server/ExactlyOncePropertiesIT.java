@@ -56,7 +56,9 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * The exactly-once model (docs/architecture.md §5): random interleavings of batches on two server
  * instances sharing one database and one Redis (some sent at the same moment on both, racing for
- * numbers and device rows), SQL commits failing after Redis admitted, retries, Redis wipes, room
+ * numbers and device rows), every device's batch sent at once to one instance so that they share a
+ * tick (docs/architecture.md §5, "Ticks") while SQL fails one device's inserts inside it (only that
+ * device's batch may fail), SQL commits failing after Redis admitted, retries, Redis wipes, room
  * counters deleted, rolled back or set behind SQL, repeated and conflicting keys. After the devices
  * have synced everything and the gap sealer ran with the clock past its age, the reference model
  * must hold: every number 1..high of every room is a message or a tombstone, every captured key is
@@ -147,11 +149,13 @@ class ExactlyOncePropertiesIT {
         check(store, devices, rooms, answers, String.join("\n", trace));
       } finally {
         for (Instance i : instances) {
+          i.ingest().close();
           i.ids().close();
         }
       }
     } finally {
       FailingCommits.failing = false;
+      FailingCommits.failingDevice = null;
     }
   }
 
@@ -194,6 +198,17 @@ class ExactlyOncePropertiesIT {
       }
       trace.add("race " + d.log.id + " on both instances with " + other.log.id);
       race(d, other, instances, answers, trace);
+    } else if (what < 22) {
+      for (Device x : devices) {
+        for (int i = 1 + random.nextInt(3); i > 0; i--) {
+          capture(x, rooms.get(random.nextInt(rooms.size())), random);
+        }
+      }
+      Device bad = random.nextBoolean() ? d : null;
+      trace.add(
+          "tick of every device on one instance"
+              + (bad == null ? "" : ", SQL fails " + bad.log.id));
+      tick(devices, bad, at, answers, trace);
     } else if (what < 40) {
       int n = 1 + random.nextInt(4);
       for (int i = 0; i < n; i++) {
@@ -287,6 +302,52 @@ class ExactlyOncePropertiesIT {
         }
       }
     } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Sends every device's pending records at the same moment to one instance, so that they commit in
+   * one tick, while SQL fails the inserts of {@code bad} (if not null): only {@code bad}'s batch
+   * may fail, every other batch of the tick must commit.
+   */
+  private static void tick(
+      List<Device> devices,
+      Device bad,
+      Instance at,
+      Map<String, List<RecordOutcome>> answers,
+      List<String> trace)
+      throws InterruptedException, ExecutionException {
+    ExecutorService pool = Executors.newFixedThreadPool(devices.size());
+    FailingCommits.failingDevice = bad == null ? null : bad.log.id;
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<BatchResponse>> running = new ArrayList<>();
+      for (Device d : devices) {
+        BatchRequest req = d.log.resend(d.verified, d.log.size());
+        running.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return at.ingest()
+                      .ingest(d.log.id, req.oldSize(), bytes(req), req.checkpoint(), null)
+                      .response();
+                }));
+      }
+      start.countDown();
+      for (int i = 0; i < devices.size(); i++) {
+        Device d = devices.get(i);
+        try {
+          record(d, running.get(i).get(), answers, trace);
+        } catch (ExecutionException e) {
+          if (d != bad || !(e.getCause() instanceof StorageUnavailableException)) {
+            throw e;
+          }
+          trace.add("  -> SQL failed for " + d.log.id);
+        }
+      }
+    } finally {
+      FailingCommits.failingDevice = null;
       pool.shutdownNow();
     }
   }

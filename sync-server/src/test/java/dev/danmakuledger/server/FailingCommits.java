@@ -11,11 +11,15 @@ import org.h2.api.Trigger;
  * Makes SQL commits of batches fail on an H2 database, the way a dropped connection does: an H2
  * trigger on {@code device_bundles} throws a timeout (SQLSTATE HYT00, transient) while {@link
  * #failing} is set, so the whole batch transaction rolls back after Redis admitted its records and
- * the client gets 503.
+ * the client gets 503. {@link #failingDevice} makes only the inserts of one device fail: inside a
+ * tick of several devices' batches, the transaction of the whole tick fails because of one batch.
  */
 public final class FailingCommits implements Trigger {
   /** While true, every insert into {@code device_bundles} fails. */
   static volatile boolean failing;
+
+  /** While set, every insert into {@code device_bundles} of this device fails. */
+  static volatile String failingDevice;
 
   /** Installs the trigger on the H2 database at {@code url} (same JVM, shared database). */
   static void install(String url) throws SQLException {
@@ -31,7 +35,7 @@ public final class FailingCommits implements Trigger {
 
   @Override
   public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
-    if (failing) {
+    if (failing || (failingDevice != null && failingDevice.equals(newRow[0]))) {
       throw new SQLTimeoutException("injected: commit timed out", "HYT00");
     }
   }

@@ -16,12 +16,9 @@ import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
 import dev.danmakuledger.server.ingest.CheckpointWitness.Extension;
 import dev.danmakuledger.server.ingest.RecordTriage.Triage;
-import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
 import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
-import dev.danmakuledger.server.storage.BatchCommit;
-import dev.danmakuledger.server.storage.CommittedBatch;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceSyncStates;
@@ -29,19 +26,15 @@ import dev.danmakuledger.server.storage.EdgeCounters;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.LogSlot;
 import dev.danmakuledger.server.storage.MessageRow;
-import dev.danmakuledger.server.storage.SlotTakenException;
 import dev.danmakuledger.server.storage.StaleDeviceException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
@@ -55,33 +48,28 @@ import java.util.regex.Pattern;
  *       hashes giving the checkpoint root;
  *   <li>{@link RecordTriage}: every record either a moderated candidate or REJECTED in its place,
  *       decided before anything is admitted;
- *   <li>{@link RoomAdmission}: one atomic Redis admit per room (dedupe proposal and numbers);
- *   <li>{@link BatchAssembly} and commit: SQL decides duplicates; the batch commits in one
- *       transaction optimistically locked on the device row; a UNIQUE collision with a key or
- *       number taken meanwhile is resolved (duplicate of the stored message, or a fresh number
- *       after the counter is re-seeded) and the batch commits again in the same request;
- *   <li>broadcast of the committed CONFIRMED messages and the admin event.
+ *   <li>{@link TickSequencer}: the ready batch waits for the next tick, which admits every ready
+ *       batch in one Redis round trip ({@link RoomAdmission}), assembles each ({@link
+ *       BatchAssembly}: SQL decides duplicates), commits them in one transaction optimistically
+ *       locked on each device row, resolves collisions of a batch alone ({@link CollisionRounds})
+ *       and broadcasts the committed CONFIRMED messages;
+ *   <li>the admin event and the hand-over of the committed slots to the room-log integrator.
  * </ol>
  *
- * Thread-safe; nothing of a refused batch is stored.
+ * The first three steps run on the request's thread, in parallel with other requests; the tick runs
+ * on the sequencer's. Thread-safe; nothing of a refused batch is stored. Close it to stop the
+ * sequencer.
  */
-public final class BatchIngest {
+public final class BatchIngest implements AutoCloseable {
   /** Attempts of a batch whose device row changed concurrently before answering 409. */
   static final int MAX_ATTEMPTS = 5;
-
-  /**
-   * Commit rounds of one attempt. Every round resolves the collisions it saw, so only other writers
-   * racing for the same numbers or keys make another round necessary.
-   */
-  static final int MAX_COMMIT_ROUNDS = 16;
 
   private static final HexFormat HEX = HexFormat.of();
 
   private final LedgerStore store;
   private final CheckpointWitness witness;
   private final RecordTriage triage;
-  private final RoomAdmission admission;
-  private final RoomHub rooms;
+  private final TickSequencer ticks;
   private final AdminHub admin;
   private final Clock clock;
   private final StageTimes stages = new StageTimes();
@@ -102,7 +90,6 @@ public final class BatchIngest {
       AdminHub admin,
       Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
-    this.rooms = Objects.requireNonNull(rooms, "rooms");
     this.admin = Objects.requireNonNull(admin, "admin");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.witness =
@@ -113,15 +100,26 @@ public final class BatchIngest {
             admin,
             clock);
     this.triage = new RecordTriage(new Moderation(bannedWords, reviewRule));
-    this.admission =
-        new RoomAdmission(
-            Objects.requireNonNull(sequencer, "sequencer"),
-            Objects.requireNonNull(messageIds, "messageIds"));
+    this.ticks =
+        TickSequencer.start(
+            store,
+            new RoomAdmission(
+                Objects.requireNonNull(sequencer, "sequencer"),
+                Objects.requireNonNull(messageIds, "messageIds")),
+            Objects.requireNonNull(rooms, "rooms"),
+            stages);
+  }
+
+  /** Stops the tick sequencer; batches still waiting for a tick are refused. */
+  @Override
+  public void close() {
+    ticks.close();
   }
 
   /** Reports every stage of every batch to {@code observer} (metrics and tracing). */
   public BatchIngest observedBy(StageObserver observer) {
     this.observer = Objects.requireNonNull(observer, "observer");
+    ticks.observedBy(observer);
     return this;
   }
 
@@ -158,9 +156,7 @@ public final class BatchIngest {
       throw e;
     } finally {
       scope.end();
-      if (stage != PipelineStage.COMMIT) { // commit() splits its time into assemble and commit
-        stages.add(StageTimes.Stage.valueOf(stage.name()), System.nanoTime() - start);
-      }
+      stages.add(StageTimes.Stage.valueOf(stage.name()), System.nanoTime() - start);
     }
   }
 
@@ -250,19 +246,17 @@ public final class BatchIngest {
           stage(
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
-      Map<String, List<Slot>> slots = stage(PipelineStage.ADMIT, () -> admission.admit(t.byRoom()));
       DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
-      Committed done =
-          stage(PipelineStage.COMMIT, () -> commit(device, updated, t, slots, ext, queue));
+      TickSequencer.Committed done = ticks.commit(new ReadyBatch(device, updated, t, ext, queue));
       reported = true;
       if (q != null) {
-        q.published(done.batch().queueAlert());
+        q.published(done.queueAlert());
       }
       Plan plan = done.plan();
       stage(
           PipelineStage.PUBLISH,
           () -> {
-            publish(done.batch(), updated, canonicals.size(), now);
+            publish(updated, canonicals.size(), now);
             handOver(plan, deviceId, oldSize, ext.leafHashes());
             return null;
           });
@@ -291,115 +285,6 @@ public final class BatchIngest {
       q.store(queue);
     }
     return true;
-  }
-
-  /**
-   * Assembles and commits the batch, resolving collisions until it commits: keys Redis remembered
-   * are first looked up in SQL (the only pre-read, and only for those keys); keys Redis called new
-   * are trusted to the UNIQUE constraints, and a collision is read back only then.
-   */
-  /** A batch's plan and what its transaction gave out. */
-  private record Committed(Plan plan, CommittedBatch batch) {}
-
-  private Committed commit(
-      DeviceRow device,
-      DeviceRow updated,
-      Triage t,
-      Map<String, List<Slot>> slots,
-      Extension ext,
-      DeviceSyncStates.Report queue)
-      throws StaleDeviceException {
-    long t0 = System.nanoTime();
-    Map<String, MessageRow> inSql = new HashMap<>(store.messagesByKeys(remembered(slots)));
-    Map<String, Set<Long>> taken = new HashMap<>();
-    for (int round = 1; ; round++) {
-      Plan plan = BatchAssembly.assemble(device.id(), t.rejected(), slots, inSql, taken);
-      long t1 = System.nanoTime();
-      stages.add(Stage.ASSEMBLE, t1 - t0);
-      boolean resolved;
-      if (!plan.clashes().isEmpty()) {
-        plan.clashes().forEach(admission::renumber);
-        resolved = true;
-      } else {
-        try {
-          CommittedBatch done =
-              store.commit(
-                  new BatchCommit(
-                      device.version(),
-                      device.verifiedSize(),
-                      updated,
-                      plan.rows(),
-                      ext.nodes(),
-                      plan.messages(),
-                      plan.counters(),
-                      queue));
-          long statements = done.deviceLogNanos() + done.messagesNanos();
-          stages.add(Stage.DEVICE_LOG, done.deviceLogNanos());
-          stages.add(Stage.MESSAGES, done.messagesNanos());
-          stages.add(Stage.COMMIT, Math.max(0, System.nanoTime() - t1 - statements));
-          return new Committed(plan, done);
-        } catch (SlotTakenException e) {
-          resolved = resolve(plan, inSql, taken);
-        }
-      }
-      t0 = System.nanoTime();
-      stages.add(Stage.COMMIT, t0 - t1);
-      if (!resolved || round >= MAX_COMMIT_ROUNDS) {
-        throw new StaleDeviceException(
-            device.id(),
-            "batch of " + device.id() + " still collides after " + round + " commit rounds",
-            null);
-      }
-    }
-  }
-
-  private static List<String> remembered(Map<String, List<Slot>> slots) {
-    List<String> keys = new ArrayList<>();
-    for (List<Slot> room : slots.values()) {
-      for (Slot s : room) {
-        if (!s.redisNew) {
-          keys.add(s.key());
-        }
-      }
-    }
-    return keys;
-  }
-
-  /**
-   * Reads back what a failed commit collided with: keys now stored (they become duplicates) and
-   * numbers now taken (their records get fresh numbers, a tombstone is dropped).
-   *
-   * @return false when SQL shows no collision (the device row or something else raced: retry)
-   */
-  private boolean resolve(Plan plan, Map<String, MessageRow> inSql, Map<String, Set<Long>> taken) {
-    boolean changed = false;
-    List<String> keys = new ArrayList<>(plan.stored().size());
-    for (Slot s : plan.stored()) {
-      keys.add(s.key());
-    }
-    for (Map.Entry<String, MessageRow> e : store.messagesByKeys(keys).entrySet()) {
-      changed |= inSql.put(e.getKey(), e.getValue()) == null;
-    }
-    Map<String, List<Long>> seqs = new LinkedHashMap<>();
-    for (MessageRow m : plan.messages()) {
-      seqs.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(m.seq());
-    }
-    for (Map.Entry<String, List<Long>> e : seqs.entrySet()) {
-      String room = e.getKey();
-      Set<Long> now = store.messages().takenSeqs(room, e.getValue());
-      changed |= taken.computeIfAbsent(room, r -> new HashSet<>()).addAll(now);
-      List<Slot> renumber = new ArrayList<>();
-      for (Slot s : plan.stored()) {
-        if (s.candidate.record().room().equals(room)
-            && now.contains(s.seq)
-            && !inSql.containsKey(s.key())) {
-          renumber.add(s);
-        }
-      }
-      admission.renumber(room, renumber);
-      changed |= !renumber.isEmpty();
-    }
-    return changed;
   }
 
   private static DeviceRow updated(
@@ -495,9 +380,8 @@ public final class BatchIngest {
     }
   }
 
-  /** Broadcasts what committed; nothing uncommitted is ever published. */
-  private void publish(CommittedBatch committed, DeviceRow updated, int records, long now) {
-    rooms.announce(committed.confirmed());
+  /** Tells the admin stream what committed (the tick broadcast the room messages). */
+  private void publish(DeviceRow updated, int records, long now) {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("verifiedSize", updated.verifiedSize());
     data.put("records", records);

@@ -6,6 +6,7 @@ import dev.danmakuledger.server.ingest.RecordTriage.Candidate;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,34 @@ final class RoomAdmission {
       slots.put(e.getKey(), room);
     }
     return slots;
+  }
+
+  /**
+   * Admits the candidates of every batch of a tick in one Redis round trip: each room's candidates
+   * of all batches in one atomic call, batches in the given order within a room.
+   *
+   * @return each batch's slots by room, in the order of {@code batches}
+   */
+  List<Map<String, List<Slot>>> admitTick(List<Map<String, List<Candidate>>> batches) {
+    Map<String, List<Candidate>> merged = new LinkedHashMap<>();
+    for (Map<String, List<Candidate>> b : batches) {
+      b.forEach(
+          (room, cands) -> merged.computeIfAbsent(room, r -> new ArrayList<>()).addAll(cands));
+    }
+    Map<String, List<Slot>> all = admit(merged);
+    Map<String, Integer> taken = new HashMap<>();
+    List<Map<String, List<Slot>>> out = new ArrayList<>(batches.size());
+    for (Map<String, List<Candidate>> b : batches) {
+      Map<String, List<Slot>> slots = new LinkedHashMap<>();
+      for (Map.Entry<String, List<Candidate>> e : b.entrySet()) {
+        int from = taken.getOrDefault(e.getKey(), 0);
+        int to = from + e.getValue().size();
+        slots.put(e.getKey(), new ArrayList<>(all.get(e.getKey()).subList(from, to)));
+        taken.put(e.getKey(), to);
+      }
+      out.add(slots);
+    }
+    return out;
   }
 
   /** Gives each slot a fresh number of its room (the counter re-seeded above SQL first). */

@@ -16,8 +16,9 @@ public final class StageTimes {
    * metrics and spans. {@code PARSE} and {@code REPLY} happen at the HTTP boundary, before and
    * after the pipeline, and {@code OPEN} before its first stage; the pipeline's commit is split
    * here into {@code ASSEMBLE}, {@code DEVICE_LOG}, {@code MESSAGES} and {@code COMMIT}; the other
-   * names are the pipeline's own. Together they are the server's time for a batch but for the HTTP
-   * stack's own reading and writing.
+   * names are the pipeline's own. {@code PARSE} to {@code TRIAGE}, {@code PUBLISH} and {@code
+   * REPLY} run per request, in parallel; {@code ADMIT} to {@code COMMIT} run per tick on the
+   * sequencer (docs/architecture.md §5, "Ticks"), once for every batch of the tick.
    */
   public enum Stage {
     /** Request body read, JSON and record bytes decoded (HTTP boundary). */
@@ -52,6 +53,7 @@ public final class StageTimes {
 
   private final Map<Stage, LongAdder> nanos = new EnumMap<>(Stage.class);
   private final LongAdder batches = new LongAdder();
+  private final LongAdder ticks = new LongAdder();
 
   public StageTimes() {
     for (Stage s : Stage.values()) {
@@ -72,23 +74,32 @@ public final class StageTimes {
     batches.increment();
   }
 
+  /** Counts one tick (docs/architecture.md §5, "Ticks") the sequencer ran. */
+  void countTick() {
+    ticks.increment();
+  }
+
   /** A copy of the totals so far. */
   public Snapshot snapshot() {
     Map<Stage, Long> out = new EnumMap<>(Stage.class);
     nanos.forEach((s, n) -> out.put(s, n.sum()));
-    return new Snapshot(batches.sum(), out);
+    return new Snapshot(batches.sum(), ticks.sum(), out);
   }
 
   /**
    * Totals at one moment.
    *
    * @param batches batches counted
+   * @param ticks ticks counted (a tick commits the batches that were ready together)
    * @param nanos cumulative nanoseconds per stage
    */
-  public record Snapshot(long batches, Map<Stage, Long> nanos) {
+  public record Snapshot(long batches, long ticks, Map<Stage, Long> nanos) {
     public Snapshot {
       if (batches < 0) {
         throw new IllegalArgumentException("batches: got " + batches + ", want >= 0");
+      }
+      if (ticks < 0) {
+        throw new IllegalArgumentException("ticks: got " + ticks + ", want >= 0");
       }
       nanos = Map.copyOf(nanos);
     }
@@ -99,12 +110,22 @@ public final class StageTimes {
       for (Stage s : Stage.values()) {
         out.put(s, nanos.getOrDefault(s, 0L) - earlier.nanos.getOrDefault(s, 0L));
       }
-      return new Snapshot(batches - earlier.batches, out);
+      return new Snapshot(batches - earlier.batches, ticks - earlier.ticks, out);
     }
 
     /** Mean milliseconds per batch spent in {@code stage}, 0 when no batch was counted. */
     public double msPerBatch(Stage stage) {
       return batches == 0 ? 0 : nanos.getOrDefault(stage, 0L) / 1e6 / batches;
+    }
+
+    /** Mean milliseconds per tick spent in {@code stage}, 0 when no tick was counted. */
+    public double msPerTick(Stage stage) {
+      return ticks == 0 ? 0 : nanos.getOrDefault(stage, 0L) / 1e6 / ticks;
+    }
+
+    /** Mean batches per tick, 0 when no tick was counted. */
+    public double batchesPerTick() {
+      return ticks == 0 ? 0 : (double) batches / ticks;
     }
   }
 }

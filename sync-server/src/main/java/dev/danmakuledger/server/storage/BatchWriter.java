@@ -2,8 +2,13 @@ package dev.danmakuledger.server.storage;
 
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Commits one verified batch in one transaction (docs/architecture.md §4: the new verified size,
@@ -14,6 +19,10 @@ import java.util.Optional;
  * every writer of a room, so they are locked last, after the room slots are in: the locks other
  * devices queue on are held for one narrow insert and the commit, not for the insert of the slots,
  * which slows down as the store grows.
+ *
+ * <p>{@link #commitTick} commits the batches of one tick (docs/architecture.md §5, "Ticks") in one
+ * transaction: the device rows in id order, one counter upsert, one insert of every room slot and
+ * one cursor reservation for every room of the tick.
  */
 public final class BatchWriter {
   private final Jdbc jdbc;
@@ -25,14 +34,101 @@ public final class BatchWriter {
   }
 
   /** What the batch transaction gave out. */
-  private record Written(Map<String, CursorRange> confirmed, Optional<AlertRow> queueAlert) {}
+  private record Written(Map<String, CursorRange> confirmed, Map<String, AlertRow> alerts) {}
 
   /** Thrown inside the batch transaction when the optimistic lock fails. */
   private static final class StaleRow extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    StaleRow() {
+    final String deviceId;
+
+    StaleRow(String deviceId) {
       super(null, null, false, false);
+      this.deviceId = deviceId;
+    }
+  }
+
+  /**
+   * Commits the batches of one tick together, each still optimistically locked on its device row.
+   *
+   * @param batches at most one batch per device
+   * @throws StaleDeviceException when a device row moved on or the database broke a deadlock with
+   *     this transaction; nothing was written
+   * @throws SlotTakenException when a key, number or message id of a slot is taken; nothing was
+   *     written
+   */
+  public CommittedTick commitTick(List<BatchCommit> batches)
+      throws StaleDeviceException, SlotTakenException {
+    List<BatchCommit> ordered = new ArrayList<>(batches);
+    ordered.sort(Comparator.comparing(b -> b.device().id()));
+    for (int i = 1; i < ordered.size(); i++) {
+      if (ordered.get(i).device().id().equals(ordered.get(i - 1).device().id())) {
+        throw new IllegalArgumentException(
+            "tick: got two batches of device " + ordered.get(i).device().id() + ", want one");
+      }
+    }
+    long now = clock.millis();
+    long start = System.nanoTime();
+    long[] statements = new long[2];
+    try {
+      Written written =
+          jdbc.inTransactionOrThrow(
+              c -> {
+                long t0 = System.nanoTime();
+                Map<String, Long> counters = new TreeMap<>();
+                List<MessageRow> messages = new ArrayList<>();
+                for (BatchCommit b : ordered) {
+                  if (!DeviceLogStore.write(c, b, now)) {
+                    throw new StaleRow(b.device().id());
+                  }
+                  b.counterDeltas().forEach((k, v) -> counters.merge(k, v, Long::sum));
+                  messages.addAll(b.messages());
+                }
+                long t1 = System.nanoTime();
+                Map<String, AlertRow> alerts = new TreeMap<>();
+                for (BatchCommit b : ordered) {
+                  if (b.queue() != null) {
+                    DeviceSyncStates.recordIn(c, b.queue())
+                        .newAlert()
+                        .ifPresent(a -> alerts.put(b.device().id(), a));
+                  }
+                }
+                CounterStore.add(
+                    c, counters, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
+                long t2 = System.nanoTime();
+                Map<String, CursorRange> ranges = Map.of();
+                if (!messages.isEmpty()) {
+                  MessageStore.insert(c, messages, now);
+                  ranges = ConfirmedCursors.assign(c, messages);
+                }
+                statements[0] = t1 - t0;
+                statements[1] = System.nanoTime() - t2;
+                return new Written(ranges, alerts);
+              });
+      long total = System.nanoTime() - start;
+      List<Optional<AlertRow>> alerts = new ArrayList<>(batches.size());
+      for (BatchCommit b : batches) {
+        alerts.add(Optional.ofNullable(written.alerts().get(b.device().id())));
+      }
+      return new CommittedTick(
+          written.confirmed(),
+          alerts,
+          statements[0],
+          statements[1],
+          Math.max(0, total - statements[0] - statements[1]));
+    } catch (StaleRow e) {
+      throw new StaleDeviceException(
+          e.deviceId, "device " + e.deviceId + " changed during a tick", null);
+    } catch (SQLException e) {
+      if (Jdbc.isUniqueViolation(e)) {
+        throw new SlotTakenException(
+            "tick of " + batches.size() + " batches: " + e.getMessage(), e);
+      }
+      if (Jdbc.isDeadlock(e)) {
+        throw new StaleDeviceException(
+            ordered.get(0).device().id(), "deadlock: " + e.getMessage(), e);
+      }
+      throw Jdbc.failure("commit tick of " + batches.size() + " batches", e);
     }
   }
 
@@ -55,13 +151,15 @@ public final class BatchWriter {
               c -> {
                 long t0 = System.nanoTime();
                 if (!DeviceLogStore.write(c, batch, now)) {
-                  throw new StaleRow();
+                  throw new StaleRow(id);
                 }
                 long t1 = System.nanoTime();
-                Optional<AlertRow> queueAlert =
-                    batch.queue() == null
-                        ? Optional.empty()
-                        : DeviceSyncStates.recordIn(c, batch.queue()).newAlert();
+                Map<String, AlertRow> queueAlert = new TreeMap<>();
+                if (batch.queue() != null) {
+                  DeviceSyncStates.recordIn(c, batch.queue())
+                      .newAlert()
+                      .ifPresent(a -> queueAlert.put(id, a));
+                }
                 CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
                 long t2 = System.nanoTime();
                 Map<String, CursorRange> ranges = Map.of();
@@ -79,7 +177,7 @@ public final class BatchWriter {
           statements[0],
           statements[1],
           total - statements[0] - statements[1],
-          written.queueAlert());
+          Optional.ofNullable(written.alerts().get(id)));
     } catch (StaleRow e) {
       throw new StaleDeviceException(
           id, "device " + id + " changed since version " + batch.expectedVersion(), null);

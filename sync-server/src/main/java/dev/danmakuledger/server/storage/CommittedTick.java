@@ -1,0 +1,29 @@
+package dev.danmakuledger.server.storage;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What one tick's transaction gave out (docs/architecture.md §5, "Ticks"), and where its time went.
+ *
+ * @param confirmed the confirmation cursors of each room's CONFIRMED messages over every batch of
+ *     the tick, rooms in name order
+ * @param queueAlerts the STUCK alert each batch's queue report raised, in the order of the batches
+ * @param deviceLogNanos the device rows, records and proof nodes statements
+ * @param messagesNanos the message rows and the room cursors
+ * @param commitNanos the queue reports, the counters, the COMMIT and the round trips around them
+ */
+public record CommittedTick(
+    Map<String, CursorRange> confirmed,
+    List<Optional<AlertRow>> queueAlerts,
+    long deviceLogNanos,
+    long messagesNanos,
+    long commitNanos) {
+  public CommittedTick {
+    confirmed = Collections.unmodifiableMap(new TreeMap<>(confirmed));
+    queueAlerts = List.copyOf(queueAlerts);
+  }
+}
