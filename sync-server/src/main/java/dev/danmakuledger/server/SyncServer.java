@@ -173,8 +173,7 @@ public final class SyncServer implements AutoCloseable {
       MessageIds ids =
           MessageIds.lease(scripts, "sync-server-" + UUID.randomUUID(), NODE_LEASE, config.clock());
       resources.push(ids);
-      RoomSequencer sequencer =
-          new RoomSequencer(scripts, room -> store.messages().highWater(room), config.dedupeTtl());
+      RoomSequencer sequencer = new RoomSequencer(scripts, config.dedupeTtl());
       GapSealer sealer = new GapSealer(store, config.gapSealAfter(), config.clock());
       sealer.start(sealer.defaultPeriod());
       resources.push(sealer);

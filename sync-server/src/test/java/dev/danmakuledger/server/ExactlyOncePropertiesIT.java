@@ -114,9 +114,7 @@ class ExactlyOncePropertiesIT {
       LedgerStore store = new LedgerStore(db, clock);
       List<Instance> instances = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        RoomSequencer sequencer =
-            new RoomSequencer(
-                scripts, room -> store.messages().highWater(room), Duration.ofDays(1));
+        RoomSequencer sequencer = new RoomSequencer(scripts, Duration.ofDays(1));
         MessageIds ids =
             MessageIds.lease(scripts, "model-" + run + "-" + i, Duration.ofMinutes(1), clock);
         instances.add(

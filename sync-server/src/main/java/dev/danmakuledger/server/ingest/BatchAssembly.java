@@ -72,26 +72,26 @@ final class BatchAssembly {
       String room = e.getKey();
       Set<Long> roomUsed = used.computeIfAbsent(room, r -> new HashSet<>());
       for (Slot s : e.getValue()) {
-        Candidate c = s.candidate;
-        if (s.renumbered) {
+        Candidate c = s.candidate();
+        if (s.renumbered()) {
           counters.merge(Counter.RENUMBERED.key(), 1L, Long::sum);
         }
         MessageRow original =
             inSql.containsKey(s.key()) ? inSql.get(s.key()) : written.get(s.key());
         if (original != null) {
-          if (s.freshNumber) {
-            tombstones.add(MessageRow.tombstone(room, s.seq, DUPLICATE_CAUGHT_BY_SQL));
+          if (s.freshNumber()) {
+            tombstones.add(MessageRow.tombstone(room, s.seq(), DUPLICATE_CAUGHT_BY_SQL));
           }
-          Counter layer = s.redisNew ? Counter.DUPLICATES_SQL : Counter.DUPLICATES_REDIS;
+          Counter layer = s.redisNew() ? Counter.DUPLICATES_SQL : Counter.DUPLICATES_REDIS;
           counters.merge(layer.key(), 1L, Long::sum);
           rows[c.position()] = duplicateOf(deviceId, c, original);
           continue;
         }
-        if (!roomUsed.add(s.seq)) {
+        if (!roomUsed.add(s.seq())) {
           clashes.computeIfAbsent(room, r -> new ArrayList<>()).add(s);
           continue;
         }
-        if (!s.redisNew) {
+        if (!s.redisNew()) {
           counters.merge(Counter.ORPHANS.key(), 1L, Long::sum);
         }
         MessageRow row = message(room, s, c);
@@ -106,8 +106,8 @@ final class BatchAssembly {
                 c.canonical(),
                 Outcome.valueOf(row.status().name()),
                 room,
-                s.seq,
-                s.messageId,
+                s.seq(),
+                s.messageId(),
                 null,
                 c.decision().reason());
       }
@@ -158,8 +158,8 @@ final class BatchAssembly {
     DanmakuRecord rec = c.record();
     return new MessageRow(
         room,
-        s.seq,
-        s.messageId,
+        s.seq(),
+        s.messageId(),
         s.key(),
         c.contentHash(),
         rec.deviceId(),

@@ -105,7 +105,8 @@ public final class BatchIngest implements AutoCloseable {
             store,
             new RoomAdmission(
                 Objects.requireNonNull(sequencer, "sequencer"),
-                Objects.requireNonNull(messageIds, "messageIds")),
+                Objects.requireNonNull(messageIds, "messageIds"),
+                store),
             Objects.requireNonNull(rooms, "rooms"),
             stages);
   }
@@ -194,6 +195,11 @@ public final class BatchIngest implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** Batches waiting for the next tick (docs/architecture.md §5, "Ticks"). */
+  int waitingForTick() {
+    return ticks.waiting();
   }
 
   /** Where the time of accepted batches goes, per pipeline stage. */

@@ -45,23 +45,25 @@ final class CollisionRounds {
   /**
    * Assembles and commits {@code batch} until it commits.
    *
-   * @param slots the batch's admitted slots by room (renumbered in place when a number is taken)
+   * @param admitted the batch's admitted slots by room
    * @param known messages SQL is known to hold, by key
    * @throws StaleDeviceException when the device row moved on, or collisions do not resolve
    */
-  Solo commit(ReadyBatch batch, Map<String, List<Slot>> slots, Map<String, MessageRow> known)
+  Solo commit(ReadyBatch batch, Map<String, List<Slot>> admitted, Map<String, MessageRow> known)
       throws StaleDeviceException {
     String deviceId = batch.deviceId();
     long t0 = System.nanoTime();
+    Slots slots = new Slots(admitted);
     Map<String, MessageRow> inSql = new HashMap<>(known);
     Map<String, Set<Long>> taken = new HashMap<>();
     for (int round = 1; ; round++) {
-      Plan plan = BatchAssembly.assemble(deviceId, batch.triage().rejected(), slots, inSql, taken);
+      Plan plan =
+          BatchAssembly.assemble(deviceId, batch.triage().rejected(), slots.byRoom(), inSql, taken);
       long t1 = System.nanoTime();
       stages.add(Stage.ASSEMBLE, t1 - t0);
       boolean resolved;
       if (!plan.clashes().isEmpty()) {
-        plan.clashes().forEach(admission::renumber);
+        plan.clashes().forEach((room, clashing) -> slots.renumber(room, clashing));
         resolved = true;
       } else {
         try {
@@ -72,7 +74,7 @@ final class CollisionRounds {
           stages.add(Stage.COMMIT, Math.max(0, System.nanoTime() - t1 - statements));
           return new Solo(plan, done);
         } catch (SlotTakenException e) {
-          resolved = resolve(plan, inSql, taken);
+          resolved = resolve(plan, slots, inSql, taken);
         }
       }
       t0 = System.nanoTime();
@@ -92,7 +94,8 @@ final class CollisionRounds {
    *
    * @return false when SQL shows no collision (the device row or something else raced: retry)
    */
-  private boolean resolve(Plan plan, Map<String, MessageRow> inSql, Map<String, Set<Long>> taken) {
+  private boolean resolve(
+      Plan plan, Slots slots, Map<String, MessageRow> inSql, Map<String, Set<Long>> taken) {
     boolean changed = false;
     List<String> keys = new ArrayList<>(plan.stored().size());
     for (Slot s : plan.stored()) {
@@ -111,15 +114,43 @@ final class CollisionRounds {
       changed |= taken.computeIfAbsent(room, r -> new HashSet<>()).addAll(now);
       List<Slot> renumber = new ArrayList<>();
       for (Slot s : plan.stored()) {
-        if (s.candidate.record().room().equals(room)
-            && now.contains(s.seq)
+        if (s.candidate().record().room().equals(room)
+            && now.contains(s.seq())
             && !inSql.containsKey(s.key())) {
           renumber.add(s);
         }
       }
-      admission.renumber(room, renumber);
+      slots.renumber(room, renumber);
       changed |= !renumber.isEmpty();
     }
     return changed;
+  }
+
+  /**
+   * The batch's slots as the rounds left them: a renumbered slot replaces the one it was (slots are
+   * immutable; this map of lists belongs to one call of {@link #commit}).
+   */
+  private final class Slots {
+    private final Map<String, List<Slot>> byRoom = new LinkedHashMap<>();
+
+    Slots(Map<String, List<Slot>> admitted) {
+      admitted.forEach((room, list) -> byRoom.put(room, new ArrayList<>(list)));
+    }
+
+    Map<String, List<Slot>> byRoom() {
+      return byRoom;
+    }
+
+    void renumber(String room, List<Slot> old) {
+      List<Slot> fresh = admission.renumber(room, old);
+      List<Slot> list = byRoom.get(room);
+      for (int i = 0; i < old.size(); i++) {
+        for (int j = 0; j < list.size(); j++) {
+          if (list.get(j) == old.get(i)) {
+            list.set(j, fresh.get(i));
+          }
+        }
+      }
+    }
   }
 }

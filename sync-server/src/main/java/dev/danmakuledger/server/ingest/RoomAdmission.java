@@ -2,9 +2,12 @@ package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.lua.Admission;
 import dev.danmakuledger.lua.AdmitItem;
+import dev.danmakuledger.lua.DedupeScripts.RoomAdmissions;
+import dev.danmakuledger.lua.NeedSeedException;
 import dev.danmakuledger.server.ingest.RecordTriage.Candidate;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.LedgerStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,45 +20,53 @@ import java.util.Map;
  * Redis did not know the key, the one Redis remembers otherwise. Redis only proposes: a remembered
  * key is a duplicate only if SQL holds it (else it is an orphan of a batch that never committed and
  * is stored as new, at the number Redis remembers), and a number SQL shows taken is replaced by a
- * fresh one after the counter is re-seeded above SQL's high-water mark.
+ * fresh one after the counter is re-seeded above SQL's high-water mark. The high-water marks are
+ * read here, from SQL, only when Redis lost a counter or a number turned out taken: the Redis
+ * sequencer reads nothing but Redis.
  */
 final class RoomAdmission {
-  /** One candidate's place in its room: what Redis said and the number it holds now. */
-  static final class Slot {
-    final Candidate candidate;
+  /** Seeds of one room in one admission before giving up (a counter that keeps vanishing). */
+  static final int MAX_SEED_ROUNDS = 3;
 
-    /** Redis did not know the key (or this is a re-run of this very admission). */
-    final boolean redisNew;
-
-    /** The message id the record is stored under if it is new. */
-    final long messageId;
-
-    long seq;
-
-    /** The number was handed out for this record now (it is burned if the record is not stored). */
-    boolean freshNumber;
-
-    boolean renumbered;
-
+  /**
+   * One candidate's place in its room: what Redis said and the number it holds.
+   *
+   * @param redisNew Redis did not know the key (or this is a re-run of this very admission)
+   * @param messageId the message id the record is stored under if it is new
+   * @param freshNumber the number was handed out for this record now (it is burned if the record is
+   *     not stored)
+   * @param renumbered the number replaced one SQL showed taken
+   */
+  record Slot(
+      Candidate candidate,
+      boolean redisNew,
+      long messageId,
+      long seq,
+      boolean freshNumber,
+      boolean renumbered) {
+    /** The slot Redis gave: a fresh number exactly when Redis did not know the key. */
     Slot(Candidate candidate, boolean redisNew, long messageId, long seq) {
-      this.candidate = candidate;
-      this.redisNew = redisNew;
-      this.messageId = messageId;
-      this.seq = seq;
-      this.freshNumber = redisNew;
+      this(candidate, redisNew, messageId, seq, redisNew, false);
     }
 
     String key() {
       return candidate.key();
     }
+
+    /** This slot at fresh number {@code to}. */
+    Slot renumberedTo(long to) {
+      return new Slot(candidate, redisNew, messageId, to, true, true);
+    }
   }
 
   private final RoomSequencer sequencer;
   private final MessageIds messageIds;
+  private final LedgerStore store;
 
-  RoomAdmission(RoomSequencer sequencer, MessageIds messageIds) {
+  RoomAdmission(RoomSequencer sequencer, MessageIds messageIds, LedgerStore store) {
     this.sequencer = sequencer;
     this.messageIds = messageIds;
+    this.store = store;
   }
 
   /**
@@ -71,7 +82,7 @@ final class RoomAdmission {
       }
       items.put(e.getKey(), room);
     }
-    Map<String, List<Admission>> admitted = sequencer.admitRooms(items);
+    Map<String, List<Admission>> admitted = admitSeeding(items);
     Map<String, List<Slot>> slots = new LinkedHashMap<>();
     for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
       List<Candidate> cands = e.getValue();
@@ -87,6 +98,33 @@ final class RoomAdmission {
       slots.put(e.getKey(), room);
     }
     return slots;
+  }
+
+  /**
+   * Admits every room's items in one round trip; each room whose counter Redis lost is seeded from
+   * SQL's high-water mark and admitted again (re-running an admit is safe: what a first run stored
+   * comes back as replays).
+   */
+  private Map<String, List<Admission>> admitSeeding(Map<String, List<AdmitItem>> items) {
+    Map<String, List<Admission>> answers = new HashMap<>();
+    Map<String, List<AdmitItem>> pending = items;
+    for (int round = 0; ; round++) {
+      RoomAdmissions r = sequencer.admitRooms(pending);
+      answers.putAll(r.admitted());
+      if (r.needSeed().isEmpty()) {
+        return answers;
+      }
+      if (round >= MAX_SEED_ROUNDS) {
+        throw new IllegalStateException(
+            "rooms " + r.needSeed() + ": counter still missing after " + round + " seeds");
+      }
+      Map<String, List<AdmitItem>> again = new LinkedHashMap<>();
+      for (String room : r.needSeed()) {
+        sequencer.seed(room, store.maxSeq(room));
+        again.put(room, items.get(room));
+      }
+      pending = again;
+    }
   }
 
   /**
@@ -117,21 +155,38 @@ final class RoomAdmission {
     return out;
   }
 
-  /** Gives each slot a fresh number of its room (the counter re-seeded above SQL first). */
-  void renumber(String room, List<Slot> slots) {
+  /**
+   * Gives each slot a fresh number of its room (the counter re-seeded above SQL first).
+   *
+   * @return the slots at their new numbers, in the given order
+   */
+  List<Slot> renumber(String room, List<Slot> slots) {
     if (slots.isEmpty()) {
-      return;
+      return List.of();
     }
     List<Long> ids = new ArrayList<>(slots.size());
     for (int i = 0; i < slots.size(); i++) {
       ids.add(messageIds.next());
     }
-    List<Long> seqs = sequencer.freshNumbers(room, ids);
+    List<Long> seqs = freshNumbers(room, ids);
+    List<Slot> out = new ArrayList<>(slots.size());
     for (int i = 0; i < slots.size(); i++) {
-      Slot s = slots.get(i);
-      s.seq = seqs.get(i);
-      s.freshNumber = true;
-      s.renumbered = true;
+      out.add(slots.get(i).renumberedTo(seqs.get(i)));
+    }
+    return out;
+  }
+
+  /** Fresh numbers above SQL's high-water mark of {@code room}, one per id. */
+  private List<Long> freshNumbers(String room, List<Long> ids) {
+    for (int round = 0; ; round++) {
+      try {
+        return sequencer.freshNumbers(room, store.maxSeq(room), ids);
+      } catch (NeedSeedException e) {
+        if (round >= MAX_SEED_ROUNDS) {
+          throw new IllegalStateException(
+              "room " + room + ": counter still missing after " + round + " seeds", e);
+        }
+      }
     }
   }
 }

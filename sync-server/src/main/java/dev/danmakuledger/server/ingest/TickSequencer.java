@@ -33,8 +33,8 @@ import java.util.concurrent.TimeUnit;
  * devices, all rooms — admits their candidates in one Redis round trip, assembles each batch's plan
  * against one SQL lookup of the keys Redis remembered, commits them in one transaction, broadcasts
  * what committed and then releases every waiting request. A tick closes when nothing more is ready
- * or at {@link #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed, and under load a
- * tick holds what arrived while the previous one committed (group commit).
+ * or before it would pass {@link #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed,
+ * and under load a tick holds what arrived while the previous one committed (group commit).
  *
  * <p>Failure isolation: a tick whose transaction fails is split in halves and each half committed
  * again, down to single batches, which commit through {@link CollisionRounds}; a batch whose plan
@@ -42,7 +42,10 @@ import java.util.concurrent.TimeUnit;
  * One batch per device per tick: a device's later batch waits for the next tick.
  */
 final class TickSequencer implements AutoCloseable {
-  /** A tick closes once it holds this many records (a batch is never split). */
+  /**
+   * A tick takes no batch that would bring it past this many records (a batch is never split: a
+   * larger one is a tick of its own).
+   */
   static final int MAX_TICK_RECORDS = 4096;
 
   private static final long IDLE_POLL_MILLIS = 100;
@@ -135,6 +138,14 @@ final class TickSequencer implements AutoCloseable {
     }
   }
 
+  /**
+   * Batches handed over and not yet taken by a tick: the depth of the sequencer's queue (a gauge;
+   * also the seam the tick tests wait on).
+   */
+  int waiting() {
+    return queue.size();
+  }
+
   /** Stops the sequencer; batches still waiting are refused as storage unavailable. */
   @Override
   public void close() {
@@ -199,7 +210,7 @@ final class TickSequencer implements AutoCloseable {
     Set<String> devices = new HashSet<>();
     long records = 0;
     for (Waiting w : ready) {
-      boolean full = !tick.isEmpty() && records >= MAX_TICK_RECORDS;
+      boolean full = !tick.isEmpty() && records + w.batch().records() > MAX_TICK_RECORDS;
       if (!devices.add(w.batch().deviceId()) || full) {
         carried.add(w);
         continue;
@@ -211,6 +222,7 @@ final class TickSequencer implements AutoCloseable {
   }
 
   private void runTick(List<Waiting> tick) {
+    stages.countTick();
     try {
       long t0 = System.nanoTime();
       List<Map<String, List<Candidate>>> candidates = new ArrayList<>(tick.size());
@@ -250,7 +262,6 @@ final class TickSequencer implements AutoCloseable {
       for (Assembled a : alone) {
         commitAlone(a, known);
       }
-      stages.countTick();
     } catch (RuntimeException | Error e) {
       for (Waiting w : tick) {
         w.reply().completeExceptionally(e);
@@ -264,7 +275,7 @@ final class TickSequencer implements AutoCloseable {
     for (Map<String, List<Slot>> batch : slots) {
       for (List<Slot> room : batch.values()) {
         for (Slot s : room) {
-          if (!s.redisNew) {
+          if (!s.redisNew()) {
             keys.add(s.key());
           }
         }

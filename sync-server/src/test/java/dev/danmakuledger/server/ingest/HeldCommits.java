@@ -1,0 +1,50 @@
+package dev.danmakuledger.server.ingest;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import org.h2.api.Trigger;
+
+/**
+ * An H2 trigger on {@code device_bundles} for the tick tests: the insert of {@link #held} waits,
+ * inside its transaction, until {@link #release} opens (so the sequencer is busy and the batches
+ * sent meanwhile queue for the next tick), and every insert of {@link #failing} fails as a dropped
+ * connection does (SQLSTATE HYT00, transient).
+ */
+public final class HeldCommits implements Trigger {
+  static volatile String held;
+  static volatile String failing;
+  static volatile CountDownLatch entered = new CountDownLatch(1);
+  static volatile CountDownLatch release = new CountDownLatch(1);
+
+  static void install(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TRIGGER IF NOT EXISTS held_batches BEFORE INSERT ON device_bundles"
+              + " FOR EACH ROW CALL \""
+              + HeldCommits.class.getName()
+              + "\"");
+    }
+  }
+
+  @Override
+  public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
+    Object device = newRow[0];
+    if (device.equals(failing)) {
+      throw new SQLTimeoutException("injected: commit timed out", "HYT00");
+    }
+    if (device.equals(held)) {
+      entered.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while held", e);
+      }
+    }
+  }
+}

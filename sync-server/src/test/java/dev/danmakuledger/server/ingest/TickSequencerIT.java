@@ -1,0 +1,185 @@
+package dev.danmakuledger.server.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.danmakuledger.lua.DedupeScripts;
+import dev.danmakuledger.lua.RetryPolicy;
+import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
+import dev.danmakuledger.merkle.checkpoint.NoteSigner;
+import dev.danmakuledger.protocol.testing.MutableClock;
+import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.protocol.wire.RecordOutcome;
+import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.server.events.AdminHub;
+import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.redis.MessageIds;
+import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.LedgerStore;
+import dev.danmakuledger.server.storage.StorageUnavailableException;
+import dev.danmakuledger.testkit.TestDevice;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ticks (docs/architecture.md §5, "Ticks"): batches of several devices that are ready together
+ * commit in one tick, and a tick whose transaction fails because of one batch still commits every
+ * other batch. The sequencer is kept busy by a first batch held inside its transaction, so the
+ * batches sent meanwhile are all waiting when the next tick starts.
+ */
+class TickSequencerIT {
+  private static final SecureRandom KEYS = new SecureRandom();
+  private static final AtomicInteger RUNS = new AtomicInteger();
+
+  private RedisFixture redis;
+  private DedupeScripts scripts;
+  private Database db;
+  private MessageIds ids;
+  private BatchIngest ingest;
+  private ExecutorService pool;
+  private MutableClock clock;
+
+  @BeforeEach
+  void start() throws Exception {
+    redis = RedisFixture.embedded();
+    scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.defaults());
+    clock = MutableClock.running();
+    String url =
+        "jdbc:h2:mem:ticks"
+            + RUNS.incrementAndGet()
+            + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1";
+    db = Database.open(url, null, null);
+    HeldCommits.install(url);
+    HeldCommits.entered = new CountDownLatch(1);
+    HeldCommits.release = new CountDownLatch(1);
+    LedgerStore store = new LedgerStore(db, clock);
+    ids = MessageIds.lease(scripts, "ticks", Duration.ofMinutes(1), clock);
+    ingest =
+        new BatchIngest(
+            store,
+            new RoomSequencer(scripts, Duration.ofDays(1)),
+            ids,
+            NoteSigner.generate("server", KEYS),
+            CosignatureSigner.generate("server-cosigner", KEYS),
+            List.of(),
+            Pattern.compile("review-me"),
+            new RoomHub(new ConfirmedFeed(db)),
+            new AdminHub(),
+            clock);
+    pool = Executors.newFixedThreadPool(4);
+  }
+
+  @AfterEach
+  void stop() {
+    HeldCommits.release.countDown();
+    HeldCommits.held = null;
+    HeldCommits.failing = null;
+    pool.shutdownNow();
+    ingest.close();
+    ids.close();
+    db.close();
+    scripts.close();
+    redis.close();
+  }
+
+  private TestDevice enrolled(String id) {
+    TestDevice d = TestDevice.create(id);
+    new Enrollment(
+            new LedgerStore(db, clock),
+            "token",
+            NoteSigner.generate("server", KEYS),
+            CosignatureSigner.generate("server-cosigner", KEYS).verifierKey(),
+            new AdminHub(),
+            clock)
+        .enroll(d.id, d.signer.publicKey(), "token");
+    return d;
+  }
+
+  /** Captures two records in {@code room} and sends the device's whole log. */
+  private Future<BatchResponse> send(TestDevice d, String room) {
+    d.batch(d.record(room, "u", "text of " + d.id), d.record(room, "u", "more of " + d.id));
+    return post(d);
+  }
+
+  private Future<BatchResponse> post(TestDevice d) {
+    BatchRequest b = d.resend(0, d.size());
+    List<byte[]> bytes = new ArrayList<>();
+    for (WireRecord w : b.records()) {
+      bytes.add(Base64.getDecoder().decode(w.canonical()));
+    }
+    return pool.submit(
+        () -> ingest.ingest(d.id, b.oldSize(), bytes, b.checkpoint(), null).response());
+  }
+
+  /** Sends the held device's batch, then {@code others}' once the sequencer is held by it. */
+  private List<Future<BatchResponse>> heldThenTogether(List<TestDevice> others) throws Exception {
+    TestDevice holder = enrolled("holder");
+    HeldCommits.held = holder.id;
+    Future<BatchResponse> first = send(holder, "room-a");
+    HeldCommits.entered.await(30, TimeUnit.SECONDS);
+    List<Future<BatchResponse>> together = new ArrayList<>();
+    for (TestDevice d : others) {
+      together.add(send(d, d.id.endsWith("1") ? "room-a" : "room-b"));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ingest.waitingForTick() < others.size() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(others.size(), ingest.waitingForTick(), "batches waiting for the next tick");
+    HeldCommits.release.countDown();
+    assertEquals(2, first.get().outcomes().size());
+    return together;
+  }
+
+  private static void allConfirmed(BatchResponse r) {
+    assertEquals(2, r.verifiedSize());
+    for (RecordOutcome o : r.outcomes()) {
+      assertEquals(Outcome.CONFIRMED, o.outcome(), o.toString());
+    }
+  }
+
+  @Test
+  void batchesReadyTogetherCommitInOneTick() throws Exception {
+    List<TestDevice> others = List.of(enrolled("d1"), enrolled("d2"), enrolled("d3"));
+    List<Future<BatchResponse>> together = heldThenTogether(others);
+    for (Future<BatchResponse> f : together) {
+      allConfirmed(f.get());
+    }
+    StageTimes.Snapshot s = ingest.stages().snapshot();
+    assertEquals(4, s.batches());
+    assertEquals(2, s.ticks(), "the held batch's tick, then one tick of the three");
+  }
+
+  @Test
+  void aFailingBatchFailsNoOtherBatchOfItsTick() throws Exception {
+    List<TestDevice> others = List.of(enrolled("d1"), enrolled("d2"), enrolled("d3"));
+    HeldCommits.failing = "d2";
+    List<Future<BatchResponse>> together = heldThenTogether(others);
+    allConfirmed(together.get(0).get());
+    ExecutionException failed = assertThrows(ExecutionException.class, together.get(1)::get);
+    assertInstanceOf(StorageUnavailableException.class, failed.getCause());
+    allConfirmed(together.get(2).get());
+    HeldCommits.failing = null;
+    allConfirmed(post(others.get(1)).get());
+  }
+}
