@@ -2,6 +2,7 @@ package dev.danmakuledger.bench.cli;
 
 import dev.danmakuledger.bench.ingest.GrowthPlot;
 import dev.danmakuledger.bench.ingest.IngestBenchmark;
+import dev.danmakuledger.bench.ingest.ShapeTable;
 import dev.danmakuledger.bench.ingest.ThroughputPlot;
 import dev.danmakuledger.bench.report.BenchResult;
 import java.nio.file.Path;
@@ -20,10 +21,16 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "e2e",
     mixinStandardHelpOptions = true,
+    caseInsensitiveEnumValuesAllowed = true,
     description = {
       "Full ingest over HTTP into the sync server (in this JVM) next to, in the same run and the"
           + " same database: a raw batched INSERT of the same rows, the seed's per-message path,"
-          + " and NATS JetStream with Nats-Msg-Id dedupe (when a NATS server answers)."
+          + " and NATS JetStream with Nats-Msg-Id dedupe (when a NATS server answers).",
+      "--batch-size, --devices and --rooms take comma-separated lists: every combination runs."
+          + " --shape live runs batch 20 from 32 and 256 devices next to batch 500 from 4 devices,"
+          + " into 1 and 32 rooms; --shape sweep runs batch 1, 5, 20, 100, 500 from 4, 32 and 256"
+          + " devices into 1 and 32 rooms (a list given explicitly replaces the shape's). The"
+          + " server is warmed before the first run only (the JVM stays warm)."
     })
 final class E2eCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
@@ -43,19 +50,39 @@ final class E2eCommand implements Callable<Integer> {
       description = "run the ledger for this long instead of --records (e.g. 60s)")
   Duration duration;
 
+  /** Which combinations of batch size, devices and rooms run. */
+  enum Shape {
+    /** Exactly the lists given (defaults: batch 500, 4 devices, 16 rooms). */
+    CUSTOM,
+    /** Live traffic: batch 20 from many devices, next to batch 500 into the same rooms. */
+    LIVE,
+    /** Every batch size against every device count and room count. */
+    SWEEP
+  }
+
+  @Option(
+      names = "--shape",
+      defaultValue = "custom",
+      description = "custom, live or sweep (default ${DEFAULT-VALUE}); see above")
+  Shape shape;
+
   @Option(
       names = "--batch-size",
       split = ",",
-      defaultValue = "500",
-      description =
-          "records per batch; a comma-separated list runs once per size (default ${DEFAULT-VALUE})")
+      description = "records per batch, a comma-separated list (default 500)")
   List<Integer> batchSizes;
 
-  @Option(names = "--devices", defaultValue = "4", description = "simulated devices (default 4)")
-  int devices;
+  @Option(
+      names = "--devices",
+      split = ",",
+      description = "simulated devices, a comma-separated list (default 4)")
+  List<Integer> devices;
 
-  @Option(names = "--rooms", defaultValue = "16", description = "rooms (default 16)")
-  int rooms;
+  @Option(
+      names = "--rooms",
+      split = ",",
+      description = "rooms, a comma-separated list (default 16)")
+  List<Integer> rooms;
 
   @Option(
       names = "--duplicates",
@@ -111,18 +138,56 @@ final class E2eCommand implements Callable<Integer> {
     };
   }
 
+  private static List<Integer> or(List<Integer> given, List<Integer> otherwise) {
+    return given == null || given.isEmpty() ? otherwise : given;
+  }
+
+  /** The (batch, devices, rooms) combinations of the shape, in run order. */
+  private List<int[]> combinations() {
+    List<int[]> out = new ArrayList<>();
+    switch (shape) {
+      case CUSTOM -> {
+        for (int b : or(batchSizes, List.of(500))) {
+          for (int d : or(devices, List.of(4))) {
+            for (int r : or(rooms, List.of(16))) {
+              out.add(new int[] {b, d, r});
+            }
+          }
+        }
+      }
+      case LIVE -> {
+        for (int r : or(rooms, List.of(1, 32))) {
+          out.add(new int[] {500, 4, r});
+          for (int d : or(devices, List.of(32, 256))) {
+            out.add(new int[] {or(batchSizes, List.of(20)).get(0), d, r});
+          }
+        }
+      }
+      case SWEEP -> {
+        for (int r : or(rooms, List.of(1, 32))) {
+          for (int d : or(devices, List.of(4, 32, 256))) {
+            for (int b : or(batchSizes, List.of(1, 5, 20, 100, 500))) {
+              out.add(new int[] {b, d, r});
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   @Override
   public Integer call() throws Exception {
     List<IngestBenchmark.Options> runs = new ArrayList<>();
     try {
-      for (int batch : batchSizes) {
+      for (int[] c : combinations()) {
         runs.add(
             new IngestBenchmark.Options(
                 records,
                 duration,
-                batch,
-                devices,
-                rooms,
+                c[0],
+                c[1],
+                c[2],
                 duplicates,
                 seedMessages,
                 targets.redis,
@@ -130,21 +195,25 @@ final class E2eCommand implements Callable<Integer> {
                 nats,
                 roomLogOn(),
                 roomCheckpointInterval,
-                warmUp.records));
+                runs.isEmpty() ? warmUp.records : 0));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     List<BenchResult> rows = new ArrayList<>();
     List<ThroughputPlot.Point> points = new ArrayList<>();
+    List<ShapeTable.Entry> table = new ArrayList<>();
     String target = "";
     for (IngestBenchmark.Options o : runs) {
       IngestBenchmark.Run run = IngestBenchmark.run(o, System.out);
       target = run.target();
       rows.addAll(IngestBenchmark.results(o, run));
       points.add(new ThroughputPlot.Point(o.batchSize(), run));
+      table.add(new ShapeTable.Entry(o, run));
     }
     output.emit(System.out, rows);
+    System.out.println();
+    System.out.print(ShapeTable.markdown(table));
     if (growthPlot != null) {
       IngestBenchmark.Run last = points.get(points.size() - 1).run();
       if (last.growth().size() < 2) {
@@ -156,9 +225,9 @@ final class E2eCommand implements Callable<Integer> {
             String.format(
                 Locale.ROOT,
                 "batch %d, %d devices, %d rooms, %.0f%% retries; %s",
-                batchSizes.get(batchSizes.size() - 1),
-                devices,
-                rooms,
+                runs.get(runs.size() - 1).batchSize(),
+                runs.get(runs.size() - 1).devices(),
+                runs.get(runs.size() - 1).rooms(),
                 duplicates * 100,
                 target),
             last.growth());
@@ -171,8 +240,8 @@ final class E2eCommand implements Callable<Integer> {
           String.format(
               Locale.ROOT,
               "%d devices, %d rooms, %.0f%% retries; %s",
-              devices,
-              rooms,
+              runs.get(0).devices(),
+              runs.get(0).rooms(),
               duplicates * 100,
               target),
           points);

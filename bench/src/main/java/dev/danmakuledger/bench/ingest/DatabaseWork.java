@@ -24,6 +24,11 @@ final class DatabaseWork {
 
   private DatabaseWork() {}
 
+  /** The database process's CPU microseconds per record of {@code path}, NaN when not read. */
+  static double micros(Measured path) {
+    return path.microsOf(DATABASE);
+  }
+
   /** Whether a server JDBC URL names this machine (loopback), where its process can be watched. */
   static boolean local(String jdbcUrl) {
     return jdbcUrl != null && LOOPBACK.matcher(jdbcUrl).find();

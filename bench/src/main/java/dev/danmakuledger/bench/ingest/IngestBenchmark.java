@@ -15,8 +15,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +52,7 @@ public final class IngestBenchmark {
    *     set
    * @param duration run for this long instead of a count, or null
    * @param batchSize records per batch, 1..10000 (the server's default limit)
-   * @param devices simulated devices, each with its own connection and thread, 1..64
+   * @param devices simulated devices, each with its own connection and thread, 1..256
    * @param rooms rooms the messages spread over, 1..10000
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
    * @param seedMessages messages sent through the per-message baseline (it is slow), 0 to skip
@@ -129,8 +131,8 @@ public final class IngestBenchmark {
                 + ", want 1.."
                 + ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH);
       }
-      if (devices < 1 || devices > 64) {
-        throw new IllegalArgumentException("devices: got " + devices + ", want 1..64");
+      if (devices < 1 || devices > 256) {
+        throw new IllegalArgumentException("devices: got " + devices + ", want 1..256");
       }
       if (rooms < 1 || rooms > 10_000) {
         throw new IllegalArgumentException("rooms: got " + rooms + ", want 1..10000");
@@ -157,6 +159,7 @@ public final class IngestBenchmark {
    * @param stages the server's mean milliseconds per batch by pipeline stage during the measured
    *     run, e.g. {@code "parse 0.8, verify 3.1, ..."}
    * @param growth the ledger's rate per tenth of the records sent (empty below 200,000 records)
+   * @param batchesPerTick the batches the server's ticks held on average during the measured run
    */
   public record Run(
       String target,
@@ -165,7 +168,13 @@ public final class IngestBenchmark {
       long confirmed,
       long duplicates,
       String stages,
-      List<GrowthWindow> growth) {}
+      List<GrowthWindow> growth,
+      double batchesPerTick) {
+    /** The baseline named {@code name} if it was measured in this run. */
+    public java.util.Optional<Measured> baseline(String name) {
+      return baselines.stream().filter(b -> b.measured() && b.name().equals(name)).findFirst();
+    }
+  }
 
   /** Runs everything and returns the measured paths; progress goes to {@code log}. */
   public static Run run(Options o, PrintStream log) throws Exception {
@@ -207,6 +216,7 @@ public final class IngestBenchmark {
     List<List<List<DanmakuRecord>>> sent = new ArrayList<>();
     Measured ours;
     String stages;
+    double batchesPerTick;
     GrowthWindows growth;
     long confirmed = 0;
     long duplicates = 0;
@@ -338,7 +348,9 @@ public final class IngestBenchmark {
       } finally {
         pool.shutdownNow();
       }
-      stages = breakdown(server.stageTimes().minus(before));
+      StageTimes.Snapshot measured = server.stageTimes().minus(before);
+      stages = breakdown(measured);
+      batchesPerTick = measured.batchesPerTick();
       log.printf(
           Locale.ROOT,
           "e2e: ledger %,d records in %.1f s (%,.0f/s, p99 batch %.1f ms): %s%n",
@@ -347,7 +359,7 @@ public final class IngestBenchmark {
           ours.perSecond(),
           ours.p99Ms(),
           ours.note());
-      log.println("e2e: server ms per batch: " + stages);
+      log.println("e2e: server ms: " + stages);
       for (GrowthWindow w : growth.windows()) {
         log.printf(
             Locale.ROOT, "e2e: records %,d..%,d: %,.0f/s%n", w.from(), w.to(), w.perSecond());
@@ -380,20 +392,44 @@ public final class IngestBenchmark {
             ? String.format(Locale.ROOT, "%,.0f/s (%s)", nats.perSecond(), nats.note())
             : nats.note());
     baselines.add(nats);
-    return new Run(target, ours, baselines, confirmed, duplicates, stages, growth.windows());
+    return new Run(
+        target, ours, baselines, confirmed, duplicates, stages, growth.windows(), batchesPerTick);
   }
 
-  /** Mean server milliseconds per batch of every stage, in pipeline order. */
+  /** The stages a tick runs (docs/architecture.md §5, "Ticks"); the others run per request. */
+  private static final Set<StageTimes.Stage> TICK_STAGES =
+      EnumSet.of(
+          StageTimes.Stage.ADMIT,
+          StageTimes.Stage.ASSEMBLE,
+          StageTimes.Stage.DEVICE_LOG,
+          StageTimes.Stage.MESSAGES,
+          StageTimes.Stage.COMMIT);
+
+  /**
+   * Mean server milliseconds of every stage, in pipeline order: per batch for the stages a request
+   * runs, per tick for those of the tick, and the batches a tick held.
+   */
   static String breakdown(StageTimes.Snapshot s) {
-    StringBuilder out = new StringBuilder();
+    StringBuilder perBatch = new StringBuilder();
+    StringBuilder perTick = new StringBuilder();
     for (StageTimes.Stage stage : StageTimes.Stage.values()) {
+      boolean tick = TICK_STAGES.contains(stage);
+      StringBuilder out = tick ? perTick : perBatch;
       if (out.length() > 0) {
         out.append(", ");
       }
       out.append(stage.name().toLowerCase(Locale.ROOT))
-          .append(String.format(Locale.ROOT, " %.2f", s.msPerBatch(stage)));
+          .append(
+              String.format(Locale.ROOT, " %.2f", tick ? s.msPerTick(stage) : s.msPerBatch(stage)));
     }
-    return out.append(" (").append(s.batches()).append(" batches)").toString();
+    return String.format(
+        Locale.ROOT,
+        "per batch %s; per tick %s (%d batches in %d ticks, %.1f a tick)",
+        perBatch,
+        perTick,
+        s.batches(),
+        s.ticks(),
+        s.batchesPerTick());
   }
 
   /** Result rows: ours next to each baseline, ratio = ours / baseline (records/s). */
@@ -432,7 +468,7 @@ public final class IngestBenchmark {
               ours.p99Ms(),
               String.format(
                   Locale.ROOT,
-                  "%s; %s; server ms/batch: %s; ours: %s; baseline p99 %.2f ms (%s)",
+                  "%s; %s; server ms: %s; ours: %s; baseline p99 %.2f ms (%s)",
                   params,
                   scope,
                   run.stages(),

@@ -51,7 +51,7 @@ final class ServerWarmUp {
    *
    * @param records the most records to send (fewer when the JIT settles first), 0 for none
    * @param batchSize records per batch, 1..10000
-   * @param devices devices sending at once, 1..64
+   * @param devices devices sending at once, 1..256
    * @param rooms rooms the messages spread over
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
    */

@@ -25,7 +25,8 @@ class ThroughputPlotTest {
         900,
         100,
         "",
-        List.of());
+        List.of(),
+        1.0);
   }
 
   @Test
