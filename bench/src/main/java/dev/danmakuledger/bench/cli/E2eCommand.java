@@ -21,7 +21,6 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "e2e",
     mixinStandardHelpOptions = true,
-    caseInsensitiveEnumValuesAllowed = true,
     description = {
       "Full ingest over HTTP into the sync server (in this JVM) next to, in the same run and the"
           + " same database: a raw batched INSERT of the same rows, the seed's per-message path,"
@@ -64,7 +63,18 @@ final class E2eCommand implements Callable<Integer> {
       names = "--shape",
       defaultValue = "custom",
       description = "custom, live or sweep (default ${DEFAULT-VALUE}); see above")
-  Shape shape;
+  String shape;
+
+  private Shape shape() {
+    return switch (shape) {
+      case "custom" -> Shape.CUSTOM;
+      case "live" -> Shape.LIVE;
+      case "sweep" -> Shape.SWEEP;
+      default ->
+          throw new IllegalArgumentException(
+              "--shape: got " + shape + ", want custom, live or sweep");
+    };
+  }
 
   @Option(
       names = "--batch-size",
@@ -145,7 +155,7 @@ final class E2eCommand implements Callable<Integer> {
   /** The (batch, devices, rooms) combinations of the shape, in run order. */
   private List<int[]> combinations() {
     List<int[]> out = new ArrayList<>();
-    switch (shape) {
+    switch (shape()) {
       case CUSTOM -> {
         for (int b : or(batchSizes, List.of(500))) {
           for (int d : or(devices, List.of(4))) {
