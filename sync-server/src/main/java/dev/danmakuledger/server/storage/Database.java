@@ -38,6 +38,18 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * How long a request waits for a connection before it is refused as a database outage (503): a
+   * short wait, so an outage answers quickly.
+   */
+  static final long CONNECTION_TIMEOUT_MS = 3_000;
+
+  /**
+   * How long opening waits for its first connections: opening a file database, or migrating, on a
+   * busy host can take longer than a request may wait.
+   */
+  static final long OPEN_TIMEOUT_MS = 15_000;
+
+  /**
    * Opens a pool and migrates the schema.
    *
    * @param url a {@code jdbc:h2:}, {@code jdbc:mariadb:} or {@code jdbc:mysql:} URL
@@ -57,7 +69,7 @@ public final class Database implements AutoCloseable {
     }
     cfg.setPoolName("ledger-sql");
     cfg.setMaximumPoolSize(16);
-    cfg.setConnectionTimeout(3_000);
+    cfg.setConnectionTimeout(OPEN_TIMEOUT_MS);
     cfg.setValidationTimeout(1_000);
     cfg.setAutoCommit(true);
     cfg.setInitializationFailTimeout(-1);
@@ -71,6 +83,7 @@ public final class Database implements AutoCloseable {
           .placeholders(Map.of("tableOptions", isH2(url) ? "" : MYSQL_TABLE_OPTIONS))
           .load()
           .migrate();
+      pool.getHikariConfigMXBean().setConnectionTimeout(CONNECTION_TIMEOUT_MS);
     } catch (RuntimeException | SQLException e) {
       pool.close();
       throw new StorageUnavailableException("cannot migrate " + redact(url) + ": " + e, e);
