@@ -217,7 +217,8 @@ public final class SyncServer implements AutoCloseable {
               config.clock());
       resources.push(ingest);
       DeviceSyncStates syncStates = new DeviceSyncStates(db);
-      ingest.reportingQueuesTo(new QueueReports(syncStates, config.stuckAfter(), admin));
+      ingest.reportingQueuesTo(
+          new QueueReports(syncStates, config.stuckAfter(), config.attemptWindow(), admin));
       if (config.roomLog()) {
         ingest.handingCommittedSlotsTo(integrator::committed);
       }

@@ -54,8 +54,21 @@ final class StuckDeviceIT {
     return api.enrollNew(server.enrollToken());
   }
 
-  /** {@code b} carrying a queue whose oldest capture is {@code oldest}, sent now. */
-  BatchRequest reporting(BatchRequest b, Long oldest, String lastOutcome) {
+  long reportSeq;
+
+  /**
+   * {@code b}, a batch of {@code d}, carrying a queue whose oldest capture is {@code oldest}, sent
+   * now and signed by {@code d} as its next report.
+   */
+  BatchRequest reporting(TestDevice d, BatchRequest b, Long oldest, String lastOutcome) {
+    SyncAttempt last =
+        lastOutcome == null ? null : new SyncAttempt(clock.millis() - 5_000, lastOutcome);
+    BatchMetadata m = new BatchMetadata(1, 0, 0, 0).sentAt(clock.millis()).withQueue(oldest, last);
+    return d.reporting(b, m, ++reportSeq);
+  }
+
+  /** {@code b} carrying that queue unsigned, as agents before signed reports send it. */
+  BatchRequest unsigned(BatchRequest b, Long oldest, String lastOutcome) {
     SyncAttempt last =
         lastOutcome == null ? null : new SyncAttempt(clock.millis() - 5_000, lastOutcome);
     BatchMetadata m = new BatchMetadata(1, 0, 0, 0).sentAt(clock.millis()).withQueue(oldest, last);
@@ -101,7 +114,7 @@ final class StuckDeviceIT {
     BatchRequest forged = HostileClientsIT.forged(d);
     long ancient = clock.millis() - 24 * 60 * MIN;
     for (int i = 0; i < 3; i++) {
-      assertEquals(403, api.post(path(d.id), reporting(forged, ancient, "bad-proof")).status());
+      assertEquals(403, api.post(path(d.id), unsigned(forged, ancient, "bad-proof")).status());
     }
     assertTrue(queueOf(d.id).isNull(), "a forged checkpoint changes nothing: " + queueOf(d.id));
     assertTrue(stuckAlerts(d.id).isEmpty());
@@ -112,7 +125,8 @@ final class StuckDeviceIT {
 
     long oldest = clock.millis() - 3 * MIN;
     Api.Reply refused =
-        api.post(path(d.id), reporting(refusedAfterAuthentication(d), oldest, "transport-timeout"));
+        api.post(
+            path(d.id), reporting(d, refusedAfterAuthentication(d), oldest, "transport-timeout"));
     assertEquals(409, refused.status(), refused.toString());
     JsonNode q = queueOf(d.id);
     assertEquals(3 * MIN, q.get("oldestUnsyncedAgeMs").asLong(), q.toString());
@@ -168,11 +182,12 @@ final class StuckDeviceIT {
     TestDevice d = enrolledDevice();
     BatchRequest failing = refusedAfterAuthentication(d);
     long head = clock.millis() - 11 * MIN;
-    assertEquals(409, api.post(path(d.id), reporting(failing, head, "size-mismatch")).status());
+    assertEquals(409, api.post(path(d.id), reporting(d, failing, head, "size-mismatch")).status());
     assertTrue(stuckAlerts(d.id).isEmpty(), "one contact is not a device that keeps contacting");
     for (int i = 0; i < 4; i++) {
       clock.advance(Duration.ofMinutes(1));
-      assertEquals(409, api.post(path(d.id), reporting(failing, head, "size-mismatch")).status());
+      assertEquals(
+          409, api.post(path(d.id), reporting(d, failing, head, "size-mismatch")).status());
     }
     List<JsonNode> alerts = stuckAlerts(d.id);
     assertEquals(1, alerts.size(), "one alert for the episode: " + alerts);
@@ -183,15 +198,15 @@ final class StuckDeviceIT {
     assertTrue(a.get("message").asText().contains("720 s old"), a.toString());
     assertTrue(queueOf(d.id).get("stuck").asBoolean());
 
-    assertEquals(409, api.post(path(d.id), reporting(failing, null, "ok")).status());
+    assertEquals(409, api.post(path(d.id), reporting(d, failing, null, "ok")).status());
     assertFalse(queueOf(d.id).get("stuck").asBoolean(), "drained: the episode ends");
     assertTrue(queueOf(d.id).get("oldestUnsyncedAgeMs").isNull(), "an empty queue");
 
     clock.advance(Duration.ofMinutes(30));
     long again = clock.millis() - 15 * MIN;
-    assertEquals(409, api.post(path(d.id), reporting(failing, again, "rate-limited")).status());
+    assertEquals(409, api.post(path(d.id), reporting(d, failing, again, "rate-limited")).status());
     clock.advance(Duration.ofMinutes(1));
-    assertEquals(409, api.post(path(d.id), reporting(failing, again, "rate-limited")).status());
+    assertEquals(409, api.post(path(d.id), reporting(d, failing, again, "rate-limited")).status());
     alerts = stuckAlerts(d.id);
     assertEquals(2, alerts.size(), "stuck again: a second episode: " + alerts);
     assertEquals("rate-limited", alerts.get(0).get("data").get("lastOutcome").asText());
@@ -206,7 +221,7 @@ final class StuckDeviceIT {
     long oldest = clock.millis() - 3 * MIN;
     Api.Reply stored =
         api.post(
-            path(d.id), reporting(d.batch(d.record("r", "u", "the whole queue")), oldest, "ok"));
+            path(d.id), reporting(d, d.batch(d.record("r", "u", "the whole queue")), oldest, "ok"));
     assertEquals(200, stored.status(), stored.toString());
     clock.advance(Duration.ofMinutes(20));
     JsonNode q = queueOf(d.id);
@@ -220,7 +235,7 @@ final class StuckDeviceIT {
     for (int i = 0; i < 3; i++) {
       assertEquals(
           409,
-          api.post(path(d.id), reporting(refusedAfterAuthentication(d), later, "ok")).status());
+          api.post(path(d.id), reporting(d, refusedAfterAuthentication(d), later, "ok")).status());
       clock.advance(Duration.ofMinutes(1));
     }
     JsonNode failing = queueOf(d.id);

@@ -1,9 +1,11 @@
 package dev.danmakuledger.testkit;
 
+import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.Proofs;
 import dev.danmakuledger.protocol.DeviceLog;
+import dev.danmakuledger.protocol.DeviceReport;
 import dev.danmakuledger.protocol.SigningLog;
 import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
@@ -177,6 +179,20 @@ public final class TestDevice {
   /** The signed checkpoint of the first {@code n} leaves. */
   public String checkpointAt(long n) {
     return log.checkpoint(n, rootAt(n));
+  }
+
+  /**
+   * {@code b} (a batch of this device) carrying {@code m} numbered {@code reportSeq} and signed by
+   * the device key for that batch, as current agents report (docs/sync.md, "Signed reports").
+   */
+  public BatchRequest reporting(BatchRequest b, BatchMetadata m, long reportSeq) {
+    long size = b.oldSize() + b.records().size();
+    Checkpoint head = new Checkpoint(DeviceLog.origin(id), size, rootAt(size));
+    return new BatchRequest(
+        b.oldSize(),
+        b.records(),
+        b.checkpoint(),
+        DeviceReport.sign(signer, id, b.oldSize(), head, m, reportSeq));
   }
 
   /** A batch re-sending leaves [from, to) with a checkpoint for size {@code to}. */

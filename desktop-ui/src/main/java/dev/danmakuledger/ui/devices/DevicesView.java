@@ -107,6 +107,7 @@ public final class DevicesView extends BorderPane {
                 number("Pending\n(est.)", DeviceSummary::pendingEstimate),
                 oldest,
                 attempt,
+                column("Report", DevicesViewModel::report),
                 time("Last checkpoint", DeviceSummary::lastCheckpointAt, zone),
                 time("Last receipt", DeviceSummary::lastReceiptAt, zone),
                 skew,

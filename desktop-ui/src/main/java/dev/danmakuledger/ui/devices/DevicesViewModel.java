@@ -96,6 +96,19 @@ public final class DevicesViewModel implements LiveFeed {
     return q.lastAttemptOutcome() + ", " + Format.age(q.lastAttemptAgeMs() / 1000) + " ago";
   }
 
+  /**
+   * Who vouches for the queue columns: "signed" (the device's key, docs/sync.md "Signed reports"),
+   * "unsigned" (an older agent: shown, but it raises no alert), or "unknown" (no report, or a
+   * server that does not say).
+   */
+  public static String report(DeviceSummary d) {
+    DeviceQueue q = d.queue();
+    if (q == null || q.signed() == null) {
+      return UNKNOWN;
+    }
+    return q.signed() ? "signed" : "unsigned";
+  }
+
   /** What the queue columns show for a device that never reported its queue. */
   public static final String UNKNOWN = "unknown";
 

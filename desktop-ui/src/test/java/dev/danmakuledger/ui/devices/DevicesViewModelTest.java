@@ -76,6 +76,28 @@ class DevicesViewModelTest {
     assertEquals("1 min", DevicesViewModel.oldestUnsynced(d));
     assertEquals(DevicesViewModel.UNKNOWN, DevicesViewModel.lastAttempt(d));
     assertFalse(DevicesViewModel.isStuck(d));
+    assertEquals(DevicesViewModel.UNKNOWN, DevicesViewModel.report(d), "an older server");
+  }
+
+  @Test
+  void aReportShowsWhetherTheDeviceSignedIt() {
+    for (Boolean signed : new Boolean[] {true, false}) {
+      DeviceSummary d =
+          new DeviceSummary(
+              "d",
+              "VERIFIED",
+              1,
+              1,
+              null,
+              null,
+              null,
+              null,
+              0,
+              null,
+              0L,
+              new DeviceQueue(null, 1_000L, "ok", false, "2026-11-30T05:00:00Z", signed));
+      assertEquals(signed ? "signed" : "unsigned", DevicesViewModel.report(d));
+    }
   }
 
   @Test

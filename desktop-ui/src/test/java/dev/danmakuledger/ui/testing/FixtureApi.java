@@ -478,7 +478,8 @@ public final class FixtureApi extends Dispatcher {
               0,
               now.minusSeconds(2).toString(),
               0L,
-              new DeviceQueue(null, 4_000L, "ok", false, now.minusSeconds(4).toString())));
+              new DeviceQueue(
+                  null, 4_000L, "ok", false, now.minusSeconds(4).toString(), skew < 0)));
       skew += 95;
     }
     out.add(
@@ -495,7 +496,7 @@ public final class FixtureApi extends Dispatcher {
             now.minusSeconds(30).toString(),
             0L,
             new DeviceQueue(
-                750_000L, 30_000L, "bad-proof", true, now.minusSeconds(30).toString())));
+                750_000L, 30_000L, "bad-proof", true, now.minusSeconds(30).toString(), true)));
     out.add(
         new DeviceSummary(
             "venue-3",

@@ -71,6 +71,7 @@ public final class Syncer {
   private final Supplier<BatchMetadata> metadata;
   private final SyncState state;
   private final Refusals refusals;
+  private final ReportSigner reports;
 
   /** Compact range of {@code [0, range.end())}, the prefix last confirmed by the server. */
   private CompactRange range;
@@ -129,6 +130,7 @@ public final class Syncer {
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.state = new SyncState(store, clock);
     this.refusals = new Refusals(identity.deviceId());
+    this.reports = new ReportSigner(store, identity, clock);
   }
 
   /** How the last request ended and when the next retry is due (docs/edge-agent.md). */
@@ -137,17 +139,21 @@ public final class Syncer {
   }
 
   /**
-   * The counters to report, stamped with this device's clock for the server's skew, with the upload
-   * queue's state (docs/sync.md, "Queue state"); null when the supplier has none (the server then
-   * leaves the device's counters, skew and queue state as they were).
+   * The counters to report with the batch from {@code oldSize} to {@code checkpoint}, stamped with
+   * this device's clock for the server's skew, with the upload queue's state (docs/sync.md, "Queue
+   * state"), numbered and signed by the device key ("Signed reports"); null when the supplier has
+   * none (the server then leaves the device's counters, skew and queue state as they were).
    */
-  private BatchMetadata metadata() throws IOException {
+  private BatchMetadata metadata(long oldSize, Checkpoint checkpoint) throws IOException {
     BatchMetadata m = metadata.get();
     if (m == null) {
       return null;
     }
-    return m.sentAt(clock.millis())
-        .withQueue(store.oldestUnsyncedCapturedAt().orElse(null), state.last());
+    return reports.sign(
+        m.sentAt(clock.millis())
+            .withQueue(store.oldestUnsyncedCapturedAt().orElse(null), state.last()),
+        oldSize,
+        checkpoint);
   }
 
   /** The batch metadata of a device's dedupe counters. */
@@ -205,8 +211,8 @@ public final class Syncer {
         next.append(r.leafHash());
         wire.add(new WireRecord(r.index(), Base64.getEncoder().encodeToString(r.canonical())));
       }
-      String note =
-          Checkpoints.sign(new Checkpoint(identity.origin(), end, next.root()), identity.signer());
+      Checkpoint head = new Checkpoint(identity.origin(), end, next.root());
+      String note = Checkpoints.sign(head, identity.signer());
       long from = verified;
       BatchResponse response;
       try {
@@ -215,7 +221,8 @@ public final class Syncer {
             withRetries(
                 () ->
                     client.postBatch(
-                        identity.deviceId(), new BatchRequest(from, wire, note, metadata())),
+                        identity.deviceId(),
+                        new BatchRequest(from, wire, note, metadata(from, head))),
                 t,
                 true);
       } catch (ServerProblemException e) {
@@ -330,13 +337,14 @@ public final class Syncer {
    */
   private void presentCheckpoint(long size, Tally t) throws IOException, InterruptedException {
     rangeAt(size);
-    String note =
-        Checkpoints.sign(new Checkpoint(identity.origin(), size, range.root()), identity.signer());
+    Checkpoint head = new Checkpoint(identity.origin(), size, range.root());
+    String note = Checkpoints.sign(head, identity.signer());
     try {
       withRetries(
           () ->
               client.postBatch(
-                  identity.deviceId(), new BatchRequest(size, List.of(), note, metadata())),
+                  identity.deviceId(),
+                  new BatchRequest(size, List.of(), note, metadata(size, head))),
           t,
           true);
       LOG.warn("the server accepted this device's checkpoint for size {} as consistent", size);

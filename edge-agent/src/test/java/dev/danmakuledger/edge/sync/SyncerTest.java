@@ -19,6 +19,7 @@ import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.compact.CompactRange;
+import dev.danmakuledger.protocol.DeviceReport;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
@@ -196,16 +197,35 @@ class SyncerTest {
     assertEquals(Map.of("CONFIRMED", (long) RECORDS), r.outcomes());
     assertEquals(
         List.of(0L, 10L, 20L), witness.batches.stream().map(BatchRequest::oldSize).toList());
+    long lastReport = -1;
     for (BatchRequest b : witness.batches) {
       Checkpoint cp = Checkpoints.open(b.checkpoint(), dev.identity.origin(), deviceVerifier());
       assertEquals(b.oldSize() + b.records().size(), cp.size());
       SyncAttempt before = b.oldSize() == 0 ? null : new SyncAttempt(clock.millis(), "ok");
+      BatchMetadata m = b.metadata();
       assertEquals(
           new BatchMetadata(RECORDS, 2, 1, 1)
               .sentAt(clock.millis())
               .withQueue(clock.millis(), before),
-          b.metadata(),
+          new BatchMetadata(
+              m.bloomChecks(),
+              m.bloomMaybe(),
+              m.edgeDuplicates(),
+              m.bloomFalsePositives(),
+              m.deviceClockMillis(),
+              m.oldestUnsyncedMillis(),
+              m.lastAttempt()),
           "counters, clock, the queue's oldest capture and the batch before");
+      assertTrue(m.reportSeq() > lastReport, "report numbers grow: " + m.reportSeq());
+      lastReport = m.reportSeq();
+      assertTrue(
+          DeviceReport.verifies(
+              dev.identity.deviceId(), dev.identity.signer().publicKey(), b.oldSize(), cp, m),
+          "signed by the device for this batch");
+      assertFalse(
+          DeviceReport.verifies(
+              dev.identity.deviceId(), dev.identity.signer().publicKey(), b.oldSize() + 1, cp, m),
+          "bound to the batch's oldSize");
     }
     StoredRecord last = dev.store.records(RECORDS - 1, 1).get(0);
     assertEquals("CONFIRMED", last.outcome());

@@ -19,6 +19,7 @@ import dev.danmakuledger.server.ingest.RecordTriage.Triage;
 import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
+import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceSyncStates;
@@ -225,11 +226,16 @@ public final class BatchIngest implements AutoCloseable {
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
     long now = clock.millis();
+    ReportProvenance provenance = ReportProvenance.of(device, oldSize, cp, metadata);
+    if (provenance == ReportProvenance.UNVERIFIED) {
+      store.addCounters(Map.of(Counter.UNVERIFIED_REPORTS.key(), 1L));
+    }
+    BatchMetadata report = provenance.trusted(metadata);
     QueueReports q = queues;
-    // Authenticated from here on: the queue report is kept even if the batch is refused below,
-    // stored in the batch's transaction when it commits, else on its own.
+    // Authenticated from here on: the queue report is stored in the batch's transaction when it
+    // commits; a signed one also on its own when the batch is refused below or adds nothing.
     DeviceSyncStates.Report queue =
-        first && q != null ? q.of(deviceId, metadata, oldSize, now) : null;
+        first && q != null ? q.of(deviceId, report, provenance, oldSize, now) : null;
     boolean reported = queue == null;
     try {
       if (oldSize > device.verifiedSize()) {
@@ -252,7 +258,7 @@ public final class BatchIngest implements AutoCloseable {
           stage(
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
-      DeviceRow updated = updated(device, newSize, ext, note, metadata, now);
+      DeviceRow updated = updated(device, newSize, ext, note, report, now);
       TickSequencer.Committed done = ticks.commit(new ReadyBatch(device, updated, t, ext, queue));
       reported = true;
       if (q != null) {
@@ -276,7 +282,7 @@ public final class BatchIngest implements AutoCloseable {
     } catch (StaleDeviceException | RuntimeException e) {
       if (!reported) {
         try {
-          q.store(queue);
+          q.storeAlone(queue);
         } catch (RuntimeException also) {
           e.addSuppressed(also);
         }
@@ -288,7 +294,7 @@ public final class BatchIngest implements AutoCloseable {
   /** Stores {@code queue} on its own (a batch that writes nothing); true when that is done. */
   private static boolean storeAlone(QueueReports q, DeviceSyncStates.Report queue) {
     if (queue != null) {
-      q.store(queue);
+      q.storeAlone(queue);
     }
     return true;
   }

@@ -19,37 +19,46 @@ import java.util.Optional;
 /**
  * Stores the upload queue state an agent reports with a batch and raises the STUCK alert
  * (docs/sync-server.md, "Stuck devices"). The batch pipeline takes the report once per request,
- * right after the device's checkpoint signature verified, and stores it in the batch's transaction,
- * or on its own when the batch is refused or writes nothing, so a device that keeps failing the
- * same way is seen; input that did not authenticate never reaches it. Batches of agents that report
- * no queue state leave the stored state as it was.
+ * right after the device's checkpoint signature verified, and stores it in the batch's transaction
+ * when the batch extends the device's log; a report the device signed is also stored on its own
+ * when the batch is refused or writes nothing, so a device that keeps failing the same way is seen
+ * (docs/sync.md, "Signed reports"). Input that did not authenticate never reaches it. Batches of
+ * agents that report no queue state leave the stored state as it was.
  */
 public final class QueueReports {
   private final DeviceSyncStates states;
   private final Duration stuckAfter;
+  private final Duration alertWindow;
   private final AdminHub admin;
 
   /**
    * @param stuckAfter how old a device's oldest unsynced capture may get while its queue does not
    *     move before it is STUCK
+   * @param alertWindow the shortest time between two STUCK alerts of one device
    */
-  public QueueReports(DeviceSyncStates states, Duration stuckAfter, AdminHub admin) {
+  public QueueReports(
+      DeviceSyncStates states, Duration stuckAfter, Duration alertWindow, AdminHub admin) {
     if (stuckAfter.isNegative() || stuckAfter.isZero()) {
       throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
     }
+    if (alertWindow.isNegative()) {
+      throw new IllegalArgumentException("alertWindow: got " + alertWindow + ", want >= 0");
+    }
     this.states = Objects.requireNonNull(states, "states");
     this.stuckAfter = stuckAfter;
+    this.alertWindow = alertWindow;
     this.admin = Objects.requireNonNull(admin, "admin");
   }
 
   /**
    * What an authenticated batch of {@code deviceId} reported, received at {@code now}, to be stored
    * with the batch or, when the batch is refused, by {@link #store}; null when it reported no queue
-   * state. {@code oldSize} is the device log size the batch starts at (its first record was the
-   * oldest the device had not synced).
+   * state or its signature did not verify. {@code oldSize} is the device log size the batch starts
+   * at (its first record was the oldest the device had not synced).
    */
-  DeviceSyncStates.Report of(String deviceId, BatchMetadata m, long oldSize, long now) {
-    if (m == null || !m.reportsQueue()) {
+  DeviceSyncStates.Report of(
+      String deviceId, BatchMetadata m, ReportProvenance provenance, long oldSize, long now) {
+    if (m == null || !m.reportsQueue() || provenance == ReportProvenance.UNVERIFIED) {
       return null;
     }
     SyncAttempt last = m.lastAttempt();
@@ -63,14 +72,20 @@ public final class QueueReports {
             now,
             null,
             oldSize);
-    return new DeviceSyncStates.Report(report, stuckAfter, this::alert);
+    if (provenance == ReportProvenance.SIGNED) {
+      report = report.signedAs(m.reportSeq());
+    }
+    return new DeviceSyncStates.Report(report, stuckAfter, alertWindow, this::alert);
   }
 
   /**
-   * Stores a report on its own (its batch was refused or wrote nothing) and publishes its alert.
+   * Stores a signed report on its own (its batch was refused or wrote nothing) and publishes its
+   * alert; an unsigned one is dropped (beside a replayed checkpoint it could be anyone's).
    */
-  void store(DeviceSyncStates.Report report) {
-    published(states.record(report).newAlert());
+  void storeAlone(DeviceSyncStates.Report report) {
+    if (report != null && report.state().signed()) {
+      published(states.record(report).newAlert());
+    }
   }
 
   /** Publishes the STUCK alert a stored report raised, if any. */

@@ -106,6 +106,10 @@ public final class LedgerMetrics implements StageObserver {
         "danmaku.ledger.stuck.episodes",
         "STUCK episodes opened: devices whose upload queue stopped draining (cluster)",
         LedgerSnapshot::stuckEpisodes);
+    ledger(
+        "danmaku.ledger.unverified.reports",
+        "device reports whose signature did not verify, not stored (cluster)",
+        LedgerSnapshot::unverifiedReports);
     this.rooms =
         MultiGauge.builder("danmaku.room.high.water")
             .description("highest room number handed out, for the busiest rooms (cluster)")

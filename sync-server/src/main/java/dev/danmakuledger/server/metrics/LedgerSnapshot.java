@@ -91,4 +91,8 @@ public record LedgerSnapshot(Map<String, Long> counters, long edge, List<RoomSta
   long stuckEpisodes() {
     return get(Counter.STUCK_EPISODES);
   }
+
+  long unverifiedReports() {
+    return get(Counter.UNVERIFIED_REPORTS);
+  }
 }

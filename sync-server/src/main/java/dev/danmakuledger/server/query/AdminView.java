@@ -176,7 +176,8 @@ public final class AdminView {
         s.lastAttemptAgeAt(now),
         s.lastOutcome(),
         s.stuck() && !delivered,
-        Instant.ofEpochMilli(s.reportedAt()).toString());
+        Instant.ofEpochMilli(s.reportedAt()).toString(),
+        s.signed());
   }
 
   static String status(DeviceRow d, long now, Duration offlineAfter) {

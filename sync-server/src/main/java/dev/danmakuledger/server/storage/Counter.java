@@ -26,7 +26,12 @@ public enum Counter {
   REPLAYS("replays"),
   BAD_PROOFS("bad-proofs"),
   /** STUCK episodes opened: devices whose upload queue stopped draining (docs/sync-server.md). */
-  STUCK_EPISODES("stuck-episodes");
+  STUCK_EPISODES("stuck-episodes"),
+  /**
+   * Device reports carrying a signature that did not verify (docs/sync.md, "Signed reports"):
+   * unauthenticated, counted and not stored.
+   */
+  UNVERIFIED_REPORTS("unverified-reports");
 
   /** Prefix of the per-outcome counters. */
   public static final String OUTCOME_PREFIX = "outcome:";

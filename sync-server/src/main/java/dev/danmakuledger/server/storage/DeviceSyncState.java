@@ -16,6 +16,12 @@ package dev.danmakuledger.server.storage;
  * @param stuckSince server time the current STUCK episode began, or null outside one
  * @param reportedAtSize the device log size the reporting batch started at, i.e. the index of the
  *     oldest record the device had not synced then; null when not known (older rows)
+ * @param signed true when the device signed the report (docs/sync.md, "Signed reports"); unsigned
+ *     reports, of older agents, are shown as such and raise no alert
+ * @param reportSeq the highest report number of the device's signed reports so far, or null (none
+ *     signed yet): a signed report numbered no higher is a replay and is not stored
+ * @param alertedAt server time of the device's last STUCK alert, or null (none yet): alerts are
+ *     rate limited per device
  */
 public record DeviceSyncState(
     String deviceId,
@@ -25,7 +31,10 @@ public record DeviceSyncState(
     String lastOutcome,
     long reportedAt,
     Long stuckSince,
-    Long reportedAtSize) {
+    Long reportedAtSize,
+    boolean signed,
+    Long reportSeq,
+    Long alertedAt) {
   /** Longest stored outcome token (the wire's bound). */
   public static final int MAX_OUTCOME = 48;
 
@@ -47,6 +56,53 @@ public record DeviceSyncState(
       throw new IllegalArgumentException(
           "lastOutcome: got " + lastOutcome.length() + " characters, want <= " + MAX_OUTCOME);
     }
+    if (reportSeq != null && reportSeq < 0) {
+      throw new IllegalArgumentException("reportSeq: got " + reportSeq + ", want >= 0");
+    }
+    if (signed && reportSeq == null) {
+      throw new IllegalArgumentException(
+          "reportSeq: got null for a signed report, want its number");
+    }
+  }
+
+  /** An unsigned report (of an agent that does not sign its reports). */
+  public DeviceSyncState(
+      String deviceId,
+      Long oldestUnsyncedAt,
+      Long queueAgeMs,
+      Long lastAttemptAgeMs,
+      String lastOutcome,
+      long reportedAt,
+      Long stuckSince,
+      Long reportedAtSize) {
+    this(
+        deviceId,
+        oldestUnsyncedAt,
+        queueAgeMs,
+        lastAttemptAgeMs,
+        lastOutcome,
+        reportedAt,
+        stuckSince,
+        reportedAtSize,
+        false,
+        null,
+        null);
+  }
+
+  /** A copy signed by the device as report number {@code reportSeq}. */
+  public DeviceSyncState signedAs(long reportSeq) {
+    return new DeviceSyncState(
+        deviceId,
+        oldestUnsyncedAt,
+        queueAgeMs,
+        lastAttemptAgeMs,
+        lastOutcome,
+        reportedAt,
+        stuckSince,
+        reportedAtSize,
+        true,
+        reportSeq,
+        alertedAt);
   }
 
   /**
@@ -75,8 +131,11 @@ public record DeviceSyncState(
     return stuckSince != null;
   }
 
-  /** A copy in (or, with null, out of) a STUCK episode. */
-  DeviceSyncState withStuckSince(Long since) {
+  /**
+   * A copy in (or, with null, out of) a STUCK episode, with the device's highest report number and
+   * last alert time.
+   */
+  DeviceSyncState withEpisode(Long since, Long reportSeq, Long alertedAt) {
     return new DeviceSyncState(
         deviceId,
         oldestUnsyncedAt,
@@ -85,7 +144,10 @@ public record DeviceSyncState(
         lastOutcome,
         reportedAt,
         since,
-        reportedAtSize);
+        reportedAtSize,
+        signed,
+        reportSeq,
+        alertedAt);
   }
 
   /**

@@ -16,15 +16,18 @@ import javax.sql.DataSource;
 /**
  * The upload queue state devices report (docs/sync-server.md, "Stuck devices"), and the STUCK rule
  * over it. A device is stuck when it keeps contacting the server while its queue does not move: a
- * report whose oldest unsynced capture is at least {@code stuckAfter} old and the same as in the
- * device's previous report. One alert per episode: the episode stays open, raising nothing more,
- * until a report shows the queue younger than {@code stuckAfter} (or empty). Callers pass only
- * reports from batches whose device checkpoint verified.
+ * signed report whose oldest unsynced capture is at least {@code stuckAfter} old and the same as in
+ * the device's previous report. One alert per episode, and at most one per device per {@code
+ * alertWindow}: the episode stays open, raising nothing more, until a report shows the queue
+ * younger than {@code stuckAfter} (or empty). A signed report numbered no higher than one stored
+ * before is a replay and changes nothing; an unsigned one (an older agent) is stored, flagged, and
+ * opens no episode. Callers pass only reports whose signature verified, or unsigned ones from
+ * batches that extended the device's verified log (docs/sync.md, "Signed reports").
  */
 public final class DeviceSyncStates {
   private static final String COLUMNS =
       "device_id, oldest_unsynced_at, queue_age_ms, last_attempt_age_ms, last_outcome, reported_at,"
-          + " stuck_since, reported_at_size";
+          + " stuck_since, reported_at_size, report_signed, report_seq, alerted_at";
 
   private final DataSource ds;
 
@@ -32,30 +35,35 @@ public final class DeviceSyncStates {
     this.ds = db.dataSource();
   }
 
-  /** What a report did: the stored state, and the STUCK alert if this report opened an episode. */
-  public record Recorded(DeviceSyncState state, Optional<AlertRow> newAlert) {}
+  /**
+   * What a report did: the stored state (the previous one when the report was a replay), whether
+   * the report was stored, and the STUCK alert if it opened an episode.
+   */
+  public record Recorded(DeviceSyncState state, boolean stored, Optional<AlertRow> newAlert) {}
 
   /**
    * A report to store, with the rule it is judged by.
    *
    * @param state what the device reported (its {@code stuckSince} is ignored)
    * @param stuckAfter how old an unmoved queue may get before the device is STUCK
+   * @param alertWindow the shortest time between two STUCK alerts of one device
    * @param alertFor the alert (not yet stored) of an episode this report opens
    */
   public record Report(
-      DeviceSyncState state, Duration stuckAfter, Function<DeviceSyncState, AlertRow> alertFor) {
+      DeviceSyncState state,
+      Duration stuckAfter,
+      Duration alertWindow,
+      Function<DeviceSyncState, AlertRow> alertFor) {
     public Report {
       Objects.requireNonNull(state, "state");
       Objects.requireNonNull(alertFor, "alertFor");
       if (stuckAfter.isNegative() || stuckAfter.isZero()) {
         throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
       }
+      if (alertWindow.isNegative()) {
+        throw new IllegalArgumentException("alertWindow: got " + alertWindow + ", want >= 0");
+      }
     }
-  }
-
-  /** {@link #record(DeviceSyncState, Duration, Function)} of {@code report}. */
-  public Recorded record(Report report) {
-    return record(report.state(), report.stuckAfter(), report.alertFor());
   }
 
   /**
@@ -64,14 +72,14 @@ public final class DeviceSyncStates {
    */
   static Recorded recordIn(Connection c, Report report) throws SQLException {
     try {
-      return recordIn(c, report.state(), report.stuckAfter(), report.alertFor());
+      return apply(c, report);
     } catch (SQLException e) {
       if (!Jdbc.isUniqueViolation(e)) {
         throw e;
       }
       // A first report of the device inserted its row meanwhile (it raised nothing: a first report
       // opens no episode); only the failed insert was undone, so read that row and update it.
-      return recordIn(c, report.state(), report.stuckAfter(), report.alertFor());
+      return apply(c, report);
     }
   }
 
@@ -79,21 +87,14 @@ public final class DeviceSyncStates {
    * Stores {@code report} (its {@code stuckSince} is ignored) and applies the STUCK rule, with the
    * alert and the episode counter, in one transaction.
    *
-   * @param alertFor the alert (not yet stored) of an episode this report opens
    * @throws StorageUnavailableException when the database cannot be reached
    */
-  public Recorded record(
-      DeviceSyncState report, Duration stuckAfter, Function<DeviceSyncState, AlertRow> alertFor) {
+  public Recorded record(Report report) {
     Objects.requireNonNull(report, "report");
-    if (stuckAfter.isNegative() || stuckAfter.isZero()) {
-      throw new IllegalArgumentException("stuckAfter: got " + stuckAfter + ", want > 0");
-    }
     for (int attempt = 1; ; attempt++) {
       try {
         return Jdbc.inTransaction(
-            ds,
-            "sync state of " + report.deviceId(),
-            c -> recordIn(c, report, stuckAfter, alertFor));
+            ds, "sync state of " + report.state().deviceId(), c -> apply(c, report));
       } catch (IllegalStateException e) {
         // Two first reports of one device raced to insert its row: the loser reads it and retries.
         if (attempt >= 3
@@ -104,14 +105,22 @@ public final class DeviceSyncStates {
     }
   }
 
-  private static Recorded recordIn(
-      Connection c,
-      DeviceSyncState report,
-      Duration stuckAfter,
-      Function<DeviceSyncState, AlertRow> alertFor)
-      throws SQLException {
+  private static Recorded apply(Connection c, Report r) throws SQLException {
+    DeviceSyncState report = r.state();
     Optional<DeviceSyncState> previous = select(c, report.deviceId(), true);
-    boolean old = report.queueAgeMs() != null && report.queueAgeMs() >= stuckAfter.toMillis();
+    Long highest = previous.map(DeviceSyncState::reportSeq).orElse(null);
+    if (report.signed() && highest != null && report.reportSeq() <= highest) {
+      return new Recorded(previous.get(), false, Optional.empty());
+    }
+    Long seq =
+        report.signed() && (highest == null || report.reportSeq() > highest)
+            ? report.reportSeq()
+            : highest;
+    Long alertedAt = previous.map(DeviceSyncState::alertedAt).orElse(null);
+    boolean old =
+        report.signed()
+            && report.queueAgeMs() != null
+            && report.queueAgeMs() >= r.stuckAfter().toMillis();
     boolean unmoved =
         previous.isPresent()
             && report.oldestUnsyncedAt() != null
@@ -122,12 +131,18 @@ public final class DeviceSyncStates {
       since = null;
     } else if (unmoved && since == null) {
       since = report.reportedAt();
-      raised = Optional.of(AlertStore.insert(c, alertFor.apply(report.withStuckSince(since))));
-      Jdbc.addCounters(c, Map.of(Counter.STUCK_EPISODES.key(), 1L));
+      if (alertedAt == null || report.reportedAt() - alertedAt >= r.alertWindow().toMillis()) {
+        alertedAt = report.reportedAt();
+        raised =
+            Optional.of(
+                AlertStore.insert(
+                    c, r.alertFor().apply(report.withEpisode(since, seq, alertedAt))));
+        Jdbc.addCounters(c, Map.of(Counter.STUCK_EPISODES.key(), 1L));
+      }
     }
-    DeviceSyncState stored = report.withStuckSince(since);
+    DeviceSyncState stored = report.withEpisode(since, seq, alertedAt);
     write(c, stored, previous.isPresent());
-    return new Recorded(stored, raised);
+    return new Recorded(stored, true, raised);
   }
 
   private static void write(Connection c, DeviceSyncState s, boolean exists) throws SQLException {
@@ -135,10 +150,11 @@ public final class DeviceSyncStates {
         exists
             ? "UPDATE device_sync_state SET oldest_unsynced_at = ?, queue_age_ms = ?,"
                 + " last_attempt_age_ms = ?, last_outcome = ?, reported_at = ?, stuck_since = ?,"
-                + " reported_at_size = ? WHERE device_id = ?"
+                + " reported_at_size = ?, report_signed = ?, report_seq = ?, alerted_at = ?"
+                + " WHERE device_id = ?"
             : "INSERT INTO device_sync_state (oldest_unsynced_at, queue_age_ms, last_attempt_age_ms,"
-                + " last_outcome, reported_at, stuck_since, reported_at_size, device_id)"
-                + " VALUES (?,?,?,?,?,?,?,?)";
+                + " last_outcome, reported_at, stuck_since, reported_at_size, report_signed, report_seq,"
+                + " alerted_at, device_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       setLong(ps, 1, s.oldestUnsyncedAt());
       setLong(ps, 2, s.queueAgeMs());
@@ -147,7 +163,10 @@ public final class DeviceSyncStates {
       ps.setLong(5, s.reportedAt());
       setLong(ps, 6, s.stuckSince());
       setLong(ps, 7, s.reportedAtSize());
-      ps.setString(8, s.deviceId());
+      ps.setBoolean(8, s.signed());
+      setLong(ps, 9, s.reportSeq());
+      setLong(ps, 10, s.alertedAt());
+      ps.setString(11, s.deviceId());
       ps.executeUpdate();
     }
   }
@@ -184,7 +203,10 @@ public final class DeviceSyncStates {
         rs.getString(5),
         rs.getLong(6),
         Jdbc.getLong(rs, 7),
-        Jdbc.getLong(rs, 8));
+        Jdbc.getLong(rs, 8),
+        rs.getBoolean(9),
+        Jdbc.getLong(rs, 10),
+        Jdbc.getLong(rs, 11));
   }
 
   /** The state a device last reported, if it ever did. */

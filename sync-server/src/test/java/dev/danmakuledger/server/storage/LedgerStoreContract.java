@@ -154,10 +154,19 @@ abstract class LedgerStoreContract {
   static final java.time.Duration STUCK_AFTER = java.time.Duration.ofMinutes(10);
   static final long MIN = 60_000;
 
+  /** No rate limit on STUCK alerts, for the tests of the episode rule. */
+  static final java.time.Duration NO_ALERT_WINDOW = java.time.Duration.ZERO;
+
   /**
-   * A report of {@code device}'s queue: its oldest unsynced capture {@code age} old at {@code at}.
+   * A signed report of {@code device}'s queue, numbered {@code at}: its oldest unsynced capture
+   * {@code age} old at {@code at}.
    */
   static DeviceSyncState queue(String device, Long oldest, Long age, String outcome, long at) {
+    return unsigned(device, oldest, age, outcome, at).signedAs(at);
+  }
+
+  /** {@link #queue} as an older agent reports it, without a signature. */
+  static DeviceSyncState unsigned(String device, Long oldest, Long age, String outcome, long at) {
     return new DeviceSyncState(
         device, oldest, age, outcome == null ? null : 1000L, outcome, at, null, null);
   }
@@ -168,7 +177,71 @@ abstract class LedgerStoreContract {
   }
 
   DeviceSyncStates.Recorded report(DeviceSyncStates states, DeviceSyncState s) {
-    return states.record(s, STUCK_AFTER, LedgerStoreContract::stuckAlert);
+    return report(states, s, NO_ALERT_WINDOW);
+  }
+
+  DeviceSyncStates.Recorded report(
+      DeviceSyncStates states, DeviceSyncState s, java.time.Duration alertWindow) {
+    return states.record(
+        new DeviceSyncStates.Report(s, STUCK_AFTER, alertWindow, LedgerStoreContract::stuckAlert));
+  }
+
+  @Test
+  void aSignedReportNumberedNoHigherThanTheLastStoredIsAReplayAndChangesNothing() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    DeviceSyncState first = report(states, queue("d1", 100L, 5_000L, "ok", 2_000)).state();
+    assertTrue(first.signed());
+    assertEquals(2_000L, first.reportSeq());
+    DeviceSyncStates.Recorded same = report(states, queue("d1", 1L, 99 * MIN, "bad-proof", 2_000));
+    assertFalse(same.stored(), "the same number again: a replay");
+    DeviceSyncStates.Recorded older = report(states, queue("d1", 1L, 99 * MIN, "bad-proof", 1_500));
+    assertFalse(older.stored(), "an older number: a replay");
+    assertEquals(first, states.get("d1").orElseThrow(), "nothing changed");
+    DeviceSyncState unsigned = report(states, unsigned("d1", 7L, 1_000L, "ok", 2_500)).state();
+    assertFalse(unsigned.signed());
+    assertEquals(2_000L, unsigned.reportSeq(), "an unsigned report keeps the replay floor");
+    assertFalse(report(states, queue("d1", 1L, 99 * MIN, "ok", 1_999)).stored());
+    assertTrue(report(states, queue("d1", 1L, 1_000L, "ok", 2_001)).stored(), "a newer one");
+  }
+
+  @Test
+  void anUnsignedReportIsStoredFlaggedAndNeverStuck() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    for (int i = 0; i < 5; i++) {
+      DeviceSyncStates.Recorded r =
+          report(states, unsigned("d1", 1_000L, (20 + i) * MIN, "bad-proof", i * MIN));
+      assertTrue(r.stored());
+      assertTrue(r.newAlert().isEmpty(), "an unsigned report raises no alert");
+      assertFalse(r.state().stuck());
+      assertFalse(states.get("d1").orElseThrow().signed());
+    }
+    assertEquals(0, store.alertCount());
+  }
+
+  @Test
+  void stuckAlertsOfOneDeviceAreRateLimitedToOnePerWindow() {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    java.time.Duration window = java.time.Duration.ofMinutes(60);
+    long t = 100 * MIN;
+    int alerts = 0;
+    for (int episode = 0; episode < 4; episode++) {
+      long start = t + episode * 10 * MIN;
+      long head = 1_000L + episode;
+      report(states, queue("d1", head, 11 * MIN, "ok", start), window);
+      DeviceSyncStates.Recorded stuck =
+          report(states, queue("d1", head, 12 * MIN, "ok", start + MIN), window);
+      assertTrue(stuck.state().stuck(), "episode " + episode + " is shown stuck");
+      alerts += stuck.newAlert().isPresent() ? 1 : 0;
+      report(states, queue("d1", null, null, "ok", start + 2 * MIN), window);
+    }
+    assertEquals(1, alerts, "four episodes within 40 min: one alert");
+    long later = t + 100 * MIN;
+    report(states, queue("d1", 9L, 11 * MIN, "ok", later), window);
+    assertTrue(
+        report(states, queue("d1", 9L, 12 * MIN, "ok", later + MIN), window).newAlert().isPresent(),
+        "a window after the last alert: the next episode alerts");
+    assertEquals(2, store.alertCount());
+    assertEquals(2L, store.counters().get(Counter.STUCK_EPISODES.key()));
   }
 
   @Test
@@ -187,7 +260,8 @@ abstract class LedgerStoreContract {
     assertEquals(2, states.all().size());
     assertEquals(null, states.all().get("d2").oldestUnsyncedAt(), "an empty queue");
     assertEquals(0, store.alertCount());
-    DeviceSyncState sized = new DeviceSyncState("d1", 300L, 7_000L, 1000L, "ok", 4_000, null, 42L);
+    DeviceSyncState sized =
+        new DeviceSyncState("d1", 300L, 7_000L, 1000L, "ok", 4_000, null, 42L).signedAs(4_000);
     assertEquals(sized, report(states, sized).state());
     assertEquals(42L, states.get("d1").orElseThrow().reportedAtSize(), "the size it reported at");
     assertFalse(sized.deliveredBy(42), "record 42 is the oldest unsynced: not delivered yet");
@@ -364,7 +438,8 @@ abstract class LedgerStoreContract {
         commit.nodes(),
         commit.messages(),
         commit.counterDeltas(),
-        new DeviceSyncStates.Report(s, STUCK_AFTER, LedgerStoreContract::stuckAlert));
+        new DeviceSyncStates.Report(
+            s, STUCK_AFTER, NO_ALERT_WINDOW, LedgerStoreContract::stuckAlert));
   }
 
   @Test

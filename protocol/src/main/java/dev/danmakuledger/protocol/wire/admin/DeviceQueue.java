@@ -15,13 +15,17 @@ import dev.danmakuledger.protocol.wire.SyncAttempt;
  *     transport-<kind>}), or null
  * @param stuck true while a STUCK episode is open
  * @param reportedAt ISO-8601 server time of the report
+ * @param signed true when the device signed the report, false for an unsigned report of an older
+ *     agent (shown as such; it raises no alert), null in answers of servers older than signed
+ *     reports (docs/sync.md, "Signed reports")
  */
 public record DeviceQueue(
     Long oldestUnsyncedAgeMs,
     Long lastAttemptAgeMs,
     String lastAttemptOutcome,
     boolean stuck,
-    String reportedAt) {
+    String reportedAt,
+    Boolean signed) {
   /** Checks that ages are not negative, the outcome is a bounded token and the time is present. */
   public DeviceQueue {
     if (oldestUnsyncedAgeMs != null) {
@@ -34,5 +38,20 @@ public record DeviceQueue(
       new SyncAttempt(0, lastAttemptOutcome); // the same token rules as on the way in
     }
     Checks.required("reportedAt", reportedAt);
+  }
+
+  /** A queue as servers older than signed reports send it: whether it was signed is unknown. */
+  public DeviceQueue(
+      Long oldestUnsyncedAgeMs,
+      Long lastAttemptAgeMs,
+      String lastAttemptOutcome,
+      boolean stuck,
+      String reportedAt) {
+    this(oldestUnsyncedAgeMs, lastAttemptAgeMs, lastAttemptOutcome, stuck, reportedAt, null);
+  }
+
+  /** True only for a report the server says the device did not sign. */
+  public boolean unsigned() {
+    return Boolean.FALSE.equals(signed);
   }
 }

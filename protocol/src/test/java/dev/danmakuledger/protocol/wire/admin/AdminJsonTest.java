@@ -1,6 +1,7 @@
 package dev.danmakuledger.protocol.wire.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -131,7 +132,8 @@ class AdminJsonTest {
 
   @Test
   void deviceSummaryCarriesTheReportedQueueOrNothing() throws Exception {
-    DeviceQueue q = new DeviceQueue(720_000L, 5_000L, "bad-proof", true, "2026-11-30T05:00:00Z");
+    DeviceQueue q =
+        new DeviceQueue(720_000L, 5_000L, "bad-proof", true, "2026-11-30T05:00:00Z", false);
     DeviceSummary s =
         new DeviceSummary("kiosk-01", "VERIFIED", 1, 1, null, null, null, null, 0, null, 0L, q);
     String json = JSON.writeValueAsString(s);
@@ -139,9 +141,14 @@ class AdminJsonTest {
         json.contains(
             "\"queue\":{\"oldestUnsyncedAgeMs\":720000,\"lastAttemptAgeMs\":5000,"
                 + "\"lastAttemptOutcome\":\"bad-proof\",\"stuck\":true,"
-                + "\"reportedAt\":\"2026-11-30T05:00:00Z\"}"),
+                + "\"reportedAt\":\"2026-11-30T05:00:00Z\",\"signed\":false}"),
         json);
     assertEquals(s, JSON.readValue(json, DeviceSummary.class));
+    assertTrue(q.unsigned(), "an unsigned report of an older agent");
+    String olderServer = json.replace(",\"signed\":false", "");
+    DeviceQueue unknown = JSON.readValue(olderServer, DeviceSummary.class).queue();
+    assertEquals(null, unknown.signed(), "a server before signed reports: unknown");
+    assertFalse(unknown.unsigned(), "not shown as unsigned");
     String older = json.substring(0, json.indexOf(",\"queue\"")) + "}";
     assertEquals(null, JSON.readValue(older, DeviceSummary.class).queue(), "unknown, not empty");
   }
