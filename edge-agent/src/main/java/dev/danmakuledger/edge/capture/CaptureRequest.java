@@ -27,10 +27,13 @@ public record CaptureRequest(
    * The record this request becomes on {@code deviceId}, at index 0 with clock 0 until stamped.
    *
    * @throws dev.danmakuledger.protocol.record.InvalidRecordException naming the first bad field,
-   *     including a key whose deviceId is not {@code deviceId}
+   *     including a key whose deviceId is not {@code deviceId} and a room a URL cannot address
+   *     ({@code .} or {@code ..})
    */
   public DanmakuRecord draft(String deviceId) {
-    return new DanmakuRecord(
-        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, 0, 0);
+    DanmakuRecord draft =
+        new DanmakuRecord(key, deviceId, room, user, text, playbackMs, mode, color, fontSize, 0, 0);
+    DanmakuRecord.checkAddressableRoom(room);
+    return draft;
   }
 }

@@ -142,6 +142,21 @@ class IngestServerIT {
   }
 
   @Test
+  void dotRoomsAreRefusedAtCaptureNamingTheRoom() throws Exception {
+    for (String room : new String[] {".", ".."}) {
+      JsonNode p =
+          problem(
+              post(body(KEY, "x").replace("\"room-1\"", "\"" + room + "\""), null),
+              400,
+              "invalid-field");
+      assertEquals("room", p.get("field").asText());
+      assertTrue(p.get("detail").asText().contains("dot-segments"), p.toString());
+    }
+    String dotted = body(KEY, "x").replace("\"room-1\"", "\"...\"");
+    assertEquals(201, post(dotted, null).statusCode(), "three dots name an ordinary room");
+  }
+
+  @Test
   void headerAndBodyKeysMustAgree() throws Exception {
     problem(
         post(body(KEY, "x"), "dev-1:alice:1700000000001:00112233445566778899"),

@@ -116,6 +116,36 @@ public record DanmakuRecord(
     return true;
   }
 
+  /**
+   * Returns true if {@code room} is a valid room name that a URL path can also address: not {@code
+   * .} or {@code ..}, which clients remove from paths as dot-segments (RFC 3986 §5.2.4), so {@code
+   * /v1/rooms/../log} would never reach the room. New captures use only such rooms; records of such
+   * rooms captured before stay decodable.
+   */
+  public static boolean isAddressableRoom(String room) {
+    return isValidRoom(room) && !room.equals(".") && !room.equals("..");
+  }
+
+  /**
+   * Refuses a room a new capture cannot use (see {@link #isAddressableRoom}).
+   *
+   * @throws InvalidRecordException naming the field {@code room}
+   */
+  public static void checkAddressableRoom(String room) {
+    if (!isValidRoom(room)) {
+      throw new InvalidRecordException(
+          "room", "room: got " + Quote.of(room) + ", want 1 to 64 of [A-Za-z0-9_.-]");
+    }
+    if (!isAddressableRoom(room)) {
+      throw new InvalidRecordException(
+          "room",
+          "room: got "
+              + Quote.of(room)
+              + ", want a name other than \".\" and \"..\" (URL paths drop them as dot-segments,"
+              + " so no client could read the room)");
+    }
+  }
+
   /** Returns the canonical bytes, format version 1 (docs/canonical-record.md). */
   public byte[] canonicalBytes() {
     return CanonicalRecord.encode(this);

@@ -261,9 +261,10 @@ final class Requests {
 
   static String room(Context ctx) {
     String room = ctx.pathParam("room");
-    if (!DanmakuRecord.isValidRoom(room)) {
+    if (!DanmakuRecord.isAddressableRoom(room)) {
       throw new LedgerException(
-          ErrorCode.INVALID_FIELD, "room: got " + quote(room) + ", want [A-Za-z0-9_.-]{1,64}");
+          ErrorCode.INVALID_FIELD,
+          "room: got " + quote(room) + ", want [A-Za-z0-9_.-]{1,64} other than \".\" and \"..\"");
     }
     return room;
   }

@@ -15,10 +15,11 @@ import java.util.stream.IntStream;
 /**
  * Decides, before anything is admitted in Redis, what each record of a verified batch can be
  * (docs/architecture.md §4, record outcomes): a record the server can never accept (empty, longer
- * than any valid record, undecodable, of another device or index) is REJECTED in its place with a
- * reason, so the device log still verifies and the device syncs past it; every other record is a
- * moderated {@link Candidate} for its room. Every field of a decodable record fits its SQL column
- * (the protocol's limits are below the column widths), so nothing admitted fails in SQL for size.
+ * than any valid record, undecodable, of another device or index, in a room no URL can address) is
+ * REJECTED in its place with a reason, so the device log still verifies and the device syncs past
+ * it; every other record is a moderated {@link Candidate} for its room. Every field of a decodable
+ * record fits its SQL column (the protocol's limits are below the column widths), so nothing
+ * admitted fails in SQL for size.
  */
 final class RecordTriage {
   /** Reason of a record with no bytes. */
@@ -26,6 +27,12 @@ final class RecordTriage {
 
   /** Reason of a record longer than any valid encoding. */
   static final String OVERSIZED = "oversized";
+
+  /**
+   * Reason of a record whose room is {@code .} or {@code ..}: valid bytes, but a room no URL can
+   * address (docs/canonical-record.md, layout field 4), so it is never numbered or logged.
+   */
+  static final String INVALID_ROOM = "invalid-room";
 
   /** One decoded, valid, moderated record waiting for its room admission. */
   record Candidate(
@@ -111,6 +118,8 @@ final class RecordTriage {
       rejected[position] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-device");
     } else if (rec.index() != index) {
       rejected[position] = rejected(deviceId, index, key, bytes, rec.room(), "wrong-index");
+    } else if (!DanmakuRecord.isAddressableRoom(rec.room())) {
+      rejected[position] = rejected(deviceId, index, key, bytes, null, INVALID_ROOM);
     } else {
       candidates[position] =
           new Candidate(

@@ -117,6 +117,27 @@ final class RecordTriageTest {
     assertEquals(newest, t.newestHlcMillis());
   }
 
+  /**
+   * Records in the rooms {@code .} and {@code ..} (valid bytes, captured before agents refused
+   * them) are REJECTED in place: no URL could address the room or its log.
+   */
+  @org.junit.jupiter.api.Test
+  void dotRoomsAreRejectedInPlace() {
+    List<byte[]> batch =
+        List.of(
+            record(DEVICE, OLD_SIZE, ".", "a", 1),
+            record(DEVICE, OLD_SIZE + 1, "..", "b", 1),
+            record(DEVICE, OLD_SIZE + 2, "...", "c", 1));
+    Triage t = new RecordTriage(new Moderation(List.of(), null)).triage(DEVICE, OLD_SIZE, batch);
+    for (int i = 0; i < 2; i++) {
+      assertEquals(Outcome.REJECTED, t.rejected()[i].outcome());
+      assertEquals(RecordTriage.INVALID_ROOM, t.rejected()[i].reason());
+      assertNull(t.rejected()[i].room(), "never numbered in a room");
+    }
+    assertNull(t.rejected()[2]);
+    assertEquals(List.of("..."), List.copyOf(t.byRoom().keySet()), "three dots: an ordinary room");
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {3, RecordTriage.PARALLEL_MIN + 44})
   void moderationDecidesEveryCandidate(int size) {
