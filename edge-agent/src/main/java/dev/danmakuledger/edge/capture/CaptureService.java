@@ -9,6 +9,7 @@ import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.clock.HybridLogicalClock;
 import dev.danmakuledger.protocol.record.CanonicalRecord;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,10 @@ public final class CaptureService implements AutoCloseable {
 
   private final String deviceId;
   private final CaptureQueue queue = new CaptureQueue();
+
+  /** Where the blinds of new records come from (thread-safe; callers submit concurrently). */
+  private final SecureRandom blinds = new SecureRandom();
+
   private final CommittedLog log;
   private final BloomKeeper bloom;
   private final CaptureWriter writer;
@@ -149,7 +154,7 @@ public final class CaptureService implements AutoCloseable {
     List<Pending> pending = new ArrayList<>(requests.size());
     List<CompletableFuture<CaptureAck>> futures = new ArrayList<>(requests.size());
     for (CaptureRequest request : requests) {
-      Pending p = Pending.of(request, deviceId);
+      Pending p = Pending.of(request, deviceId, blinds);
       pending.add(p);
       futures.add(p.future());
     }

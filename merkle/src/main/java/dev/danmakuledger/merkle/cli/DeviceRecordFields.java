@@ -5,12 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
- * The fields of a canonical record (docs/canonical-record.md, version 1) that tie it to a room log
- * entry: idempotency key, device id and device-log index. The merkle module may not depend on
- * protocol, whose {@code CanonicalRecord.decode} is the full definition; this walks the whole
+ * The fields of a canonical record (docs/canonical-record.md, versions 1 and 2) that tie it to a
+ * room log entry: idempotency key, device id and device-log index. The merkle module may not depend
+ * on protocol, whose {@code CanonicalRecord.decode} is the full definition; this walks the whole
  * layout (every length bounded, presence byte 0 or 1, nothing after the index) and checks only what
- * an audit bundle compares, so a record that is not a single well-formed version 1 encoding is
- * refused, but field rules such as the text's code points are left to the protocol decoder.
+ * an audit bundle compares, so a record that is not a single well-formed encoding is refused, but
+ * field rules such as the text's code points are left to the protocol decoder. A version 2 record
+ * ends in its 16-byte blind, which only its leaf hash depends on.
  *
  * @param idempotencyKey the key, {@code deviceId:userId:unixMillis:nonce}
  * @param deviceId the capturing device
@@ -18,7 +19,13 @@ import java.util.regex.Pattern;
  */
 record DeviceRecordFields(String idempotencyKey, String deviceId, long index) {
   /** Largest version 1 encoding (docs/canonical-record.md). */
-  static final int MAX_ENCODED_LENGTH = 1652;
+  static final int MAX_V1_LENGTH = 1652;
+
+  /** Length of a version 2 record's blind. */
+  static final int BLIND_BYTES = 16;
+
+  /** Largest encoding of any version. */
+  static final int MAX_ENCODED_LENGTH = MAX_V1_LENGTH + BLIND_BYTES;
 
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern KEY =
@@ -38,8 +45,8 @@ record DeviceRecordFields(String idempotencyKey, String deviceId, long index) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     try {
       int version = b.get() & 0xff;
-      if (version != 1) {
-        throw new IllegalArgumentException("record version: got " + version + ", want 1");
+      if (version != 1 && version != 2) {
+        throw new IllegalArgumentException("record version: got " + version + ", want 1 or 2");
       }
       String key = string(b, "idempotency key", 208);
       String deviceId = string(b, "deviceId", 64);
@@ -59,9 +66,10 @@ record DeviceRecordFields(String idempotencyKey, String deviceId, long index) {
       b.get();
       nonNegative(b.getLong(), "hlc");
       long index = nonNegative(b.getLong(), "index");
-      if (b.hasRemaining()) {
+      int tail = version == 2 ? BLIND_BYTES : 0;
+      if (b.remaining() != tail) {
         throw new IllegalArgumentException(
-            "record: " + b.remaining() + " bytes after the index, want none");
+            "record: " + b.remaining() + " bytes after the index, want " + tail);
       }
       var m = KEY.matcher(key);
       if (!m.matches()) {

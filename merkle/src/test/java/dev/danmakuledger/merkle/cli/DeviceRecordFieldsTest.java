@@ -51,6 +51,28 @@ class DeviceRecordFieldsTest {
         DeviceRecordFields.decode(ASCII));
   }
 
+  /** Golden vector {@code ascii} of version 2: the same bytes, version 0x02, then the blind. */
+  @Test
+  void blindedGoldenVectorDecodes() {
+    byte[] v2 = Arrays.copyOf(ASCII, ASCII.length + 16);
+    v2[0] = 2;
+    System.arraycopy(
+        HexFormat.of().parseHex("000102030405060708090a0b0c0d0e0f"), 0, v2, ASCII.length, 16);
+    assertEquals(
+        "39c06e8573ee8caf5c10beb7b952bac97b7e1b48e3cb5fe137efd48c5e4c58ec",
+        HexFormat.of().formatHex(Rfc6962.leafHash(v2)));
+    assertEquals(DeviceRecordFields.decode(ASCII), DeviceRecordFields.decode(v2));
+    for (int n = ASCII.length; n < v2.length; n++) {
+      byte[] cut = Arrays.copyOf(v2, n);
+      assertThrows(IllegalArgumentException.class, () -> DeviceRecordFields.decode(cut), "" + n);
+    }
+    byte[] longer = Arrays.copyOf(v2, v2.length + 1);
+    assertThrows(IllegalArgumentException.class, () -> DeviceRecordFields.decode(longer));
+    byte[] v1WithTail = v2.clone();
+    v1WithTail[0] = 1;
+    assertThrows(IllegalArgumentException.class, () -> DeviceRecordFields.decode(v1WithTail));
+  }
+
   @Test
   void everyTruncationIsRefused() {
     for (int n = 0; n < ASCII.length; n++) {

@@ -8,24 +8,31 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The canonical byte encoding of a {@link DanmakuRecord}, format version 1, specified byte by byte
- * in docs/canonical-record.md. These bytes are the leaf data of the device log (RFC 9162 §2.1.1),
- * so the encoding is deterministic and bijective: every valid record has exactly one encoding, and
- * {@link #decode} accepts nothing else.
+ * The canonical byte encoding of a {@link DanmakuRecord}, format versions 1 and 2, specified byte
+ * by byte in docs/canonical-record.md. These bytes are the leaf data of the device log (RFC 9162
+ * §2.1.1), so the encoding is deterministic and bijective: every valid record has exactly one
+ * encoding, and {@link #decode} accepts nothing else. Version 2 is version 1 with the version byte
+ * 0x02 and the record's 16-byte blind after the index ("Version 2: blinded leaves").
  */
 public final class CanonicalRecord {
   /** The format version byte that starts every encoding. */
   public static final byte VERSION_1 = 0x01;
 
-  /** Longest possible encoding of a valid record. */
-  public static final int MAX_ENCODED_LENGTH =
+  /** The format version byte of blinded records. */
+  public static final byte VERSION_2 = 0x02;
+
+  /** Longest possible version 1 encoding of a valid record. */
+  public static final int MAX_V1_LENGTH =
       1 + (4 + 208) + 3 * (4 + 64) + (4 + 4 * TextRules.MAX_CODE_POINTS) + 9 + 1 + 4 + 1 + 8 + 8;
+
+  /** Longest possible encoding of a valid record, of any version. */
+  public static final int MAX_ENCODED_LENGTH = MAX_V1_LENGTH + Blind.BYTES;
 
   static final int MAX_TEXT_BYTES = 4 * TextRules.MAX_CODE_POINTS;
 
   private CanonicalRecord() {}
 
-  /** Returns the version 1 encoding of {@code record}. */
+  /** Returns the encoding of {@code record}: version 2 when it has a blind, else version 1. */
   public static byte[] encode(DanmakuRecord record) {
     return encodeAt(record, record.index(), record.hlc());
   }
@@ -37,12 +44,18 @@ public final class CanonicalRecord {
   static byte[] encodeAt(DanmakuRecord record, long index, long hlc) {
     byte[] key = utf8(record.key().toString());
     Content content = new Content(record);
-    Writer out = new Writer(1 + 4 + key.length + content.length() + 8 + 8);
-    out.u8(VERSION_1);
+    Blind blind = record.blind();
+    int tail = blind == null ? 0 : Blind.BYTES;
+    Writer out = new Writer(1 + 4 + key.length + content.length() + 8 + 8 + tail);
+    out.u8(blind == null ? VERSION_1 : VERSION_2);
     out.string(key);
     content.writeTo(out);
     out.i64(hlc);
     out.i64(index);
+    if (blind != null) {
+      out.i64(blind.high());
+      out.i64(blind.low());
+    }
     return out.toByteArray();
   }
 
@@ -57,7 +70,7 @@ public final class CanonicalRecord {
   }
 
   /**
-   * Decodes a version 1 encoding, strictly.
+   * Decodes a version 1 or version 2 encoding, strictly.
    *
    * @throws InvalidRecordException if the bytes are not exactly the encoding of a valid record:
    *     unknown version, truncated, trailing bytes, a length over the field's bound, invalid UTF-8,
@@ -74,9 +87,18 @@ public final class CanonicalRecord {
     }
     Reader in = new Reader(bytes);
     int version = in.u8("version");
-    if (version != VERSION_1) {
+    if (version != VERSION_1 && version != VERSION_2) {
       throw new InvalidRecordException(
-          "encoding", String.format("canonical record version: got 0x%02x, want 0x01", version));
+          "encoding",
+          String.format("canonical record version: got 0x%02x, want 0x01 or 0x02", version));
+    }
+    if (version == VERSION_1 && bytes.length > MAX_V1_LENGTH) {
+      throw new InvalidRecordException(
+          "encoding",
+          "canonical record version 1: got "
+              + bytes.length
+              + " bytes, want at most "
+              + MAX_V1_LENGTH);
     }
     String keyString = in.string("key", IdempotencyKey.MAX_LENGTH);
     String deviceId = in.string("deviceId", 64);
@@ -98,6 +120,7 @@ public final class CanonicalRecord {
     int fontSize = in.u8("fontSize");
     long hlc = in.i64("hlc");
     long index = in.i64("index");
+    Blind blind = version == VERSION_2 ? new Blind(in.i64("blind"), in.i64("blind")) : null;
     if (in.remaining() != 0) {
       throw new InvalidRecordException(
           "encoding", "canonical record: got " + in.remaining() + " trailing bytes, want none");
@@ -109,7 +132,7 @@ public final class CanonicalRecord {
       throw new InvalidRecordException("key", e.getMessage(), e);
     }
     return new DanmakuRecord(
-        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index);
+        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index, blind);
   }
 
   /** The content encoding hashed by {@link DanmakuRecord#contentHash()}. */

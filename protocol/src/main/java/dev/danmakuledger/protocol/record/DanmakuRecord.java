@@ -19,6 +19,8 @@ import dev.danmakuledger.protocol.key.IdempotencyKey;
  * @param fontSize font size, 1..255
  * @param hlc the capture hybrid logical clock, packed, {@code >= 0}
  * @param index the position in the device log, {@code >= 0}
+ * @param blind the per-record random value of a version 2 record, or null for a version 1 record
+ *     (docs/canonical-record.md, "Version 2: blinded leaves")
  */
 public record DanmakuRecord(
     IdempotencyKey key,
@@ -31,7 +33,8 @@ public record DanmakuRecord(
     int color,
     int fontSize,
     long hlc,
-    long index) {
+    long index,
+    Blind blind) {
 
   static final int MAX_ROOM_LENGTH = 64;
 
@@ -95,6 +98,33 @@ public record DanmakuRecord(
     }
   }
 
+  /** A version 1 record (without a blind): see the canonical constructor. */
+  public DanmakuRecord(
+      IdempotencyKey key,
+      String deviceId,
+      String room,
+      String user,
+      String text,
+      Long playbackMs,
+      int mode,
+      int color,
+      int fontSize,
+      long hlc,
+      long index) {
+    this(key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index, null);
+  }
+
+  /** The format version of its canonical bytes: 2 with a blind, else 1. */
+  public int version() {
+    return blind == null ? 1 : 2;
+  }
+
+  /** A copy with {@code blind}: a version 2 record (or, with null, a version 1 record). */
+  public DanmakuRecord withBlind(Blind blind) {
+    return new DanmakuRecord(
+        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index, blind);
+  }
+
   /** Returns true if {@code room} is a valid room name, {@code [A-Za-z0-9_.-]{1,64}}. */
   public static boolean isValidRoom(String room) {
     if (room == null || room.isEmpty() || room.length() > MAX_ROOM_LENGTH) {
@@ -146,7 +176,7 @@ public record DanmakuRecord(
     }
   }
 
-  /** Returns the canonical bytes, format version 1 (docs/canonical-record.md). */
+  /** Returns the canonical bytes, format version {@link #version()} (docs/canonical-record.md). */
   public byte[] canonicalBytes() {
     return CanonicalRecord.encode(this);
   }
@@ -185,6 +215,6 @@ public record DanmakuRecord(
   /** Returns a copy placed at {@code index} of the device log with capture clock {@code hlc}. */
   public DanmakuRecord withIndexAndHlc(long index, long hlc) {
     return new DanmakuRecord(
-        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index);
+        key, deviceId, room, user, text, playbackMs, mode, color, fontSize, hlc, index, blind);
   }
 }
