@@ -86,8 +86,8 @@ class DeviceRecordFieldsTest {
     byte[] trailing = Arrays.copyOf(ASCII, ASCII.length + 1);
     assertTrue(message(trailing).contains("1 bytes after the index"));
     byte[] version = ASCII.clone();
-    version[0] = 2;
-    assertTrue(message(version).contains("version: got 2"));
+    version[0] = 3;
+    assertTrue(message(version).contains("version: got 3"));
     byte[] hugeLength = ASCII.clone();
     hugeLength[1] = (byte) 0xff;
     assertTrue(message(hugeLength).contains("length 4278190141, want at most 208"));
@@ -97,7 +97,7 @@ class DeviceRecordFieldsTest {
     byte[] otherDevice = ASCII.clone();
     otherDevice[73] = '2';
     assertTrue(message(otherDevice).contains("want the key's \"kiosk-01\""), message(otherDevice));
-    assertTrue(message(new byte[2000]).contains("want at most 1652"));
+    assertTrue(message(new byte[2000]).contains("want at most 1668"));
   }
 
   private static String message(byte[] b) {
