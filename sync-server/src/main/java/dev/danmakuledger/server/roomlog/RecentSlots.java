@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * holds. What this instance did not commit (another instance's batches, sealed gaps) or dropped (a
  * room over {@code maxPerRoom}) is read from SQL.
  *
- * <p>Thread-safe: request threads offer, the integrator takes and forgets.
+ * <p>Memory is bounded by {@code max} slots; a room with none held is not kept. Thread-safe:
+ * request threads offer, the integrator takes and forgets.
  */
 final class RecentSlots {
   private final int max;
@@ -35,17 +36,22 @@ final class RecentSlots {
 
   /** Holds the committed {@code slots} of {@code room}; those beyond the limit are dropped. */
   void offer(String room, Collection<LogSlot> slots) {
-    TreeMap<Long, LogSlot> inRoom = rooms.computeIfAbsent(room, r -> new TreeMap<>());
-    synchronized (inRoom) {
-      for (LogSlot s : slots) {
-        if (held.get() >= max) {
-          return;
-        }
-        if (inRoom.put(s.seq(), s) == null) {
-          held.incrementAndGet();
-        }
-      }
-    }
+    rooms.compute(
+        room,
+        (r, held) -> {
+          TreeMap<Long, LogSlot> inRoom = held == null ? new TreeMap<>() : held;
+          synchronized (inRoom) {
+            for (LogSlot s : slots) {
+              if (this.held.get() >= max) {
+                break;
+              }
+              if (inRoom.put(s.seq(), s) == null) {
+                this.held.incrementAndGet();
+              }
+            }
+            return inRoom.isEmpty() ? null : inRoom;
+          }
+        });
   }
 
   /**
@@ -73,15 +79,21 @@ final class RecentSlots {
 
   /** Forgets the slots of {@code room} at or below {@code size} (integrated). */
   void forgetUpTo(String room, long size) {
-    TreeMap<Long, LogSlot> inRoom = rooms.get(room);
-    if (inRoom == null) {
-      return;
-    }
-    synchronized (inRoom) {
-      SortedMap<Long, LogSlot> done = inRoom.headMap(size, true);
-      held.addAndGet(-done.size());
-      done.clear();
-    }
+    rooms.computeIfPresent(
+        room,
+        (r, inRoom) -> {
+          synchronized (inRoom) {
+            SortedMap<Long, LogSlot> done = inRoom.headMap(size, true);
+            held.addAndGet(-done.size());
+            done.clear();
+            return inRoom.isEmpty() ? null : inRoom;
+          }
+        });
+  }
+
+  /** How many rooms have slots held: a room whose slots are all integrated is forgotten. */
+  int rooms() {
+    return rooms.size();
   }
 
   /** How many slots are held, over all rooms. */

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +60,13 @@ public final class RoomLogIntegrator implements AutoCloseable {
   /** Most committed slots held in memory for the next runs, over all rooms. */
   static final int MAX_RECENT = 65_536;
 
+  /**
+   * Most rooms whose log writer (the right edge of the tree, at most one partial tile per level) is
+   * kept between runs; the least recently stepped room beyond it is resumed from its stored tiles
+   * when it next grows.
+   */
+  static final int MAX_TIPS = 4_096;
+
   private record Tip(long version, LogWriter writer) {}
 
   private final RoomLogStore store;
@@ -67,7 +74,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final Duration interval;
   private volatile Consumer<DamagedRowException> damage = d -> {};
   private final Clock clock;
-  private final Map<String, Tip> tips = new ConcurrentHashMap<>();
+  private final Map<String, Tip> tips = Collections.synchronizedMap(new LruMap<>(MAX_TIPS));
   private final Object runLock = new Object();
   private final RecentSlots recent = new RecentSlots(MAX_RECENT);
   private final AtomicLong fromMemory = new AtomicLong();
@@ -145,6 +152,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
   /** Slots this instance's runs took from what was handed over, since it was created. */
   long slotsFromMemory() {
     return fromMemory.get();
+  }
+
+  /** Rooms whose log writer is kept between runs. */
+  int tipsHeld() {
+    return tips.size();
   }
 
   /** Slots held in memory now, over all rooms. */

@@ -56,6 +56,24 @@ final class RecentSlotsTest {
   }
 
   @Test
+  void aRoomWhoseSlotsAreAllIntegratedIsNotKept() {
+    RecentSlots recent = new RecentSlots(100);
+    for (int r = 0; r < 50; r++) {
+      recent.offer("room-" + r, tombstones(1, 2));
+    }
+    assertEquals(50, recent.rooms());
+    for (int r = 0; r < 50; r++) {
+      recent.forgetUpTo("room-" + r, r % 2 == 0 ? 2 : 1);
+    }
+    assertEquals(25, recent.rooms(), "the rooms with seq 2 still held");
+    assertEquals(25, recent.size());
+    RecentSlots full = new RecentSlots(1);
+    full.offer("a", tombstones(1, 1));
+    full.offer("b", tombstones(1, 1));
+    assertEquals(1, full.rooms(), "a room offered nothing it can hold is not kept");
+  }
+
+  @Test
   void offeringAHeldNumberAgainCountsItOnce() {
     RecentSlots recent = new RecentSlots(10);
     recent.offer("r", tombstones(1, 3));
