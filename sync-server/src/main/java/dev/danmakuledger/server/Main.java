@@ -177,7 +177,8 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--stream-length",
-      description = "approximate MAXLEN of each room's Redis Stream (default 10000)")
+      description =
+          "approximate MAXLEN of each Redis Stream carrying room announcements (default 10000)")
   Long streamLength;
 
   @Option(
@@ -214,6 +215,46 @@ public final class Main implements Callable<Integer> {
       names = "--max-threads",
       description = "HTTP worker threads, at least --max-bodies + 32 (default 250)")
   Integer maxThreads;
+
+  @Option(
+      names = "--max-streams",
+      description =
+          "room-stream subscribers this instance admits; more get 503 (default "
+              + StreamLimits.PER_INSTANCE
+              + ")")
+  Integer maxStreams;
+
+  @Option(
+      names = "--max-streams-per-room",
+      description =
+          "room-stream subscribers of one room this instance admits; more get 503 (default "
+              + StreamLimits.PER_ROOM
+              + ")")
+  Integer maxStreamsPerRoom;
+
+  @Option(
+      names = "--max-streams-per-address",
+      description =
+          "room-stream subscribers from one client address this instance admits; more get 429"
+              + " (default "
+              + StreamLimits.PER_ADDRESS
+              + ")")
+  Integer maxStreamsPerAddress;
+
+  @Option(
+      names = "--stream-writers",
+      description =
+          "threads writing to room-stream subscribers (default " + StreamLimits.WRITERS + ")")
+  Integer streamWriters;
+
+  @Option(
+      names = "--stream-shards",
+      description =
+          "Redis Streams carrying room announcements; each instance reads each on a connection"
+              + " and a thread of its own (default "
+              + StreamLimits.SHARDS
+              + ")")
+  Integer streamShards;
 
   private final PrintStream out;
   private final PrintStream err;
@@ -331,14 +372,17 @@ public final class Main implements Callable<Integer> {
     if (serverName != null) {
       b.serverName(serverName);
     }
-    if (streamBuffer != null || streamPollMs != null || streamLength != null) {
-      StreamLimits d = StreamLimits.DEFAULTS;
-      b.streamLimits(
-          new StreamLimits(
-              streamBuffer != null ? streamBuffer : d.buffer(),
-              streamPollMs != null ? Duration.ofMillis(streamPollMs) : d.poll(),
-              streamLength != null ? streamLength : d.streamLength()));
-    }
+    StreamLimits d = StreamLimits.DEFAULTS;
+    b.streamLimits(
+        new StreamLimits(
+            streamBuffer != null ? streamBuffer : d.buffer(),
+            streamPollMs != null ? Duration.ofMillis(streamPollMs) : d.poll(),
+            streamLength != null ? streamLength : d.streamLength(),
+            maxStreams != null ? maxStreams : d.perInstance(),
+            maxStreamsPerRoom != null ? maxStreamsPerRoom : d.perRoom(),
+            maxStreamsPerAddress != null ? maxStreamsPerAddress : d.perAddress(),
+            streamWriters != null ? streamWriters : d.writers(),
+            streamShards != null ? streamShards : d.shards()));
     b.httpLimits(httpLimits());
     return b.build();
   }

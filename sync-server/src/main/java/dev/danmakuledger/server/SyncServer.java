@@ -197,7 +197,8 @@ public final class SyncServer implements AutoCloseable {
       RoomHub rooms =
           new RoomHub(
               feed,
-              new RedisRoomBus(links, config.streamLimits().streamLength()),
+              new RedisRoomBus(
+                  links, config.streamLimits().shards(), config.streamLimits().streamLength()),
               config.streamLimits());
       resources.push(rooms);
       AdminHub admin = new AdminHub();

@@ -35,6 +35,8 @@ public enum ErrorCode {
   FORK_DETECTED(409, "Device log forked"),
   STORE_FULL(507, "Storage is full"),
   RATE_LIMITED(429, "Too many requests"),
+  TOO_MANY_STREAMS_FROM_ADDRESS(429, "Too many room streams from this client address"),
+  TOO_MANY_STREAMS(503, "Too many room streams on this instance"),
   REDIS_UNAVAILABLE(503, "Deduplication store is unavailable"),
   SQL_UNAVAILABLE(503, "Database is unavailable"),
   OVERLOADED(503, "Server is at a configured limit"),

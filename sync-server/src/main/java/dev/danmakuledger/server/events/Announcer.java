@@ -16,10 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Announces committed confirmations off the request path (docs/sync-server.md, "Room streams"): a
  * commit hands over its cursor ranges and returns at once; one thread takes everything waiting,
- * merges it per room (a burst of commits of one room becomes one announcement) and announces each
- * room on the {@link RoomBus}, or wakes the room's local subscribers when there is no bus or the
- * announcement fails. A lost announcement costs latency, never a message: subscribers also poll
- * SQL.
+ * merges it per room (a burst of commits of one room becomes one announcement) and announces the
+ * batch's rooms in one {@link RoomBus} call, or wakes the room's local subscribers when there is no
+ * bus or the announcement fails. A lost announcement costs latency, never a message: subscribers
+ * also poll SQL.
  */
 final class Announcer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Announcer.class);
@@ -81,7 +81,7 @@ final class Announcer implements AutoCloseable {
         }
       }
       batch.clear();
-      merged.forEach(this::send);
+      send(merged);
     }
   }
 
@@ -99,20 +99,28 @@ final class Announcer implements AutoCloseable {
     }
   }
 
-  private void send(String room, CursorRange range) {
+  /** Announces every room of one batch in one bus call; wakes local subscribers if it fails. */
+  private void send(Map<String, CursorRange> merged) {
+    if (merged.isEmpty()) {
+      return;
+    }
     boolean announced = false;
     if (bus != null) {
+      Map<String, RoomBus.Announcement> ranges = new TreeMap<>();
+      merged.forEach((room, r) -> ranges.put(room, new RoomBus.Announcement(r.first(), r.last())));
       try {
-        bus.announce(room, new RoomBus.Announcement(range.first(), range.last()));
+        bus.announce(ranges);
         announced = true;
       } catch (RuntimeException e) {
-        log.warn("room {}: cannot announce new confirmations: {}", room, e.toString());
+        log.warn("cannot announce new confirmations of {} rooms: {}", ranges.size(), e.toString());
       }
     }
-    try {
-      wake.accept(room, announced);
-    } catch (RuntimeException e) {
-      log.warn("room {}: cannot wake local subscribers: {}", room, e.toString());
+    for (String room : merged.keySet()) {
+      try {
+        wake.accept(room, announced);
+      } catch (RuntimeException e) {
+        log.warn("room {}: cannot wake local subscribers: {}", room, e.toString());
+      }
     }
   }
 

@@ -1,14 +1,14 @@
 package dev.danmakuledger.server.events;
 
 import java.time.Duration;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * The cross-instance wake-up of room streams (docs/architecture.md §7): after a commit confirmed
- * messages of a room, the committing instance announces the cursor range; every instance with
- * subscribers of the room reads the announcements and then fetches the messages from SQL. An
- * announcement only says "look now": a lost, trimmed or forged one costs latency (the SQL poll
- * catches up), never a message.
+ * messages, the committing instance announces the cursor ranges of the rooms it touched; every
+ * instance reads every announcement through a fixed number of readers and fetches the messages of
+ * the rooms it has subscribers for from SQL. An announcement only says "look now": a lost, trimmed
+ * or forged one costs latency (the SQL poll catches up), never a message.
  */
 public interface RoomBus extends AutoCloseable {
   /** A committed range of confirmation cursors of one room. */
@@ -22,23 +22,30 @@ public interface RoomBus extends AutoCloseable {
   }
 
   /**
-   * Announces a committed range; called only after the commit.
+   * Announces the committed ranges of several rooms at once; called only after the commit.
    *
    * @throws RuntimeException when Redis is unreachable (the caller falls back to SQL)
    */
-  void announce(String room, Announcement range);
+  void announce(Map<String, Announcement> ranges);
 
-  /** Opens a blocking reader of {@code room}'s announcements made from now on. */
-  Reader reader(String room);
+  /** How many readers together carry every announcement: a fixed number, whatever the rooms. */
+  int readers();
 
-  /** A reader on a connection of its own. */
+  /**
+   * Opens reader {@code index} (0 ≤ index &lt; {@link #readers()}) of the announcements made from
+   * now on; it holds a connection of its own.
+   */
+  Reader reader(int index);
+
+  /** One reader, used by one thread. */
   interface Reader extends AutoCloseable {
     /**
-     * The highest cursor announced since the last call, waiting up to {@code block} for one.
+     * The highest cursor announced per room since the last call, waiting up to {@code block} for
+     * one; empty when none came.
      *
      * @throws RuntimeException when Redis is unreachable
      */
-    Optional<Long> next(Duration block);
+    Map<String, Long> next(Duration block);
 
     @Override
     void close();

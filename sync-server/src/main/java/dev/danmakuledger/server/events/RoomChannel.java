@@ -3,24 +3,21 @@ package dev.danmakuledger.server.events;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.MessageRow;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The subscribers of one room on this instance and the last cursor delivered to them. Reads of SQL
  * after that cursor happen under one lock, so each confirmation is offered once, in cursor order.
- * With a {@link RoomBus}, a follower thread waits for the room's announcements (at most {@code
- * poll}) and reads SQL when one announces a cursor above the last, or when the wait ends empty: the
- * poll fallback.
+ * The channel owns no thread: the hub's bus readers and SQL poll {@link #schedule} a read on the
+ * hub's fan-out pool when a cursor above the last is announced or committed.
  */
 final class RoomChannel {
   private static final Logger log = LoggerFactory.getLogger(RoomChannel.class);
@@ -33,11 +30,8 @@ final class RoomChannel {
   private final AtomicBoolean dirty = new AtomicBoolean();
   private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
   private final AtomicInteger members = new AtomicInteger();
-  private final Object pause = new Object();
+  private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile long last;
-  private volatile boolean stopped;
-  private volatile RoomBus.Reader reader;
-  private Thread follower;
 
   RoomChannel(String room, ConfirmedFeed feed, Function<MessageRow, String> render, long head) {
     this.room = room;
@@ -110,17 +104,6 @@ final class RoomChannel {
     }
   }
 
-  private void drainNow() {
-    lock.lock();
-    try {
-      drain();
-    } catch (RuntimeException e) {
-      log.warn("room {}: cannot read new confirmations: {}", room, e.getMessage());
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Offers every confirmation after {@link #last}; holds {@link #lock}. */
   private void drain() {
     List<Confirmed> page;
@@ -138,74 +121,22 @@ final class RoomChannel {
     } while (page.size() == PAGE);
   }
 
-  /** Starts the follower thread; it calls {@code retire} when no member is left. */
-  void follow(RoomBus bus, Duration poll, Predicate<RoomChannel> retire) {
-    follower = new Thread(() -> run(bus, poll, retire), "room-follower");
-    follower.setDaemon(true);
-    follower.start();
-  }
-
-  private void run(RoomBus bus, Duration poll, Predicate<RoomChannel> retire) {
-    while (!stopped) {
-      if (members.get() == 0 && retire.test(this)) {
-        break;
-      }
+  /**
+   * Has {@code pool} read SQL for this room soon, unless a read is already waiting there: any
+   * number of wake-ups while one waits cost one read.
+   */
+  void schedule(Executor pool) {
+    if (scheduled.compareAndSet(false, true)) {
       try {
-        if (reader == null) {
-          reader = bus.reader(room);
-          drainNow();
-        }
-        Optional<Long> to = reader.next(poll);
-        if (to.isEmpty() || to.get() > last) {
-          drainNow();
-        }
+        pool.execute(
+            () -> {
+              scheduled.set(false);
+              wake();
+            });
       } catch (RuntimeException e) {
-        if (stopped) {
-          break;
-        }
-        log.debug("room {}: Redis stream unavailable, reading SQL: {}", room, e.toString());
-        closeReader();
-        drainNow();
-        pause(poll);
+        scheduled.set(false);
+        log.debug("room {}: fan-out pool refused a read: {}", room, e.toString());
       }
-    }
-    closeReader();
-  }
-
-  private void pause(Duration poll) {
-    synchronized (pause) {
-      try {
-        if (!stopped) {
-          pause.wait(poll.toMillis());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stopped = true;
-      }
-    }
-  }
-
-  private void closeReader() {
-    RoomBus.Reader r = reader;
-    reader = null;
-    if (r != null) {
-      try {
-        r.close();
-      } catch (RuntimeException e) {
-        log.debug("room {}: closing stream reader failed: {}", room, e.toString());
-      }
-    }
-  }
-
-  /** Stops the follower (its blocking read is ended by closing its connection). */
-  void stop() {
-    stopped = true;
-    synchronized (pause) {
-      pause.notifyAll();
-    }
-    closeReader();
-    if (follower != null) {
-      follower.interrupt();
     }
   }
 }

@@ -4,13 +4,14 @@ import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.CursorRange;
 import dev.danmakuledger.server.storage.MessageRow;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -25,17 +26,34 @@ import org.slf4j.LoggerFactory;
  * StreamLimits#poll()}, so a lost announcement, a wiped stream or a Redis outage delays messages
  * but never loses one. Each subscriber has a bounded outbox ({@link Subscriber}); a slow one is cut
  * off with its resume point and never slows the publisher or other subscribers.
+ *
+ * <p>Threads are fixed by {@link StreamLimits}, never by rooms or subscribers: the bus readers and
+ * the SQL poll of {@link RoomFollowers}, {@value #FANOUT} fan-out threads that read SQL for rooms
+ * that moved, and {@link StreamLimits#writers()} writers that run catch-ups and write to
+ * connections. Admission ({@link #admit}) caps subscribers per instance, room and client address.
  */
 public final class RoomHub implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RoomHub.class);
+
+  /** Threads reading SQL for rooms that moved and offering the rows to their subscribers. */
+  static final int FANOUT = 4;
+
+  /** How long an idle pool thread lives. */
+  static final Duration IDLE = Duration.ofSeconds(30);
+
+  /** The client address of subscriptions made inside this process. */
+  static final String LOCAL = "local";
 
   private final ConfirmedFeed feed;
   private final RoomBus bus;
   private final StreamLimits limits;
   private final Function<MessageRow, String> render;
-  private final Map<String, RoomChannel> channels = new HashMap<>();
-  private final ExecutorService writers;
+  private final Map<String, RoomChannel> channels = new ConcurrentHashMap<>();
+  private final ThreadPoolExecutor writers;
+  private final ThreadPoolExecutor fanout;
+  private final StreamAdmission admission;
   private final Announcer announcer;
+  private RoomFollowers followers;
   private boolean closed;
 
   /** A hub of one instance: publishes wake its own subscribers only. */
@@ -58,33 +76,78 @@ public final class RoomHub implements AutoCloseable {
     this.bus = bus;
     this.limits = Objects.requireNonNull(limits, "limits");
     this.render = Objects.requireNonNull(render, "render");
-    AtomicInteger n = new AtomicInteger();
-    this.writers =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "room-writer-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.writers = pool("room-writer-", limits.writers());
+    this.fanout = pool("room-fanout-", FANOUT);
+    this.admission = new StreamAdmission(limits);
     this.announcer = new Announcer(feed, bus, this::wake);
   }
 
+  /** A pool of at most {@code size} daemon threads that end when idle; its queue is unbounded. */
+  private static ThreadPoolExecutor pool(String name, int size) {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            size,
+            size,
+            IDLE.toMillis(),
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
+
   /**
-   * Subscribes {@code sink} to {@code room} from after {@code afterCursor} (and, for the catch-up,
-   * only seqs above {@code afterSeq}); close the returned handle to stop. The catch-up from SQL
-   * runs on a writer thread; then the subscriber gets live messages.
+   * Admits one stream of {@code room} from client {@code address} under the limits of {@link
+   * StreamLimits}; pass the ticket to {@link #subscribe(StreamTicket, long, long, Sink)}, or close
+   * it if the stream is not opened after all.
+   *
+   * @throws StreamRefusedException beyond a limit
    */
-  public AutoCloseable subscribe(String room, long afterCursor, long afterSeq, Sink sink) {
-    RoomChannel ch = join(room);
-    CatchUp catchUp =
-        new CatchUp(feed, render, ch, sink, afterCursor, afterSeq, this::newSubscriber);
+  public StreamTicket admit(String room, String address) {
+    return admission.admit(room, address);
+  }
+
+  /** Streams refused so far because of {@code why}. */
+  public long refused(StreamRefusal why) {
+    return admission.refused(why);
+  }
+
+  /**
+   * Subscribes {@code sink} to the room of {@code ticket} from after {@code afterCursor} (and, for
+   * the catch-up, only seqs above {@code afterSeq}); close the returned handle to stop, which also
+   * closes the ticket. The catch-up from SQL runs on a writer thread; then the subscriber gets live
+   * messages.
+   */
+  public AutoCloseable subscribe(StreamTicket ticket, long afterCursor, long afterSeq, Sink sink) {
+    RoomChannel ch;
+    CatchUp catchUp;
     try {
-      writers.execute(catchUp);
+      ch = join(ticket.room());
+      catchUp = new CatchUp(feed, render, ch, sink, afterCursor, afterSeq, this::newSubscriber);
+      try {
+        writers.execute(catchUp);
+      } catch (RuntimeException e) {
+        leave(ch, null);
+        throw e;
+      }
     } catch (RuntimeException e) {
-      leave(ch, null);
+      ticket.close();
       throw e;
     }
-    return () -> leave(ch, catchUp.subscriber());
+    return () -> {
+      leave(ch, catchUp.subscriber());
+      ticket.close();
+    };
+  }
+
+  /** Subscribes {@code sink} to {@code room} as a local client under the same limits. */
+  public AutoCloseable subscribe(String room, long afterCursor, long afterSeq, Sink sink) {
+    return subscribe(admit(room, LOCAL), afterCursor, afterSeq, sink);
   }
 
   private Subscriber newSubscriber(Sink sink, long lastSent) {
@@ -115,10 +178,7 @@ public final class RoomHub implements AutoCloseable {
     if (announced) {
       return;
     }
-    RoomChannel ch;
-    synchronized (this) {
-      ch = channels.get(room);
-    }
+    RoomChannel ch = channels.get(room);
     if (ch != null) {
       ch.wake();
     }
@@ -139,19 +199,34 @@ public final class RoomHub implements AutoCloseable {
     return n;
   }
 
-  private synchronized RoomChannel join(String room) {
-    if (closed) {
-      throw new IllegalStateException("room hub: got a subscription after close, want none");
-    }
-    RoomChannel ch = channels.get(room);
-    if (ch == null) {
-      ch = new RoomChannel(room, feed, render, feed.head(room));
-      channels.put(room, ch);
-      if (bus != null) {
-        ch.follow(bus, limits.poll(), this::retire);
+  /** Rooms this instance follows: those with at least one subscriber. */
+  public int followedRooms() {
+    return channels.size();
+  }
+
+  private RoomChannel join(String room) {
+    RoomChannel ch;
+    boolean fresh = false;
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("room hub: got a subscription after close, want none");
       }
+      ch = channels.get(room);
+      if (ch == null) {
+        ch = new RoomChannel(room, feed, render, feed.head(room));
+        channels.put(room, ch);
+        fresh = true;
+        if (bus != null && followers == null) {
+          followers =
+              new RoomFollowers(bus, feed, limits.poll(), channels::get, channels::values, fanout);
+        }
+      }
+      ch.addMember();
     }
-    ch.addMember();
+    if (fresh) {
+      // what was announced between the head read and the channel's entry in the map
+      ch.schedule(fanout);
+    }
     return ch;
   }
 
@@ -160,33 +235,25 @@ public final class RoomHub implements AutoCloseable {
       ch.remove(sub);
     }
     synchronized (this) {
-      if (ch.removeMember() == 0 && bus == null) {
+      if (ch.removeMember() == 0) {
         channels.remove(ch.room(), ch);
       }
     }
   }
 
-  /** Called by a follower with no members left: true if the channel is retired. */
-  private synchronized boolean retire(RoomChannel ch) {
-    if (ch.members() > 0 && !closed) {
-      return false;
-    }
-    channels.remove(ch.room(), ch);
-    return true;
-  }
-
-  /** Stops following rooms and the writer threads; open sinks are closed by their owners. */
+  /** Stops following rooms and the hub's threads; open sinks are closed by their owners. */
   @Override
   public void close() {
-    List<RoomChannel> all;
+    RoomFollowers f;
     synchronized (this) {
       closed = true;
-      all = new ArrayList<>(channels.values());
+      f = followers;
     }
     announcer.close();
-    for (RoomChannel ch : all) {
-      ch.stop();
+    if (f != null) {
+      f.close();
     }
+    fanout.shutdownNow();
     writers.shutdownNow();
   }
 

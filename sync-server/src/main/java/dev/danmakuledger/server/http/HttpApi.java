@@ -13,6 +13,9 @@ import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
+import dev.danmakuledger.server.events.StreamRefusal;
+import dev.danmakuledger.server.events.StreamRefusedException;
+import dev.danmakuledger.server.events.StreamTicket;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.IngestResult;
@@ -34,12 +37,15 @@ import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.MethodNotAllowedResponse;
 import io.javalin.http.sse.SseClient;
+import io.javalin.http.sse.SseHandler;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -130,6 +136,12 @@ public final class HttpApi {
     Gauge.builder("danmaku.sse.subscribers", streams, SseClients::size)
         .description("open SSE connections (room streams and admin events) on this instance")
         .register(services.metrics().registry());
+    for (StreamRefusal why : StreamRefusal.values()) {
+      FunctionCounter.builder("danmaku.sse.refused", services.rooms(), h -> h.refused(why))
+          .description("room streams refused at a subscriber limit (docs/operations.md)")
+          .tag("limit", why.name().toLowerCase(Locale.ROOT))
+          .register(services.metrics().registry());
+    }
     this.app =
         Javalin.create(
             cfg -> {
@@ -286,7 +298,7 @@ public final class HttpApi {
                         Requests.pathLong(ctx, "seq"),
                         adminToken.presentedBy(ctx))));
     app.before(STREAM, ctx -> streamResume(ctx));
-    app.sse(STREAM, this::roomStream);
+    app.get(STREAM, this::admitRoomStream);
     new RoomLogRoutes(
             s.roomLogs(),
             s.auditBundles(),
@@ -495,13 +507,49 @@ public final class HttpApi {
     app.stop();
   }
 
-  private void roomStream(SseClient client) {
-    Context ctx = client.ctx();
+  /**
+   * Admits a room stream under the subscriber limits before the SSE response starts, so a refusal
+   * is a plain problem answer (docs/operations.md, "Room stream limits"); an invalid room is left
+   * to the stream's own error event.
+   */
+  private void admitRoomStream(Context ctx) throws Exception {
+    StreamTicket ticket = null;
+    String room = null;
     try {
-      RoomStream.open(client, streams, s.rooms(), s.feed(), Requests.room(ctx), streamResume(ctx));
+      room = Requests.room(ctx);
+    } catch (LedgerException e) {
+      log.debug("room stream with an invalid room: {}", e.getMessage());
+    }
+    if (room != null) {
+      try {
+        ticket = s.rooms().admit(room, ctx.ip());
+      } catch (StreamRefusedException e) {
+        throw RoomStream.refusal(e);
+      }
+    }
+    StreamTicket admitted = ticket;
+    try {
+      new SseHandler(client -> roomStream(client, admitted)).handle(ctx);
+    } catch (Exception | Error e) {
+      if (admitted != null) {
+        admitted.close();
+      }
+      throw e;
+    }
+  }
+
+  private void roomStream(SseClient client, StreamTicket ticket) {
+    Context ctx = client.ctx();
+    boolean opened = false;
+    try {
+      opened = RoomStream.open(client, streams, s.rooms(), s.feed(), ticket, streamResume(ctx));
     } catch (LedgerException e) {
       client.sendEvent("error", toJson(e.problem()));
       client.close();
+    } finally {
+      if (!opened && ticket != null) {
+        ticket.close();
+      }
     }
   }
 

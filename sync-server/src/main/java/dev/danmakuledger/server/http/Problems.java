@@ -34,7 +34,10 @@ final class Problems {
   static Mapped map(Exception e, String path, String traceId) {
     if (e instanceof LedgerException le) {
       Problem p = le.problem().withInstance(path);
-      if ((le.code() == ErrorCode.RATE_LIMITED || le.code() == ErrorCode.NOT_INTEGRATED)
+      if ((le.code() == ErrorCode.RATE_LIMITED
+              || le.code() == ErrorCode.NOT_INTEGRATED
+              || le.code() == ErrorCode.TOO_MANY_STREAMS
+              || le.code() == ErrorCode.TOO_MANY_STREAMS_FROM_ADDRESS)
           && le.extensions().get("retryAfterSeconds") instanceof Long seconds) {
         return new Mapped(p, (int) Math.min(Integer.MAX_VALUE, seconds));
       }

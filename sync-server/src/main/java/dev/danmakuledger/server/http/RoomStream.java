@@ -1,12 +1,20 @@
 package dev.danmakuledger.server.http;
 
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.CutReason;
 import dev.danmakuledger.server.events.LiveMessage;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.events.Sink;
+import dev.danmakuledger.server.events.StreamRefusal;
+import dev.danmakuledger.server.events.StreamRefusedException;
+import dev.danmakuledger.server.events.StreamTicket;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.sse.SseClient;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,14 +49,19 @@ final class RoomStream implements Sink {
     }
   }
 
-  static void open(
+  /**
+   * Opens the stream admitted by {@code ticket}; true once subscribed (the subscription then owns
+   * the ticket), false when it closed the client instead.
+   */
+  static boolean open(
       SseClient client,
       SseClients streams,
       RoomHub hub,
       ConfirmedFeed feed,
-      String room,
+      StreamTicket ticket,
       Resume resume) {
     client.keepAlive();
+    String room = ticket.room();
     try {
       long start =
           resume.afterCursor() != null
@@ -56,14 +69,31 @@ final class RoomStream implements Sink {
               : feed.cursorBeforeSeq(room, resume.afterSeq());
       RoomStream stream = new RoomStream(client, streams);
       streams.track(client);
-      streams.add(client, hub.subscribe(room, start, resume.afterSeq(), stream));
+      streams.add(client, hub.subscribe(ticket, start, resume.afterSeq(), stream));
+      return true;
     } catch (StorageUnavailableException e) {
       log.warn(
           "room stream {}: cannot read the resume point, closing so the client reconnects: {}",
           room,
           e.getMessage());
       client.close();
+      return false;
     }
+  }
+
+  /**
+   * The answer to a stream refused at a subscriber limit: 429 for the client address's quota, 503
+   * for the instance's or the room's capacity, both with {@code Retry-After}.
+   */
+  static LedgerException refusal(StreamRefusedException e) {
+    Map<String, Object> ext = new LinkedHashMap<>();
+    ext.put("limit", e.refusal().name().toLowerCase(Locale.ROOT));
+    ext.put("retryAfterSeconds", (long) e.retryAfterSeconds());
+    ErrorCode code =
+        e.refusal() == StreamRefusal.ADDRESS
+            ? ErrorCode.TOO_MANY_STREAMS_FROM_ADDRESS
+            : ErrorCode.TOO_MANY_STREAMS;
+    return new LedgerException(code, e.getMessage() + "; retry later", ext);
   }
 
   @Override

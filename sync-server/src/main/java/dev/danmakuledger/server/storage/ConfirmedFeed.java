@@ -65,6 +65,39 @@ public final class ConfirmedFeed {
   }
 
   /**
+   * The last cursor handed out in each of {@code rooms} (a room without one is left out), in one
+   * query: the SQL poll of room streams reads many rooms' heads at once.
+   */
+  public Map<String, Long> heads(List<String> rooms) {
+    if (rooms.isEmpty()) {
+      return Map.of();
+    }
+    StringBuilder sql =
+        new StringBuilder("SELECT room, confirmed_cursor FROM room_cursors WHERE room IN (");
+    for (int i = 0; i < rooms.size(); i++) {
+      sql.append(i == 0 ? "?" : ",?");
+    }
+    sql.append(')');
+    return Jdbc.read(
+        ds,
+        "room cursors of " + rooms.size() + " rooms",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < rooms.size(); i++) {
+              ps.setString(i + 1, rooms.get(i));
+            }
+            Map<String, Long> heads = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                heads.put(rs.getString(1), rs.getLong(2));
+              }
+            }
+            return heads;
+          }
+        });
+  }
+
+  /**
    * CONFIRMED messages of {@code room} with cursor greater than {@code afterCursor} and seq greater
    * than {@code afterSeq}, in cursor order, at most {@code limit}: fewer only when no more are
    * committed.

@@ -108,6 +108,18 @@ class SubscriberTest {
         IllegalArgumentException.class, () -> new StreamLimits(10, Duration.ofMinutes(2), 10));
     assertThrows(
         IllegalArgumentException.class, () -> new StreamLimits(10, Duration.ofSeconds(1), 0));
+    Duration second = Duration.ofSeconds(1);
+    assertThrows(
+        IllegalArgumentException.class, () -> new StreamLimits(1, second, 1, 0, 1, 1, 1, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> new StreamLimits(1, second, 1, 5, 6, 1, 1, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> new StreamLimits(1, second, 1, 5, 1, 6, 1, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> new StreamLimits(1, second, 1, 5, 1, 1, 0, 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> new StreamLimits(1, second, 1, 5, 1, 1, 1, 65));
+    new StreamLimits(1, second, 1, 5, 5, 5, 1_024, 64);
     assertThrows(IllegalArgumentException.class, () -> new LiveMessage(0, "{}"));
     assertThrows(IllegalArgumentException.class, () -> new RoomBus.Announcement(5, 4));
   }
