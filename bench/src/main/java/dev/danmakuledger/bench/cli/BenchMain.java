@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       LiveCommand.class,
       KafkaCommand.class,
       KafkaCheckCommand.class,
+      RoomsCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -41,14 +41,14 @@ public record StreamLimits(
   public static final int PER_ADDRESS = 256;
 
   /** Writer threads by default. */
-  public static final int WRITERS = 16;
+  public static final int WRITERS = 8;
 
   /** Announcement streams by default. */
   public static final int SHARDS = 4;
 
   /**
    * Defaults: 2,000 queued messages, a 1 s SQL poll, 10,000 stream entries, 20,000 subscribers,
-   * 10,000 per room, 256 per address, 16 writers, 4 announcement streams.
+   * 10,000 per room, 256 per address, 8 writers, 4 announcement streams.
    */
   public static final StreamLimits DEFAULTS =
       new StreamLimits(2_000, Duration.ofSeconds(1), 10_000);

@@ -37,11 +37,12 @@ import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.MethodNotAllowedResponse;
 import io.javalin.http.sse.SseClient;
-import io.javalin.http.sse.SseHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -110,6 +111,8 @@ public final class HttpApi {
   private final SseClients streams = new SseClients(HEARTBEAT);
   private volatile Supplier<InstanceList> instances;
   private volatile Consumer<DamagedRowException> damage = d -> {};
+
+  private static final String EVENT_STREAM = "text/event-stream";
 
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -510,9 +513,13 @@ public final class HttpApi {
   /**
    * Admits a room stream under the subscriber limits before the SSE response starts, so a refusal
    * is a plain problem answer (docs/operations.md, "Room stream limits"); an invalid room is left
-   * to the stream's own error event.
+   * to the stream's own error event. The stream then starts on the request thread and is kept open
+   * by a future, holding no thread while it is idle.
    */
-  private void admitRoomStream(Context ctx) throws Exception {
+  private void admitRoomStream(Context ctx) {
+    if (!EVENT_STREAM.equals(ctx.header("Accept"))) {
+      return;
+    }
     StreamTicket ticket = null;
     String room = null;
     try {
@@ -527,15 +534,23 @@ public final class HttpApi {
         throw RoomStream.refusal(e);
       }
     }
-    StreamTicket admitted = ticket;
     try {
-      new SseHandler(client -> roomStream(client, admitted)).handle(ctx);
-    } catch (Exception | Error e) {
-      if (admitted != null) {
-        admitted.close();
+      HttpServletResponse res = ctx.res();
+      res.setStatus(200);
+      res.setCharacterEncoding("UTF-8");
+      res.setContentType(EVENT_STREAM);
+      res.addHeader("Connection", "close");
+      res.addHeader("Cache-Control", "no-cache");
+      res.addHeader("X-Accel-Buffering", "no");
+      res.flushBuffer();
+    } catch (IOException | RuntimeException e) {
+      if (ticket != null) {
+        ticket.close();
       }
-      throw e;
+      log.debug("room stream gone before it started: {}", e.toString());
+      return;
     }
+    roomStream(new SseClient(ctx), ticket);
   }
 
   private void roomStream(SseClient client, StreamTicket ticket) {

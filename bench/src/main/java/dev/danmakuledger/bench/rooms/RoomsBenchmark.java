@@ -1,0 +1,413 @@
+package dev.danmakuledger.bench.rooms;
+
+import dev.danmakuledger.bench.ingest.Latencies;
+import dev.danmakuledger.bench.report.BenchResult;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Ten thousand followed rooms on one sync server (docs/benchmarks.md, "Rooms"): the server runs as
+ * its own JVM on a redis-server of its own; {@code rooms} rooms get one SSE subscriber each and one
+ * more room {@code crowd} subscribers, then devices ingest into {@code active} of the rooms (the
+ * crowded one among them) at {@code rate} messages a second with the edge agent's linger. Reports
+ * the server's threads, Redis connections and RSS idle and at their peak, every subscriber's stream
+ * judged (exactly the room's cursors 1..n, once each, in order), the capture→viewer p99, and how
+ * long after the last acknowledgement every active room's signed checkpoint covered all of it.
+ */
+public final class RoomsBenchmark {
+  private static final String CROWD = "rooms-crowd";
+
+  private RoomsBenchmark() {}
+
+  /**
+   * @param rooms rooms with one subscriber each, 1..100,000
+   * @param crowd subscribers of one more room, 0..20,000
+   * @param active rooms devices ingest into (the crowded one first), 1..rooms
+   * @param devices ingesting devices, 1..active
+   * @param rate messages per second over all devices, 1..20,000
+   * @param duration how long the devices capture, 1 s..10 min
+   * @param linger the devices' linger, 1 ms..1 s
+   * @param heap the server JVM's -Xmx
+   * @param jdbc a fresh MariaDB/MySQL database for the server, or null for its H2 file
+   */
+  public record Options(
+      int rooms,
+      int crowd,
+      int active,
+      int devices,
+      int rate,
+      Duration duration,
+      Duration linger,
+      String heap,
+      String jdbc) {
+    public Options {
+      check("rooms", rooms, 1, 100_000);
+      check("crowd", crowd, 0, 20_000);
+      check("active", active, 1, rooms);
+      check("devices", devices, 1, active);
+      check("rate", rate, 1, 20_000);
+      if (duration.toMillis() < 1_000 || duration.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("duration: got " + duration + ", want 1s..10m");
+      }
+      if (linger.toMillis() < 1 || linger.toMillis() > 1_000) {
+        throw new IllegalArgumentException("linger: got " + linger + ", want 1ms..1s");
+      }
+      if (heap == null || !heap.matches("[0-9]+[mg]")) {
+        throw new IllegalArgumentException("heap: got " + heap + ", want e.g. 512m");
+      }
+    }
+
+    private static void check(String name, int v, int min, int max) {
+      if (v < min || v > max) {
+        throw new IllegalArgumentException(name + ": got " + v + ", want " + min + ".." + max);
+      }
+    }
+  }
+
+  /** Runs once in {@code root} (server data, logs) with child JVMs on {@code classpath}. */
+  public static List<BenchResult> run(Options o, PrintStream out, Path root, String classpath)
+      throws Exception {
+    try (RoomsProcesses p = new RoomsProcesses(root)) {
+      List<String> flags = new ArrayList<>(List.of("--no-review"));
+      int streams = o.rooms() + o.crowd();
+      flags.addAll(
+          List.of(
+              "--max-streams", Integer.toString(Math.max(streams, 1)),
+              "--max-streams-per-room", Integer.toString(Math.max(o.crowd(), 1)),
+              "--max-streams-per-address", Integer.toString(Math.max(streams, 1))));
+      if (o.jdbc() != null) {
+        flags.addAll(List.of("--jdbc", o.jdbc()));
+      }
+      p.startServer(root.resolve("server"), o.heap(), flags, classpath);
+      Thread.sleep(3_000);
+      Usage idle = p.usage();
+      out.printf(Locale.ROOT, "idle: %s%n  threads: %s%n", idle, p.threadGroups());
+      List<String> rooms = new ArrayList<>();
+      for (int i = 0; i < o.rooms(); i++) {
+        rooms.add("rooms-" + i);
+      }
+      Latencies latencies = new Latencies();
+      ExecutorService sse = Executors.newFixedThreadPool(4);
+      HttpClient http =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .executor(sse)
+              .connectTimeout(Duration.ofSeconds(20))
+              .build();
+      List<RoomViewer> viewers = new ArrayList<>();
+      try {
+        long opening = System.nanoTime();
+        List<String> subscribed = new ArrayList<>(rooms);
+        for (int i = 0; i < o.crowd(); i++) {
+          subscribed.add(CROWD);
+        }
+        int refused = open(http, p.serverUri(), subscribed, latencies, viewers);
+        out.printf(
+            Locale.ROOT,
+            "%d streams open in %.1f s (%d refused)%n",
+            viewers.size() - refused,
+            (System.nanoTime() - opening) / 1e9,
+            refused);
+        Thread.sleep(2_000);
+        Usage subscribedUsage = p.usage();
+        out.printf(
+            Locale.ROOT,
+            "subscribed, quiet: %s%n  threads: %s%n",
+            subscribedUsage,
+            p.threadGroups());
+        List<String> activeRooms = new ArrayList<>();
+        activeRooms.add(CROWD);
+        activeRooms.addAll(rooms.subList(0, o.active() - 1));
+        Map<String, Long> expected = ingest(o, p, activeRooms, out);
+        long lastAck = System.nanoTime();
+        Usage peak = p.usage().max(subscribedUsage);
+        long delivered = waitForDelivery(viewers, expected, Duration.ofSeconds(60));
+        double deliveredAfter = (System.nanoTime() - lastAck) / 1e9;
+        peak = peak.max(p.usage());
+        out.printf(Locale.ROOT, "after ingest: threads: %s%n", p.threadGroups());
+        double checkpointLag = checkpointLag(http, p.serverUri(), expected, lastAck);
+        long exact = RoomViewer.exactCount(viewers, expected);
+        report(out, viewers, expected, exact);
+        return results(
+            o,
+            idle,
+            subscribedUsage,
+            peak,
+            viewers.size(),
+            exact,
+            delivered,
+            deliveredAfter,
+            latencies,
+            checkpointLag,
+            refused);
+      } finally {
+        for (RoomViewer v : viewers) {
+          v.cancel();
+        }
+        sse.shutdownNow();
+      }
+    }
+  }
+
+  /** Opens one stream per entry of {@code rooms}, at most 64 being opened at once. */
+  private static int open(
+      HttpClient http, URI server, List<String> rooms, Latencies latencies, List<RoomViewer> out)
+      throws InterruptedException {
+    Semaphore opening = new Semaphore(64);
+    AtomicInteger refused = new AtomicInteger();
+    List<CompletableFuture<?>> heads = new ArrayList<>();
+    for (String room : rooms) {
+      RoomViewer v =
+          new RoomViewer(
+              room,
+              nanos -> {
+                synchronized (latencies) {
+                  latencies.add(nanos);
+                }
+              });
+      out.add(v);
+      opening.acquire();
+      CompletableFuture<Void> head = new CompletableFuture<>();
+      heads.add(head);
+      HttpRequest req =
+          HttpRequest.newBuilder(server.resolve("/v1/rooms/" + room + "/stream"))
+              .header("Accept", "text/event-stream")
+              .build();
+      http.sendAsync(
+              req,
+              info -> {
+                if (info.statusCode() != 200) {
+                  refused.incrementAndGet();
+                }
+                opening.release();
+                head.complete(null);
+                return HttpResponse.BodySubscribers.fromLineSubscriber(v);
+              })
+          .whenComplete(
+              (r, e) -> {
+                if (!head.isDone()) {
+                  refused.incrementAndGet();
+                  opening.release();
+                  head.complete(null);
+                }
+              });
+    }
+    CompletableFuture.allOf(heads.toArray(new CompletableFuture<?>[0])).join();
+    return refused.get();
+  }
+
+  /** Runs the devices; returns the messages acknowledged per room. */
+  private static Map<String, Long> ingest(
+      Options o, RoomsProcesses p, List<String> active, PrintStream out) throws Exception {
+    List<RoomsDevice> devices = new ArrayList<>();
+    for (int d = 0; d < o.devices(); d++) {
+      List<String> mine = new ArrayList<>();
+      for (int i = d; i < active.size(); i += o.devices()) {
+        mine.add(active.get(i));
+      }
+      devices.add(RoomsDevice.enroll(p.serverUri(), p.enrollToken(), "rooms-bench-" + d, mine));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(o.devices());
+    List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
+    long start = System.nanoTime();
+    for (RoomsDevice d : devices) {
+      runs.add(
+          pool.submit(
+              () -> {
+                d.run((double) o.rate() / o.devices(), o.duration(), o.linger());
+                return null;
+              }));
+    }
+    Usage peak = p.usage();
+    while (!runs.stream().allMatch(java.util.concurrent.Future::isDone)) {
+      Thread.sleep(1_000);
+      peak = peak.max(p.usage());
+    }
+    for (java.util.concurrent.Future<?> f : runs) {
+      f.get();
+    }
+    pool.shutdown();
+    Map<String, Long> expected = new HashMap<>();
+    long total = 0;
+    for (RoomsDevice d : devices) {
+      for (Map.Entry<String, Long> e : d.acked().entrySet()) {
+        expected.merge(e.getKey(), e.getValue(), Long::sum);
+        total += e.getValue();
+      }
+    }
+    out.printf(
+        Locale.ROOT,
+        "ingested %d messages into %d rooms in %.1f s; peak while ingesting: %s%n",
+        total,
+        expected.size(),
+        (System.nanoTime() - start) / 1e9,
+        peak);
+    return expected;
+  }
+
+  /** Waits until every viewer received its room's count or {@code max} passed; returns how many. */
+  private static long waitForDelivery(
+      List<RoomViewer> viewers, Map<String, Long> expected, Duration max)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (true) {
+      long done = 0;
+      for (RoomViewer v : viewers) {
+        if (v.received() >= expected.getOrDefault(v.room(), 0L)) {
+          done++;
+        }
+      }
+      if (done == viewers.size() || System.nanoTime() > deadline) {
+        return done;
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /**
+   * Seconds from the last acknowledgement until every active room's published checkpoint covers all
+   * its messages; NaN if some room's did not within 60 s.
+   */
+  private static double checkpointLag(
+      HttpClient http, URI server, Map<String, Long> expected, long lastAck)
+      throws IOException, InterruptedException {
+    Map<String, Long> pending = new HashMap<>(expected);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!pending.isEmpty() && System.nanoTime() < deadline) {
+      for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+        var e = it.next();
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(
+                        server.resolve("/v1/rooms/" + e.getKey() + "/log/checkpoint"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        String[] lines = r.body().split("\n");
+        if (r.statusCode() == 200 && lines.length > 1 && Long.parseLong(lines[1]) >= e.getValue()) {
+          it.remove();
+        }
+      }
+      if (!pending.isEmpty()) {
+        Thread.sleep(100);
+      }
+    }
+    return pending.isEmpty() ? (System.nanoTime() - lastAck) / 1e9 : Double.NaN;
+  }
+
+  private static void report(
+      PrintStream out, List<RoomViewer> viewers, Map<String, Long> expected, long exact) {
+    out.printf(Locale.ROOT, "streams exact: %d of %d%n", exact, viewers.size());
+    int shown = 0;
+    for (RoomViewer v : viewers) {
+      long want = expected.getOrDefault(v.room(), 0L);
+      if (!v.exact(want) && shown++ < 10) {
+        out.println("  not exact: " + v.fault(want));
+      }
+    }
+  }
+
+  private static List<BenchResult> results(
+      Options o,
+      Usage idle,
+      Usage subscribed,
+      Usage peak,
+      int streams,
+      long exact,
+      long delivered,
+      double deliveredAfter,
+      Latencies latencies,
+      double checkpointLag,
+      int refused) {
+    String params =
+        String.format(
+            Locale.ROOT,
+            "%d rooms x1 + %d in one room; %d active rooms, %d msg/s for %ds, linger %dms,"
+                + " -Xmx%s, %s",
+            o.rooms(),
+            o.crowd(),
+            o.active(),
+            o.rate(),
+            o.duration().toSeconds(),
+            o.linger().toMillis(),
+            o.heap(),
+            o.jdbc() == null ? "H2" : "MariaDB");
+    List<BenchResult> rows = new ArrayList<>();
+    rows.add(
+        row(
+            "threads added over idle (target <= 64)",
+            peak.threads() - idle.threads(),
+            "idle",
+            idle.threads(),
+            params + "; subscribed quiet " + subscribed.threads()));
+    rows.add(
+        row(
+            "redis connections added over idle (target <= 4)",
+            peak.redisConnections() - idle.redisConnections(),
+            "idle",
+            idle.redisConnections(),
+            params));
+    rows.add(
+        row(
+            "RSS MiB at peak (target <= 1024)",
+            peak.rssMib(),
+            "idle",
+            idle.rssMib(),
+            params + "; subscribed quiet " + subscribed.rssMib() + " MiB"));
+    rows.add(
+        row(
+            "streams exact (target: all)",
+            exact,
+            "streams",
+            streams,
+            refused
+                + " refused; "
+                + delivered
+                + " complete "
+                + String.format(Locale.ROOT, "%.1f s after the last ack", deliveredAfter)));
+    rows.add(
+        new BenchResult(
+            "rooms",
+            "capture->viewer ms (target p99 <= 150)",
+            latencies.percentileMs(50),
+            null,
+            null,
+            null,
+            latencies.percentileMs(99),
+            latencies.count() + " deliveries; ours = p50"));
+    rows.add(
+        new BenchResult(
+            "rooms",
+            "checkpoint covers all, s after last ack (target <= 5)",
+            Double.isNaN(checkpointLag) ? null : checkpointLag,
+            null,
+            null,
+            null,
+            null,
+            Double.isNaN(checkpointLag)
+                ? "some room not covered within 60 s"
+                : o.active() + " rooms"));
+    return rows;
+  }
+
+  private static BenchResult row(
+      String metric, double ours, String baseline, double baselineValue, String note) {
+    return new BenchResult("rooms", metric, ours, baseline, baselineValue, null, null, note);
+  }
+}
