@@ -34,7 +34,7 @@ final class RoomsCommand implements Callable<Integer> {
   @Option(names = "--active", defaultValue = "1000", description = "rooms devices ingest into")
   int active;
 
-  @Option(names = "--devices", defaultValue = "10", description = "ingesting devices")
+  @Option(names = "--devices", defaultValue = "2", description = "ingesting devices")
   int devices;
 
   @Option(names = "--rate", defaultValue = "1000", description = "messages/s over all devices")

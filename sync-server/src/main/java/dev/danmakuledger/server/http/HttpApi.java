@@ -162,6 +162,10 @@ public final class HttpApi {
                     http.setRequestHeaderSize(limits.maxHeaderBytes());
                     http.setMinRequestDataRate(limits.minBodyBytesPerSecond());
                     http.setIdleTimeout(limits.idleTimeout().toMillis());
+                    // buffers from the heap, bounded by -Xmx: ten thousand open streams would
+                    // otherwise keep a direct output buffer each in Jetty's pool, outside the heap
+                    http.setUseOutputDirectByteBuffers(false);
+                    http.setUseInputDirectByteBuffers(false);
                   });
             });
     routes();
