@@ -32,13 +32,19 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--data-dir", required = true, description = "data directory (tokens, key, H2)")
   Path dataDir;
 
-  @Option(names = "--port", defaultValue = "8080", description = "HTTP port, 0 = free port")
+  @Option(
+      names = "--port",
+      defaultValue = "8080",
+      description = "HTTP port, 0 = free port (default ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "listen address")
+  @Option(
+      names = "--bind",
+      defaultValue = "127.0.0.1",
+      description = "listen address (default ${DEFAULT-VALUE})")
   String bind;
 
-  @Option(names = "--redis", description = "Redis URI, e.g. redis://127.0.0.1:6379")
+  @Option(names = "--redis", description = "Redis URI, for example%n  redis://127.0.0.1:6379")
   String redis;
 
   @Option(
@@ -47,7 +53,9 @@ public final class Main implements Callable<Integer> {
       description = "Redis Cluster seed URIs, comma-separated")
   List<String> redisCluster;
 
-  @Option(names = "--jdbc", description = "JDBC URL, e.g. jdbc:mariadb://127.0.0.1:3306/danmaku")
+  @Option(
+      names = "--jdbc",
+      description = "JDBC URL, for example%n  jdbc:mariadb://127.0.0.1:3306/danmaku")
   String jdbc;
 
   @Option(names = "--jdbc-user", description = "JDBC user")
@@ -67,10 +75,16 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--no-review", description = "hold nothing for review")
   boolean noReview;
 
-  @Option(names = "--max-body-bytes", description = "largest request body in bytes")
+  @Option(
+      names = "--max-body-bytes",
+      description =
+          "largest request body in bytes (default " + ServerConfig.DEFAULT_MAX_BODY_BYTES + ")")
   Long maxBodyBytes;
 
-  @Option(names = "--max-records", description = "most records per batch")
+  @Option(
+      names = "--max-records",
+      description =
+          "most records per batch (default " + ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH + ")")
   Integer maxRecords;
 
   @Option(
@@ -89,8 +103,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--otlp-endpoint",
       description =
-          "OTLP/HTTP collector to export pipeline spans to, e.g. http://127.0.0.1:4318"
-              + " (default: no spans are recorded)")
+          "OTLP/HTTP collector to export pipeline spans to (default: no spans are recorded), for"
+              + " example%n  http://127.0.0.1:4318")
   java.net.URI otlpEndpoint;
 
   @Option(

@@ -94,6 +94,27 @@ final class MainTest {
     assertEquals("local", defaults.serverName());
   }
 
+  /** The help gives every default and keeps each example whole on one line. */
+  @Test
+  void helpGivesDefaultsAndWholeExamples() {
+    String help = new CommandLine(parse("--data-dir", dir.toString())).getUsageMessage();
+    for (String d :
+        List.of(
+            "(default 8080)",
+            "(default 127.0.0.1)",
+            "(default " + ServerConfig.DEFAULT_MAX_BODY_BYTES + ")",
+            "(default " + ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH + ")")) {
+      assertTrue(help.contains(d), d + " in:\n" + help);
+    }
+    for (String example :
+        List.of(
+            "redis://127.0.0.1:6379",
+            "jdbc:mariadb://127.0.0.1:3306/danmaku",
+            "http://127.0.0.1:4318")) {
+      assertTrue(help.lines().anyMatch(l -> l.strip().equals(example)), example + " in:\n" + help);
+    }
+  }
+
   @Test
   void clusterSeedsAreSplitOnCommas() throws Exception {
     ServerConfig c =
