@@ -14,8 +14,6 @@ import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.events.StreamRefusal;
-import dev.danmakuledger.server.events.StreamRefusedException;
-import dev.danmakuledger.server.events.StreamTicket;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.Enrollment;
 import dev.danmakuledger.server.ingest.IngestResult;
@@ -41,8 +39,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -54,9 +50,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.eclipse.jetty.server.AbstractConnector;
-import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -112,8 +105,6 @@ public final class HttpApi {
   private volatile Supplier<InstanceList> instances;
   private volatile Consumer<DamagedRowException> damage = d -> {};
 
-  private static final String EVENT_STREAM = "text/event-stream";
-
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
@@ -147,27 +138,7 @@ public final class HttpApi {
     }
     this.app =
         Javalin.create(
-            cfg -> {
-              cfg.showJavalinBanner = false;
-              cfg.http.maxRequestSize = services.maxBodyBytes();
-              cfg.router.ignoreTrailingSlashes = true;
-              cfg.http.prefer405over404 = true;
-              ContainerErrors errors = new ContainerErrors(json);
-              cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
-              cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
-              HttpLimits limits = services.limits();
-              cfg.jetty.threadPool = threads(limits);
-              cfg.jetty.modifyHttpConfiguration(
-                  http -> {
-                    http.setRequestHeaderSize(limits.maxHeaderBytes());
-                    http.setMinRequestDataRate(limits.minBodyBytesPerSecond());
-                    http.setIdleTimeout(limits.idleTimeout().toMillis());
-                    // buffers from the heap, bounded by -Xmx: ten thousand open streams would
-                    // otherwise keep a direct output buffer each in Jetty's pool, outside the heap
-                    http.setUseOutputDirectByteBuffers(false);
-                    http.setUseInputDirectByteBuffers(false);
-                  });
-            });
+            cfg -> JettySettings.configure(cfg, services.limits(), services.maxBodyBytes(), json));
     routes();
   }
 
@@ -184,18 +155,8 @@ public final class HttpApi {
   /** Starts listening; returns the bound port. */
   public int start(String bind, int port) {
     app.start(bind, port);
-    for (Connector c : app.jettyServer().server().getConnectors()) {
-      if (c instanceof AbstractConnector connector) {
-        connector.setIdleTimeout(s.limits().idleTimeout().toMillis());
-      }
-    }
+    JettySettings.started(app, s.limits());
     return app.port();
-  }
-
-  private static QueuedThreadPool threads(HttpLimits limits) {
-    QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), 8, 60_000);
-    pool.setName("http");
-    return pool;
   }
 
   private void routes() {
@@ -304,8 +265,7 @@ public final class HttpApi {
                         Requests.room(ctx),
                         Requests.pathLong(ctx, "seq"),
                         adminToken.presentedBy(ctx))));
-    app.before(STREAM, ctx -> streamResume(ctx));
-    app.get(STREAM, this::admitRoomStream);
+    new RoomStreamRoutes(s.rooms(), s.feed(), streams, this::toJson).register(app);
     new RoomLogRoutes(
             s.roomLogs(),
             s.auditBundles(),
@@ -341,21 +301,6 @@ public final class HttpApi {
   private void get(String path, Handler handler) {
     app.get(path, handler);
     app.head(path, handler);
-  }
-
-  private static final String STREAM = "/v1/rooms/{room}/stream";
-
-  /**
-   * Where a room stream starts, checked before the stream opens so that a bad room or cursor is a
-   * 400 problem rather than an error event: after {@code Last-Event-ID} when sent, else after the
-   * {@code after} query parameter.
-   */
-  private static RoomStream.Resume streamResume(Context ctx) {
-    Requests.room(ctx);
-    String lastId = ctx.header("Last-Event-ID");
-    return lastId != null
-        ? RoomStream.Resume.afterCursor(Requests.nonNegative("Last-Event-ID", lastId))
-        : RoomStream.Resume.afterSeq(Requests.queryLong(ctx, "after", 0));
   }
 
   /**
@@ -512,64 +457,6 @@ public final class HttpApi {
     }
     streams.close();
     app.stop();
-  }
-
-  /**
-   * Admits a room stream under the subscriber limits before the SSE response starts, so a refusal
-   * is a plain problem answer (docs/operations.md, "Room stream limits"); an invalid room is left
-   * to the stream's own error event. The stream then starts on the request thread and is kept open
-   * by a future, holding no thread while it is idle.
-   */
-  private void admitRoomStream(Context ctx) {
-    if (!EVENT_STREAM.equals(ctx.header("Accept"))) {
-      return;
-    }
-    StreamTicket ticket = null;
-    String room = null;
-    try {
-      room = Requests.room(ctx);
-    } catch (LedgerException e) {
-      log.debug("room stream with an invalid room: {}", e.getMessage());
-    }
-    if (room != null) {
-      try {
-        ticket = s.rooms().admit(room, ctx.ip());
-      } catch (StreamRefusedException e) {
-        throw RoomStream.refusal(e);
-      }
-    }
-    try {
-      HttpServletResponse res = ctx.res();
-      res.setStatus(200);
-      res.setCharacterEncoding("UTF-8");
-      res.setContentType(EVENT_STREAM);
-      res.addHeader("Connection", "close");
-      res.addHeader("Cache-Control", "no-cache");
-      res.addHeader("X-Accel-Buffering", "no");
-      res.flushBuffer();
-    } catch (IOException | RuntimeException e) {
-      if (ticket != null) {
-        ticket.close();
-      }
-      log.debug("room stream gone before it started: {}", e.toString());
-      return;
-    }
-    roomStream(new SseClient(ctx), ticket);
-  }
-
-  private void roomStream(SseClient client, StreamTicket ticket) {
-    Context ctx = client.ctx();
-    boolean opened = false;
-    try {
-      opened = RoomStream.open(client, streams, s.rooms(), s.feed(), ticket, streamResume(ctx));
-    } catch (LedgerException e) {
-      client.sendEvent("error", toJson(e.problem()));
-      client.close();
-    } finally {
-      if (!opened && ticket != null) {
-        ticket.close();
-      }
-    }
   }
 
   private void adminEvents(SseClient client) {

@@ -1,0 +1,57 @@
+package dev.danmakuledger.server.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * How the API's Jetty runs under the admission limits (docs/operations.md, "Admission limits"):
+ * threads, header size, minimum body rate, idle timeout, and the container's own errors as
+ * problem+json.
+ */
+final class JettySettings {
+  /** Request threads kept when idle. */
+  private static final int MIN_THREADS = 8;
+
+  /** How long a request thread beyond {@link #MIN_THREADS} lives idle, in ms. */
+  private static final int THREAD_IDLE_MS = 60_000;
+
+  private JettySettings() {}
+
+  /** Applies the limits to a Javalin configuration being built. */
+  static void configure(
+      JavalinConfig cfg, HttpLimits limits, long maxBodyBytes, ObjectMapper json) {
+    cfg.showJavalinBanner = false;
+    cfg.http.maxRequestSize = maxBodyBytes;
+    cfg.router.ignoreTrailingSlashes = true;
+    cfg.http.prefer405over404 = true;
+    ContainerErrors errors = new ContainerErrors(json);
+    cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
+    cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
+    QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), MIN_THREADS, THREAD_IDLE_MS);
+    pool.setName("http");
+    cfg.jetty.threadPool = pool;
+    cfg.jetty.modifyHttpConfiguration(
+        http -> {
+          http.setRequestHeaderSize(limits.maxHeaderBytes());
+          http.setMinRequestDataRate(limits.minBodyBytesPerSecond());
+          http.setIdleTimeout(limits.idleTimeout().toMillis());
+          // buffers from the heap, bounded by -Xmx: ten thousand open streams would otherwise
+          // keep a direct output buffer each in Jetty's pool, outside the heap
+          http.setUseOutputDirectByteBuffers(false);
+          http.setUseInputDirectByteBuffers(false);
+        });
+  }
+
+  /** Applies the limits that only a started server's connectors take. */
+  static void started(Javalin app, HttpLimits limits) {
+    for (Connector c : app.jettyServer().server().getConnectors()) {
+      if (c instanceof AbstractConnector connector) {
+        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+      }
+    }
+  }
+}
