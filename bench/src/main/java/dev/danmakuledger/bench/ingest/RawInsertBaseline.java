@@ -16,11 +16,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The baseline a user would write without the ledger: each batch of rows, retries included, sent as
  * one batched {@code INSERT IGNORE} into a table shaped like the server's {@code messages} (UNIQUE
- * idempotency key as the only dedupe), one transaction per batch, one connection per device, into
- * the same database as the server in the same run.
+ * idempotency key as the only dedupe), one transaction per batch, into the same database as the
+ * server in the same run. Each device's batches go in order over one connection; up to {@value
+ * #MAX_CONNECTIONS} devices have a connection of their own, and beyond that the devices share the
+ * connections round robin, as a client's connection pool would (a MariaDB server accepts 151
+ * connections by default).
  */
 final class RawInsertBaseline {
   static final String TABLE = "bench_raw_messages";
+
+  /** The most connections the baseline opens at once. */
+  static final int MAX_CONNECTIONS = 64;
 
   private RawInsertBaseline() {}
 
@@ -86,15 +92,21 @@ final class RawInsertBaseline {
         + "_key UNIQUE (idempotency_key))";
   }
 
-  /** Each device's batches on a connection of its own, all devices at once. */
+  /**
+   * Every device's batches at once, in order per device, on at most {@link #MAX_CONNECTIONS}
+   * connections: connection j sends, round by round, the next batch of each device j, j + n, j +
+   * 2n, ... it serves.
+   */
   private static Latencies insertConcurrently(
       String jdbcUrl, String table, List<List<List<DanmakuRecord>>> perDevice) throws Exception {
     AtomicLong seq = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(perDevice.size());
+    int connections = Math.max(1, Math.min(MAX_CONNECTIONS, perDevice.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(connections);
     Latencies all = new Latencies();
     try {
       List<Future<Latencies>> running = new ArrayList<>();
-      for (List<List<DanmakuRecord>> batches : perDevice) {
+      for (int j = 0; j < connections; j++) {
+        List<List<DanmakuRecord>> batches = interleaved(perDevice, j, connections);
         running.add(pool.submit(() -> insertAll(jdbcUrl, table, batches, seq)));
       }
       for (Future<Latencies> f : running) {
@@ -103,6 +115,25 @@ final class RawInsertBaseline {
       return all;
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** The batches of devices {@code first}, {@code first + step}, ..., one of each in turn. */
+  static List<List<DanmakuRecord>> interleaved(
+      List<List<List<DanmakuRecord>>> perDevice, int first, int step) {
+    List<List<DanmakuRecord>> out = new ArrayList<>();
+    for (int round = 0; ; round++) {
+      boolean any = false;
+      for (int d = first; d < perDevice.size(); d += step) {
+        List<List<DanmakuRecord>> batches = perDevice.get(d);
+        if (round < batches.size()) {
+          out.add(batches.get(round));
+          any = true;
+        }
+      }
+      if (!any) {
+        return out;
+      }
     }
   }
 

@@ -29,6 +29,35 @@ class RawInsertBaselineTest {
     }
   }
 
+  @Test
+  void moreDevicesThanConnectionsShareThemKeepingEachDevicesOrder() {
+    List<List<List<DanmakuRecord>>> devices = devices(0, RawInsertBaseline.MAX_CONNECTIONS + 2);
+    List<List<DanmakuRecord>> first =
+        RawInsertBaseline.interleaved(devices, 0, RawInsertBaseline.MAX_CONNECTIONS);
+    // connection 0 serves devices 0 and 64, one batch of each in turn
+    assertEquals(
+        List.of(
+            devices.get(0).get(0),
+            devices.get(64).get(0),
+            devices.get(0).get(1),
+            devices.get(64).get(1),
+            devices.get(0).get(2),
+            devices.get(64).get(2)),
+        first);
+    List<List<DanmakuRecord>> last =
+        RawInsertBaseline.interleaved(devices, 2, RawInsertBaseline.MAX_CONNECTIONS);
+    assertEquals(devices.get(2), last);
+  }
+
+  @Test
+  void devicesBeyondTheConnectionCapAllInsert(@TempDir Path dir) throws Exception {
+    int count = RawInsertBaseline.MAX_CONNECTIONS + 6;
+    String url = Database.h2Url(dir.resolve("many"));
+    Measured m = RawInsertBaseline.run("h2-raw-insert", url, devices(1, count), List.of());
+    assertEquals(count * 3 * 10, m.records());
+    assertTrue(m.note().contains((count * 3 * 10 - count * 2) + " rows kept of"), m.note());
+  }
+
   private static List<List<List<DanmakuRecord>>> devices(int run, int count) {
     List<List<List<DanmakuRecord>>> out = new ArrayList<>();
     for (int d = 0; d < count; d++) {
