@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.cli;
 
 import dev.danmakuledger.bench.ingest.BacklogBenchmark;
+import dev.danmakuledger.bench.link.LinkProfile;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -38,13 +39,28 @@ final class BacklogCommand implements Callable<Integer> {
       description = "-Xmx of the agent's JVM (default ${DEFAULT-VALUE})")
   String agentXmx;
 
+  @Option(
+      names = "--link",
+      description =
+          "drain through a shaped link in this JVM: loopback (the proxy, no limits), venue"
+              + " (20 Mbit/s, RTT 30 ms), 4g (5 Mbit/s up, 20 down, RTT 80 ms, drops every ~30 s)"
+              + " or satellite (2 Mbit/s, RTT 600 ms); reports bytes a record on the wire against"
+              + " the link's capacity instead of the raw-insert baseline")
+  String link;
+
   @Override
   public Integer call() throws Exception {
     BacklogBenchmark.Options o;
     try {
       o =
           new BacklogBenchmark.Options(
-              records, rooms, agentXmx, targets.redis, targets.jdbc, warmUp.records);
+              records,
+              rooms,
+              agentXmx,
+              targets.redis,
+              targets.jdbc,
+              warmUp.records,
+              link == null ? null : LinkProfile.named(link));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

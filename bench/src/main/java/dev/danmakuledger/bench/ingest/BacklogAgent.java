@@ -123,6 +123,8 @@ public final class BacklogAgent {
         .connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ofSeconds(120))
         .writeTimeout(Duration.ofSeconds(60))
+        // as the agent's own client: a dropped connection is the Syncer's to retry
+        .retryOnConnectionFailure(false)
         .build();
   }
 

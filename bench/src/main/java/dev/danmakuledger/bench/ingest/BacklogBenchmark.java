@@ -1,5 +1,7 @@
 package dev.danmakuledger.bench.ingest;
 
+import dev.danmakuledger.bench.link.LinkProfile;
+import dev.danmakuledger.bench.link.LinkProxy;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.StoredRecord;
@@ -13,6 +15,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +59,8 @@ public final class BacklogBenchmark {
    * @param jdbcUrl a MariaDB/MySQL server URL (a fresh database is created), or null for H2
    * @param warmUpRecords the most records the warm-up servers take before the measured one starts
    *     ({@link ServerWarmUp}): the device comes back to a server that has been running
+   * @param link the link between device and server ({@link LinkProxy}), or null for loopback
+   *     without a proxy
    */
   public record Options(
       int records,
@@ -62,7 +68,8 @@ public final class BacklogBenchmark {
       String agentXmx,
       String redisUri,
       String jdbcUrl,
-      long warmUpRecords) {
+      long warmUpRecords,
+      LinkProfile link) {
     public Options {
       if (records < 1 || records > 10_000_000) {
         throw new IllegalArgumentException("records: got " + records + ", want 1..10000000");
@@ -127,12 +134,27 @@ public final class BacklogBenchmark {
     long serverPeak;
     Map<String, Double> processMicros;
     String cpu;
-    try (SyncServer server = SyncServer.start(config)) {
+    LinkUse linkUse = null;
+    try (SyncServer server = SyncServer.start(config);
+        LinkProxy proxy = o.link() == null ? null : proxy(server, o.link())) {
+      URI serverUri =
+          proxy == null ? server.baseUri() : URI.create("http://127.0.0.1:" + proxy.port());
       System.gc();
       BacklogAgent.resetHeapPeaks();
       StageTimes.Snapshot before = server.stageTimes();
       CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
-      result = agent(o, agentDir, "backlog-" + runId, server, rooms, tmp.resolve("agent.log"));
+      result =
+          agent(
+              o,
+              agentDir,
+              "backlog-" + runId,
+              serverUri,
+              server.enrollToken(),
+              rooms,
+              tmp.resolve("agent.log"));
+      if (proxy != null) {
+        linkUse = new LinkUse(proxy.profile(), proxy.bytesUp(), proxy.bytesDown(), proxy.drops());
+      }
       long sent = Long.parseLong(result[1]);
       CpuUse cpuAfter = CpuUse.whenQuiet(CpuUse.SETTLE);
       processMicros = cpuAfter.processMicrosSince(cpuBefore, sent);
@@ -155,6 +177,9 @@ public final class BacklogBenchmark {
         batches,
         stages,
         cpu);
+    if (linkUse != null) {
+      return List.of(linkUse.row(records, seconds, batches, stages, cpu, log));
+    }
     List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
     String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
     Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows), List.of());
@@ -192,8 +217,65 @@ public final class BacklogBenchmark {
             : DatabaseWork.onAnotherHost("backlog", raw));
   }
 
+  private static LinkProxy proxy(SyncServer server, LinkProfile link) throws IOException {
+    URI uri = server.baseUri();
+    return new LinkProxy(new InetSocketAddress(uri.getHost(), uri.getPort()), link, 1);
+  }
+
+  /**
+   * What went over the link during a drain (the enrolment's few hundred bytes included) and the
+   * link's capacity at those bytes a record.
+   */
+  private record LinkUse(LinkProfile link, long bytesUp, long bytesDown, long drops) {
+    BenchResult row(
+        long records, double seconds, long batches, String stages, String cpu, PrintStream log) {
+      double upPerRecord = (double) bytesUp / records;
+      double downPerRecord = (double) bytesDown / records;
+      double capacity =
+          Math.min(
+              link.upBytesPerSecond() == 0
+                  ? Double.POSITIVE_INFINITY
+                  : link.upBytesPerSecond() / upPerRecord,
+              link.downBytesPerSecond() == 0
+                  ? Double.POSITIVE_INFINITY
+                  : link.downBytesPerSecond() / downPerRecord);
+      String note =
+          String.format(
+              Locale.ROOT,
+              "1 device, %d records, %d batches, link %s; on the wire %.1f bytes a record up,"
+                  + " %.1f down (%,d and %,d bytes); %d drops; link capacity at these bytes a"
+                  + " record %,.0f records/s; server ms/batch: %s; %s",
+              records,
+              batches,
+              link.describe(),
+              upPerRecord,
+              downPerRecord,
+              bytesUp,
+              bytesDown,
+              drops,
+              capacity,
+              stages,
+              cpu);
+      log.println("backlog: " + note);
+      return BenchResult.compared(
+          "backlog-" + link.name(),
+          "records/s",
+          records / seconds,
+          "link-capacity",
+          Double.isInfinite(capacity) ? Double.NaN : capacity,
+          null,
+          note);
+    }
+  }
+
   private static String[] agent(
-      Options o, Path dir, String deviceId, SyncServer server, List<String> rooms, Path logFile)
+      Options o,
+      Path dir,
+      String deviceId,
+      URI serverUri,
+      String enrollToken,
+      List<String> rooms,
+      Path logFile)
       throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> command =
@@ -205,8 +287,8 @@ public final class BacklogBenchmark {
             BacklogAgent.class.getName(),
             dir.toString(),
             deviceId,
-            server.baseUri().toString(),
-            server.enrollToken(),
+            serverUri.toString(),
+            enrollToken,
             Integer.toString(o.records()),
             String.join(",", rooms));
     Process p =
