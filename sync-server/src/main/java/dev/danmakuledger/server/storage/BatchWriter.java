@@ -21,8 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * which slows down as the store grows.
  *
  * <p>{@link #commitTick} commits the batches of one tick (docs/architecture.md §5, "Ticks") in one
- * transaction: the device rows in id order, one counter upsert, one insert of every room slot and
- * one cursor reservation for every room of the tick.
+ * transaction: the device rows locked in id order and written with their records and proof nodes in
+ * three statements, one counter upsert, one insert of every room slot and one cursor reservation
+ * for every room of the tick.
  */
 public final class BatchWriter {
   private final Jdbc jdbc;
@@ -77,22 +78,24 @@ public final class BatchWriter {
                 long t0 = System.nanoTime();
                 Map<String, Long> counters = new TreeMap<>();
                 List<MessageRow> messages = new ArrayList<>();
+                Optional<String> stale = DeviceLogStore.writeTick(c, ordered, now);
+                if (stale.isPresent()) {
+                  throw new StaleRow(stale.get());
+                }
                 for (BatchCommit b : ordered) {
-                  if (!DeviceLogStore.write(c, b, now)) {
-                    throw new StaleRow(b.device().id());
-                  }
                   b.counterDeltas().forEach((k, v) -> counters.merge(k, v, Long::sum));
                   messages.addAll(b.messages());
                 }
                 long t1 = System.nanoTime();
-                Map<String, AlertRow> alerts = new TreeMap<>();
+                List<DeviceSyncStates.Report> reports = new ArrayList<>();
                 for (BatchCommit b : ordered) {
                   if (b.queue() != null) {
-                    DeviceSyncStates.recordIn(c, b.queue())
-                        .newAlert()
-                        .ifPresent(a -> alerts.put(b.device().id(), a));
+                    reports.add(b.queue());
                   }
                 }
+                Map<String, AlertRow> alerts = new TreeMap<>();
+                DeviceSyncStates.recordTickIn(c, reports)
+                    .forEach((id, r) -> r.newAlert().ifPresent(a -> alerts.put(id, a)));
                 CounterStore.add(
                     c, counters, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
                 long t2 = System.nanoTime();

@@ -22,26 +22,48 @@ final class DeviceBundles {
 
   private DeviceBundles() {}
 
-  /** Inserts the rows of a verified batch's records (consecutive indices) in one JDBC batch. */
+  private static final String INSERT =
+      "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
+          + " VALUES (?,?,?,?,?)";
+
+  /** Inserts the rows of one device's records (consecutive indices) in one JDBC batch. */
   static void insert(Connection c, String deviceId, List<DeviceRecordRow> records, long now)
       throws SQLException {
-    if (records.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
-                + " VALUES (?,?,?,?,?)")) {
-      for (List<DeviceRecordRow> row : RecordBundle.split(records)) {
-        ps.setString(1, deviceId);
-        ps.setLong(2, row.get(0).index());
-        ps.setLong(3, row.get(row.size() - 1).index() + 1);
-        ps.setBytes(4, RecordBundle.encode(row));
-        ps.setLong(5, now);
-        ps.addBatch();
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      if (addRows(ps, deviceId, records, now)) {
+        ps.executeBatch();
       }
-      ps.executeBatch();
     }
+  }
+
+  /**
+   * Inserts the rows of verified batches' records (consecutive indices within each batch) in one
+   * JDBC batch.
+   */
+  static void insert(Connection c, List<BatchCommit> batches, long now) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      boolean any = false;
+      for (BatchCommit b : batches) {
+        any |= addRows(ps, b.device().id(), b.records(), now);
+      }
+      if (any) {
+        ps.executeBatch();
+      }
+    }
+  }
+
+  private static boolean addRows(
+      PreparedStatement ps, String deviceId, List<DeviceRecordRow> records, long now)
+      throws SQLException {
+    for (List<DeviceRecordRow> row : RecordBundle.split(records)) {
+      ps.setString(1, deviceId);
+      ps.setLong(2, row.get(0).index());
+      ps.setLong(3, row.get(row.size() - 1).index() + 1);
+      ps.setBytes(4, RecordBundle.encode(row));
+      ps.setLong(5, now);
+      ps.addBatch();
+    }
+    return !records.isEmpty();
   }
 
   /** Records of a device log with indices in [from, to), in index order. */

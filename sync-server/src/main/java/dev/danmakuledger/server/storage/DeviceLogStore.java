@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -163,6 +165,17 @@ public final class DeviceLogStore {
     return nodeBlock(deviceId, lastLeaf).flatMap(b -> b.hash(level, index));
   }
 
+  private static final String UPDATE_VERIFIED =
+      "UPDATE devices SET verified_size = ?, claimed_size = GREATEST(claimed_size, ?),"
+          + " compact_range = ?, root_hash = ?, last_checkpoint = ?, last_receipt = ?,"
+          + " last_checkpoint_at = ?, last_receipt_at = ?, last_seen_at = ?,"
+          + " clock_skew_ms = ?, edge_checks = ?, edge_maybe = ?, edge_duplicates = ?,"
+          + " edge_false_positives = ?, version = version + 1, updated_at = ?"
+          + " WHERE id = ? AND version = ?";
+
+  private static final String INSERT_NODE_BLOCK =
+      "INSERT INTO device_node_blocks (device_id, first_leaf, end_leaf, nodes) VALUES (?,?,?,?)";
+
   /**
    * Writes a verified batch's device-log part inside the batch transaction: the device row (only if
    * still at {@code expectedVersion}), the records and the proof nodes.
@@ -170,50 +183,118 @@ public final class DeviceLogStore {
    * @return false when the device row moved on (nothing written)
    */
   static boolean write(Connection c, BatchCommit batch, long now) throws SQLException {
-    DeviceRow d = batch.device();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "UPDATE devices SET verified_size = ?, claimed_size = GREATEST(claimed_size, ?),"
-                + " compact_range = ?, root_hash = ?, last_checkpoint = ?, last_receipt = ?,"
-                + " last_checkpoint_at = ?, last_receipt_at = ?, last_seen_at = ?,"
-                + " clock_skew_ms = ?, edge_checks = ?, edge_maybe = ?, edge_duplicates = ?,"
-                + " edge_false_positives = ?, version = version + 1, updated_at = ?"
-                + " WHERE id = ? AND version = ?")) {
-      ps.setLong(1, d.verifiedSize());
-      ps.setLong(2, d.claimedSize());
-      ps.setBytes(3, d.compactRange());
-      ps.setBytes(4, d.rootHash());
-      ps.setString(5, d.lastCheckpoint());
-      ps.setString(6, d.lastReceipt());
-      Jdbc.setLong(ps, 7, d.lastCheckpointAt());
-      Jdbc.setLong(ps, 8, d.lastReceiptAt());
-      Jdbc.setLong(ps, 9, d.lastSeenAt());
-      Jdbc.setLong(ps, 10, d.clockSkewMs());
-      ps.setLong(11, d.edge().checks());
-      ps.setLong(12, d.edge().maybe());
-      ps.setLong(13, d.edge().duplicates());
-      ps.setLong(14, d.edge().falsePositives());
-      ps.setLong(15, now);
-      ps.setString(16, d.id());
-      ps.setLong(17, batch.expectedVersion());
+    try (PreparedStatement ps = c.prepareStatement(UPDATE_VERIFIED)) {
+      bindVerified(ps, batch, now);
       if (ps.executeUpdate() != 1) {
         return false;
       }
     }
-    DeviceBundles.insert(c, d.id(), batch.records(), now);
+    DeviceBundles.insert(c, batch.device().id(), batch.records(), now);
     if (!batch.nodes().isEmpty()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "INSERT INTO device_node_blocks (device_id, first_leaf, end_leaf, nodes)"
-                  + " VALUES (?,?,?,?)")) {
-        ps.setString(1, d.id());
-        ps.setLong(2, batch.expectedVerifiedSize());
-        ps.setLong(3, d.verifiedSize());
-        ps.setBytes(4, NodeBlock.encode(batch.nodes()));
+      try (PreparedStatement ps = c.prepareStatement(INSERT_NODE_BLOCK)) {
+        bindNodeBlock(ps, batch);
         ps.executeUpdate();
       }
     }
     return true;
+  }
+
+  /**
+   * Writes the device-log part of every batch of a tick inside the tick's transaction, three
+   * statements for the whole tick whatever its number of batches: the device rows are locked and
+   * their versions checked in one read, then updated, their records inserted and their proof nodes
+   * inserted, each as one JDBC batch.
+   *
+   * @param batches at most one batch per device, in device id order (the order rows are locked in)
+   * @return the id of a device whose row moved on since its batch was verified (then the caller
+   *     rolls back), or empty when every row was written
+   */
+  static Optional<String> writeTick(Connection c, List<BatchCommit> batches, long now)
+      throws SQLException {
+    Map<String, Long> versions = lockedVersions(c, batches);
+    for (BatchCommit b : batches) {
+      Long version = versions.get(b.device().id());
+      if (version == null || version != b.expectedVersion()) {
+        return Optional.of(b.device().id());
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement(UPDATE_VERIFIED)) {
+      for (BatchCommit b : batches) {
+        bindVerified(ps, b, now);
+        ps.addBatch();
+      }
+      int[] counts = ps.executeBatch();
+      for (int i = 0; i < counts.length; i++) {
+        // A bulk batch may answer SUCCESS_NO_INFO; the rows are locked at the checked versions.
+        if (counts[i] == 0) {
+          return Optional.of(batches.get(i).device().id());
+        }
+      }
+    }
+    DeviceBundles.insert(c, batches, now);
+    try (PreparedStatement ps = c.prepareStatement(INSERT_NODE_BLOCK)) {
+      boolean any = false;
+      for (BatchCommit b : batches) {
+        if (!b.nodes().isEmpty()) {
+          bindNodeBlock(ps, b);
+          ps.addBatch();
+          any = true;
+        }
+      }
+      if (any) {
+        ps.executeBatch();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The versions of the batches' device rows, read with the rows locked for update. */
+  private static Map<String, Long> lockedVersions(Connection c, List<BatchCommit> batches)
+      throws SQLException {
+    String marks = String.join(",", Collections.nCopies(batches.size(), "?"));
+    Map<String, Long> out = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT id, version FROM devices WHERE id IN (" + marks + ") ORDER BY id FOR UPDATE")) {
+      for (int i = 0; i < batches.size(); i++) {
+        ps.setString(i + 1, batches.get(i).device().id());
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getString(1), rs.getLong(2));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void bindVerified(PreparedStatement ps, BatchCommit batch, long now)
+      throws SQLException {
+    DeviceRow d = batch.device();
+    ps.setLong(1, d.verifiedSize());
+    ps.setLong(2, d.claimedSize());
+    ps.setBytes(3, d.compactRange());
+    ps.setBytes(4, d.rootHash());
+    ps.setString(5, d.lastCheckpoint());
+    ps.setString(6, d.lastReceipt());
+    Jdbc.setLong(ps, 7, d.lastCheckpointAt());
+    Jdbc.setLong(ps, 8, d.lastReceiptAt());
+    Jdbc.setLong(ps, 9, d.lastSeenAt());
+    Jdbc.setLong(ps, 10, d.clockSkewMs());
+    ps.setLong(11, d.edge().checks());
+    ps.setLong(12, d.edge().maybe());
+    ps.setLong(13, d.edge().duplicates());
+    ps.setLong(14, d.edge().falsePositives());
+    ps.setLong(15, now);
+    ps.setString(16, d.id());
+    ps.setLong(17, batch.expectedVersion());
+  }
+
+  private static void bindNodeBlock(PreparedStatement ps, BatchCommit batch) throws SQLException {
+    ps.setString(1, batch.device().id());
+    ps.setLong(2, batch.expectedVerifiedSize());
+    ps.setLong(3, batch.device().verifiedSize());
+    ps.setBytes(4, NodeBlock.encode(batch.nodes()));
   }
 
   private static void bindDevice(PreparedStatement ps, DeviceRow d) throws SQLException {

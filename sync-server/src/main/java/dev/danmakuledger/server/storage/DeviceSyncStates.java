@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -105,12 +107,77 @@ public final class DeviceSyncStates {
     }
   }
 
+  /**
+   * Stores the reports of one tick's batches (docs/architecture.md §5, "Ticks") in the tick's
+   * transaction: the devices' stored states are read and locked in one statement, judged as {@link
+   * #recordIn} judges one, and written back in one update and one insert.
+   *
+   * @param reports at most one report per device
+   * @return what each report did, by device id
+   */
+  static Map<String, Recorded> recordTickIn(Connection c, List<Report> reports)
+      throws SQLException {
+    Map<String, Recorded> out = new HashMap<>();
+    if (reports.isEmpty()) {
+      return out;
+    }
+    Map<String, DeviceSyncState> previous = selectLocked(c, reports);
+    try (PreparedStatement update = c.prepareStatement(UPDATE);
+        PreparedStatement insert = c.prepareStatement(INSERT)) {
+      int updates = 0;
+      int inserts = 0;
+      for (Report r : reports) {
+        String id = r.state().deviceId();
+        Optional<DeviceSyncState> before = Optional.ofNullable(previous.get(id));
+        Judged j = judge(r, before);
+        if (j.stored() == null) {
+          out.put(id, new Recorded(before.get(), false, Optional.empty()));
+          continue;
+        }
+        Optional<AlertRow> raised = raise(c, r, j);
+        if (before.isPresent()) {
+          bind(update, j.stored());
+          update.addBatch();
+          updates++;
+        } else {
+          bind(insert, j.stored());
+          insert.addBatch();
+          inserts++;
+        }
+        out.put(id, new Recorded(j.stored(), true, raised));
+      }
+      if (updates > 0) {
+        update.executeBatch();
+      }
+      if (inserts > 0) {
+        insert.executeBatch();
+      }
+    }
+    return out;
+  }
+
   private static Recorded apply(Connection c, Report r) throws SQLException {
+    Optional<DeviceSyncState> previous = select(c, r.state().deviceId(), true);
+    Judged j = judge(r, previous);
+    if (j.stored() == null) {
+      return new Recorded(previous.get(), false, Optional.empty());
+    }
+    Optional<AlertRow> raised = raise(c, r, j);
+    write(c, j.stored(), previous.isPresent());
+    return new Recorded(j.stored(), true, raised);
+  }
+
+  /**
+   * What a report makes of the stored state: the state to store (null for a replay, which changes
+   * nothing) and whether it opens an episode that raises an alert.
+   */
+  private record Judged(DeviceSyncState stored, boolean alert) {}
+
+  private static Judged judge(Report r, Optional<DeviceSyncState> previous) {
     DeviceSyncState report = r.state();
-    Optional<DeviceSyncState> previous = select(c, report.deviceId(), true);
     Long highest = previous.map(DeviceSyncState::reportSeq).orElse(null);
     if (report.signed() && highest != null && report.reportSeq() <= highest) {
-      return new Recorded(previous.get(), false, Optional.empty());
+      return new Judged(null, false);
     }
     Long seq =
         report.signed() && (highest == null || report.reportSeq() > highest)
@@ -126,49 +193,86 @@ public final class DeviceSyncStates {
             && report.oldestUnsyncedAt() != null
             && report.oldestUnsyncedAt().equals(previous.get().oldestUnsyncedAt());
     Long since = previous.map(DeviceSyncState::stuckSince).orElse(null);
-    Optional<AlertRow> raised = Optional.empty();
+    boolean alert = false;
     if (!old) {
       since = null;
     } else if (unmoved && since == null) {
       since = report.reportedAt();
       if (alertedAt == null || report.reportedAt() - alertedAt >= r.alertWindow().toMillis()) {
         alertedAt = report.reportedAt();
-        raised =
-            Optional.of(
-                AlertStore.insert(
-                    c, r.alertFor().apply(report.withEpisode(since, seq, alertedAt))));
-        Jdbc.addCounters(c, Map.of(Counter.STUCK_EPISODES.key(), 1L));
+        alert = true;
       }
     }
-    DeviceSyncState stored = report.withEpisode(since, seq, alertedAt);
-    write(c, stored, previous.isPresent());
-    return new Recorded(stored, true, raised);
+    return new Judged(report.withEpisode(since, seq, alertedAt), alert);
+  }
+
+  /** Stores the alert and counts the episode when {@code j} opens one. */
+  private static Optional<AlertRow> raise(Connection c, Report r, Judged j) throws SQLException {
+    if (!j.alert()) {
+      return Optional.empty();
+    }
+    AlertRow alert = AlertStore.insert(c, r.alertFor().apply(j.stored()));
+    Jdbc.addCounters(c, Map.of(Counter.STUCK_EPISODES.key(), 1L));
+    return Optional.of(alert);
+  }
+
+  private static final String UPDATE =
+      "UPDATE device_sync_state SET oldest_unsynced_at = ?, queue_age_ms = ?,"
+          + " last_attempt_age_ms = ?, last_outcome = ?, reported_at = ?, stuck_since = ?,"
+          + " reported_at_size = ?, report_signed = ?, report_seq = ?, alerted_at = ?"
+          + " WHERE device_id = ?";
+
+  private static final String INSERT =
+      "INSERT INTO device_sync_state (oldest_unsynced_at, queue_age_ms, last_attempt_age_ms,"
+          + " last_outcome, reported_at, stuck_since, reported_at_size, report_signed, report_seq,"
+          + " alerted_at, device_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+
+  private static Map<String, DeviceSyncState> selectLocked(Connection c, List<Report> reports)
+      throws SQLException {
+    String marks = String.join(",", Collections.nCopies(reports.size(), "?"));
+    Map<String, DeviceSyncState> out = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT "
+                + COLUMNS
+                + " FROM device_sync_state WHERE device_id IN ("
+                + marks
+                + ") ORDER BY device_id FOR UPDATE")) {
+      for (int i = 0; i < reports.size(); i++) {
+        ps.setString(i + 1, reports.get(i).state().deviceId());
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          DeviceSyncState s = row(rs);
+          out.put(s.deviceId(), s);
+        }
+      }
+    }
+    return out;
   }
 
   private static void write(Connection c, DeviceSyncState s, boolean exists) throws SQLException {
-    String sql =
-        exists
-            ? "UPDATE device_sync_state SET oldest_unsynced_at = ?, queue_age_ms = ?,"
-                + " last_attempt_age_ms = ?, last_outcome = ?, reported_at = ?, stuck_since = ?,"
-                + " reported_at_size = ?, report_signed = ?, report_seq = ?, alerted_at = ?"
-                + " WHERE device_id = ?"
-            : "INSERT INTO device_sync_state (oldest_unsynced_at, queue_age_ms, last_attempt_age_ms,"
-                + " last_outcome, reported_at, stuck_since, reported_at_size, report_signed, report_seq,"
-                + " alerted_at, device_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      setLong(ps, 1, s.oldestUnsyncedAt());
-      setLong(ps, 2, s.queueAgeMs());
-      setLong(ps, 3, s.lastAttemptAgeMs());
-      ps.setString(4, s.lastOutcome());
-      ps.setLong(5, s.reportedAt());
-      setLong(ps, 6, s.stuckSince());
-      setLong(ps, 7, s.reportedAtSize());
-      ps.setBoolean(8, s.signed());
-      setLong(ps, 9, s.reportSeq());
-      setLong(ps, 10, s.alertedAt());
-      ps.setString(11, s.deviceId());
+    try (PreparedStatement ps = c.prepareStatement(exists ? UPDATE : INSERT)) {
+      bind(ps, s);
       ps.executeUpdate();
     }
+  }
+
+  /**
+   * Binds a state to {@link #UPDATE} or {@link #INSERT} (the same parameters in the same order).
+   */
+  private static void bind(PreparedStatement ps, DeviceSyncState s) throws SQLException {
+    setLong(ps, 1, s.oldestUnsyncedAt());
+    setLong(ps, 2, s.queueAgeMs());
+    setLong(ps, 3, s.lastAttemptAgeMs());
+    ps.setString(4, s.lastOutcome());
+    ps.setLong(5, s.reportedAt());
+    setLong(ps, 6, s.stuckSince());
+    setLong(ps, 7, s.reportedAtSize());
+    ps.setBoolean(8, s.signed());
+    setLong(ps, 9, s.reportSeq());
+    setLong(ps, 10, s.alertedAt());
+    ps.setString(11, s.deviceId());
   }
 
   private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {

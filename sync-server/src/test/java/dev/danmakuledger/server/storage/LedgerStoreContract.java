@@ -477,6 +477,94 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aTickCommitsEveryDevicesLogAndQueueReportInOneTransaction() throws Exception {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    long old = STUCK_AFTER.toMillis() + 1;
+    DeviceRow d1 = enrolled("d1");
+    store.commit(withQueue(commitOf(d1, 1, List.of()), queue("d1", 100L, old, "ok", 1_000)));
+    DeviceRow a = store.device("d1").orElseThrow();
+    DeviceRow b = enrolled("d2");
+    DeviceRow c = enrolled("d3");
+    CommittedTick tick =
+        store
+            .batches()
+            .commitTick(
+                List.of(
+                    withQueue(
+                        commitOf(
+                            b, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))),
+                        queue("d2", 7L, 1_000L, "ok", 2_000)),
+                    withQueue(
+                        commitOf(
+                            a, 3, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED))),
+                        queue("d1", 100L, old + 1, "ok", 2_000)),
+                    commitOf(c, 1, List.of(message("s", 1, "k3", "c", MessageStatus.CONFIRMED)))));
+    assertTrue(tick.queueAlerts().get(1).isPresent(), "d1's unmoved old queue again: STUCK");
+    assertEquals(Optional.empty(), tick.queueAlerts().get(0), "a first report opens no episode");
+    assertEquals(Optional.empty(), tick.queueAlerts().get(2));
+    assertEquals(a.version() + 1, store.device("d1").orElseThrow().version());
+    assertEquals(3, store.device("d1").orElseThrow().verifiedSize());
+    assertEquals(2, store.device("d2").orElseThrow().verifiedSize());
+    assertEquals(1, store.device("d3").orElseThrow().verifiedSize());
+    assertEquals(3, store.records("d1", 0, 10).size());
+    assertEquals(2, store.records("d2", 0, 10).size());
+    assertArrayEquals(bytes(5, 32), store.nodeHash("d1", 0, 1).orElseThrow());
+    assertArrayEquals(bytes(5, 32), store.nodeHash("d3", 0, 0).orElseThrow());
+    assertEquals(2_000, states.get("d1").orElseThrow().reportedAt());
+    assertEquals(2_000L, states.get("d1").orElseThrow().stuckSince());
+    assertEquals(7L, states.get("d2").orElseThrow().oldestUnsyncedAt());
+    assertTrue(states.get("d3").isEmpty());
+    assertEquals(2, store.maxSeq("r"));
+    assertEquals(1, store.alertCount());
+  }
+
+  @Test
+  void aTickWithOneStaleDeviceWritesNothingOfAnyDevice() throws Exception {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    DeviceRow d1 = enrolled("d1");
+    store.commit(commitOf(d1, 1, List.of()));
+    DeviceRow d2 = enrolled("d2");
+    StaleDeviceException stale =
+        assertThrows(
+            StaleDeviceException.class,
+            () ->
+                store
+                    .batches()
+                    .commitTick(
+                        List.of(
+                            withQueue(commitOf(d2, 1, List.of()), queue("d2", 1L, 1L, "ok", 1_000)),
+                            commitOf(
+                                d1,
+                                2,
+                                List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))))));
+    assertTrue(stale.getMessage().contains("d1"), stale.getMessage());
+    assertEquals(0, store.device("d2").orElseThrow().verifiedSize());
+    assertEquals(d2.version(), store.device("d2").orElseThrow().version());
+    assertEquals(List.of(), store.records("d2", 0, 10));
+    assertTrue(states.get("d2").isEmpty(), "the report rolled back with the tick");
+    assertEquals(0, store.maxSeq("r"));
+  }
+
+  @Test
+  void aReplayedSignedReportInATickChangesNothing() throws Exception {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    DeviceRow d = enrolled("d1");
+    store.commit(withQueue(commitOf(d, 1, List.of()), queue("d1", 5L, 10L, "ok", 5_000)));
+    DeviceRow now = store.device("d1").orElseThrow();
+    DeviceRow other = enrolled("d2");
+    CommittedTick tick =
+        store
+            .batches()
+            .commitTick(
+                List.of(
+                    withQueue(commitOf(now, 2, List.of()), queue("d1", 1L, 99 * MIN, "x", 4_000)),
+                    commitOf(other, 1, List.of())));
+    assertEquals(Optional.empty(), tick.queueAlerts().get(0));
+    assertEquals(5_000, states.get("d1").orElseThrow().reportedAt(), "the replay stored nothing");
+    assertEquals(2, store.device("d1").orElseThrow().verifiedSize(), "its batch committed");
+  }
+
+  @Test
   void staleVersionWritesNothing() throws Exception {
     DeviceRow d = enrolled("d1");
     store.commit(commitOf(d, 1, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))));
