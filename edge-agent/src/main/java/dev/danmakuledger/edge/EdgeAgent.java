@@ -6,21 +6,12 @@ import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.DataDirLock;
 import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.PrivateFiles;
-import dev.danmakuledger.edge.sync.Backoff;
-import dev.danmakuledger.edge.sync.ReceiptVerifier;
-import dev.danmakuledger.edge.sync.Sleeper;
-import dev.danmakuledger.edge.sync.SyncClient;
-import dev.danmakuledger.edge.sync.SyncSettings;
-import dev.danmakuledger.edge.sync.Syncer;
-import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
-import dev.danmakuledger.protocol.wire.BatchMetadata;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.function.Supplier;
 
 /**
  * The object graph of an agent that owns its data directory, wired in order: lock, config, key,
@@ -104,69 +95,6 @@ public final class EdgeAgent implements AutoCloseable {
       lock.close();
       throw e;
     }
-  }
-
-  /**
-   * A sync client for a device log, wired as {@code edge-agent sync} and {@code run} wire it: full
-   * jitter backoff between {@code settings}' base and cap drawn from a {@link SecureRandom}, real
-   * sleeps. Programs that embed an agent use this rather than the {@link Syncer} constructor.
-   *
-   * @param receipts checks the server's receipts (keys from enrolment)
-   * @param metadata the device's dedupe counters reported with each batch, or a supplier of null
-   */
-  public static Syncer syncer(
-      EdgeStore store,
-      DeviceIdentity identity,
-      SyncClient client,
-      ReceiptVerifier receipts,
-      SyncSettings settings,
-      Clock clock,
-      Supplier<BatchMetadata> metadata) {
-    SecureRandom random = new SecureRandom();
-    return syncer(
-        store,
-        identity,
-        client,
-        receipts,
-        settings,
-        new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
-        clock,
-        metadata);
-  }
-
-  /**
-   * As {@link #syncer(EdgeStore, DeviceIdentity, SyncClient, ReceiptVerifier, SyncSettings, Clock,
-   * Supplier)} with the caller's {@code backoff}, e.g. one whose jitter is seeded so that a run can
-   * be repeated.
-   */
-  public static Syncer syncer(
-      EdgeStore store,
-      DeviceIdentity identity,
-      SyncClient client,
-      ReceiptVerifier receipts,
-      SyncSettings settings,
-      Backoff backoff,
-      Clock clock,
-      Supplier<BatchMetadata> metadata) {
-    return new Syncer(
-        store, identity, client, receipts, settings, backoff, Sleeper.real(), clock, metadata);
-  }
-
-  /**
-   * As {@link #syncer(EdgeStore, DeviceIdentity, SyncClient, ReceiptVerifier, SyncSettings, Clock,
-   * Supplier)} for a link without a cosigner key: receipts are checked with the server's first note
-   * key only.
-   */
-  public static Syncer syncer(
-      EdgeStore store,
-      DeviceIdentity identity,
-      SyncClient client,
-      NoteVerifier serverKey,
-      SyncSettings settings,
-      Clock clock,
-      Supplier<BatchMetadata> metadata) {
-    return syncer(
-        store, identity, client, ReceiptVerifier.legacyOnly(serverKey), settings, clock, metadata);
   }
 
   /** Tells other processes where this agent's local ingest API listens (see DataDirLock). */

@@ -1,7 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
 import dev.danmakuledger.bench.ingest.AgentDevice;
-import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.sync.Backoff;
@@ -69,15 +68,11 @@ public final class ChaosAgent {
     ServerLink link = enroll(client, device, token, dir);
     Backoff backoff = new Backoff(SYNC.backoffBase(), SYNC.backoffCap(), random::nextDouble);
     Syncer syncer =
-        EdgeAgent.syncer(
-            device.store(),
-            device.identity(),
-            client,
-            link.receiptVerifier(),
-            SYNC,
-            backoff,
-            clock,
-            () -> Syncer.metadataOf(device.stats()));
+        Syncer.builder(device.store(), device.identity(), client, link.receiptVerifier(), clock)
+            .settings(SYNC)
+            .backoff(backoff)
+            .metadata(() -> Syncer.metadataOf(device.stats()))
+            .build();
     SyncDaemon.start(syncer, device::logSize, SYNC, backoff, Sleeper.real());
     capture(device, dir, rooms, rate, random, clock);
   }

@@ -1,6 +1,5 @@
 package dev.danmakuledger.bench.chaos;
 
-import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.config.AgentConfig;
 import dev.danmakuledger.edge.keys.DeviceIdentity;
 import dev.danmakuledger.edge.store.EdgeStore;
@@ -39,16 +38,19 @@ final class FinalSync {
     ServerLink link =
         ServerLink.load(dir).orElseThrow(() -> new IOException(dir + " was never enrolled"));
     Syncer syncer =
-        EdgeAgent.syncer(
-            store,
-            identity,
-            new SyncClient(ChaosAgent.http(), serverUrl, Clock.systemUTC()),
-            link.receiptVerifier(),
-            ChaosAgent.SYNC,
-            new Backoff(
-                ChaosAgent.SYNC.backoffBase(), ChaosAgent.SYNC.backoffCap(), random::nextDouble),
-            Clock.systemUTC(),
-            () -> null);
+        Syncer.builder(
+                store,
+                identity,
+                new SyncClient(ChaosAgent.http(), serverUrl, Clock.systemUTC()),
+                link.receiptVerifier(),
+                Clock.systemUTC())
+            .settings(ChaosAgent.SYNC)
+            .backoff(
+                new Backoff(
+                    ChaosAgent.SYNC.backoffBase(),
+                    ChaosAgent.SYNC.backoffCap(),
+                    random::nextDouble))
+            .build();
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
     String last = "no sync attempted";
     while (System.nanoTime() < deadline) {

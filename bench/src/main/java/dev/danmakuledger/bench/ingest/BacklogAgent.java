@@ -1,6 +1,5 @@
 package dev.danmakuledger.bench.ingest;
 
-import dev.danmakuledger.edge.EdgeAgent;
 import dev.danmakuledger.edge.capture.CaptureAck;
 import dev.danmakuledger.edge.capture.CaptureRequest;
 import dev.danmakuledger.edge.capture.CaptureService;
@@ -59,14 +58,10 @@ public final class BacklogAgent {
       ServerLink link = Enrollment.enroll(client, device.identity(), args[3], dir);
       SyncSettings settings = SyncSettings.defaults();
       Syncer syncer =
-          EdgeAgent.syncer(
-              device.store(),
-              device.identity(),
-              client,
-              link.receiptVerifier(),
-              settings,
-              clock,
-              () -> Syncer.metadataOf(device.stats()));
+          Syncer.builder(device.store(), device.identity(), client, link.receiptVerifier(), clock)
+              .settings(settings)
+              .metadata(() -> Syncer.metadataOf(device.stats()))
+              .build();
       System.gc();
       resetHeapPeaks();
       CpuUse cpuBefore = CpuUse.now();

@@ -10,6 +10,7 @@ import dev.danmakuledger.edge.importer.BilibiliImporter;
 import dev.danmakuledger.edge.importer.ImportProgress;
 import dev.danmakuledger.edge.importer.ImportSummary;
 import dev.danmakuledger.edge.sync.Backoff;
+import dev.danmakuledger.edge.sync.ReceiptVerifier;
 import dev.danmakuledger.edge.sync.SyncClient;
 import dev.danmakuledger.edge.sync.SyncReport;
 import dev.danmakuledger.edge.sync.SyncSettings;
@@ -65,16 +66,19 @@ class OfflineThenOnlineIT {
 
       List<Duration> waits = new ArrayList<>();
       Syncer offline =
-          new Syncer(
-              node.store(),
-              node.identity(),
-              new SyncClient(Cluster.HTTP, "http://127.0.0.1:" + deadPort(), clock),
-              NoteVerifier.parse(NoteSigner.generate("nobody", new SecureRandom()).verifierKey()),
-              SyncSettings.defaults().withMaxAttempts(3),
-              new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1), () -> 0.5),
-              waits::add,
-              clock,
-              () -> new BatchMetadata(0, 0, 0, 0));
+          Syncer.builder(
+                  node.store(),
+                  node.identity(),
+                  new SyncClient(Cluster.HTTP, "http://127.0.0.1:" + deadPort(), clock),
+                  ReceiptVerifier.legacyOnly(
+                      NoteVerifier.parse(
+                          NoteSigner.generate("nobody", new SecureRandom()).verifierKey())),
+                  clock)
+              .settings(SyncSettings.defaults().withMaxAttempts(3))
+              .backoff(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1), () -> 0.5))
+              .sleeper(waits::add)
+              .metadata(() -> new BatchMetadata(0, 0, 0, 0))
+              .build();
       SyncStoppedException down = assertThrows(SyncStoppedException.class, offline::sync);
       assertEquals(SyncStoppedException.Reason.UNREACHABLE, down.reason());
       assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100)), waits);

@@ -83,15 +83,16 @@ public final class EdgeNode implements AutoCloseable {
   public Syncer syncer(
       OkHttpClient http, String serverUrl, NoteVerifier serverKey, SyncSettings s, Clock clock) {
     Random random = new Random(deviceId().hashCode());
-    return EdgeAgent.syncer(
-        store(),
-        identity(),
-        new SyncClient(http, serverUrl, clock),
-        ReceiptVerifier.legacyOnly(serverKey),
-        s,
-        new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble),
-        clock,
-        () -> Syncer.metadataOf(capture().stats()));
+    return Syncer.builder(
+            store(),
+            identity(),
+            new SyncClient(http, serverUrl, clock),
+            ReceiptVerifier.legacyOnly(serverKey),
+            clock)
+        .settings(s)
+        .backoff(new Backoff(s.backoffBase(), s.backoffCap(), random::nextDouble))
+        .metadata(() -> Syncer.metadataOf(capture().stats()))
+        .build();
   }
 
   /** Every stored record, in index order. */

@@ -127,14 +127,15 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   /** The syncer of an open agent. */
   static Syncer syncer(
       EdgeAgent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
-    return EdgeAgent.syncer(
-        agent.store(),
-        agent.identity(),
-        new SyncClient(http, link.serverUrl(), clock),
-        link.receiptVerifier(),
-        s,
-        clock,
-        () -> Syncer.metadataOf(agent.capture().stats()));
+    return Syncer.builder(
+            agent.store(),
+            agent.identity(),
+            new SyncClient(http, link.serverUrl(), clock),
+            link.receiptVerifier(),
+            clock)
+        .settings(s)
+        .metadata(() -> Syncer.metadataOf(agent.capture().stats()))
+        .build();
   }
 
   /**

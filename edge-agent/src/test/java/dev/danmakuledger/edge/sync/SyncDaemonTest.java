@@ -62,16 +62,17 @@ class SyncDaemonTest {
   SyncDaemon start(SyncSettings s) {
     Backoff backoff = new Backoff(Duration.ofMillis(1), Duration.ofMillis(2), () -> 0.0);
     Syncer syncer =
-        new Syncer(
-            dev.store,
-            dev.identity,
-            new SyncClient(new OkHttpClient(), web.url("/").toString(), clock),
-            witness.serverVerifier(),
-            s,
-            backoff,
-            yielding,
-            clock,
-            () -> new BatchMetadata(0, 0, 0, 0));
+        Syncer.builder(
+                dev.store,
+                dev.identity,
+                new SyncClient(new OkHttpClient(), web.url("/").toString(), clock),
+                ReceiptVerifier.legacyOnly(witness.serverVerifier()),
+                clock)
+            .settings(s)
+            .backoff(backoff)
+            .sleeper(yielding)
+            .metadata(() -> new BatchMetadata(0, 0, 0, 0))
+            .build();
     return SyncDaemon.start(syncer, () -> dev.capture.logStatus().size(), s, backoff, yielding);
   }
 
@@ -138,16 +139,17 @@ class SyncDaemonTest {
     Backoff backoff = new Backoff(Duration.ofSeconds(30), Duration.ofMinutes(5), () -> 0.5);
     SyncSettings s = SyncSettings.defaults().withLinger(Duration.ofHours(1)).withMaxAttempts(1);
     Syncer syncer =
-        new Syncer(
-            dev.store,
-            dev.identity,
-            new SyncClient(new OkHttpClient(), web.url("/").toString(), clock),
-            witness.serverVerifier(),
-            s,
-            backoff,
-            virtual,
-            clock,
-            () -> new BatchMetadata(0, 0, 0, 0));
+        Syncer.builder(
+                dev.store,
+                dev.identity,
+                new SyncClient(new OkHttpClient(), web.url("/").toString(), clock),
+                ReceiptVerifier.legacyOnly(witness.serverVerifier()),
+                clock)
+            .settings(s)
+            .backoff(backoff)
+            .sleeper(virtual)
+            .metadata(() -> new BatchMetadata(0, 0, 0, 0))
+            .build();
     long failedAt;
     try (SyncDaemon d =
         SyncDaemon.start(

@@ -100,16 +100,17 @@ class SyncerProperties {
           SyncSettings.defaults().withBatchSize(batch).withMaxAttempts(faults.size() + 2);
       List<Duration> waits = new ArrayList<>();
       SyncReport r =
-          new Syncer(
+          Syncer.builder(
                   dev.store,
                   dev.identity,
                   new SyncClient(http, web.url("/").toString(), clock),
-                  witness.serverVerifier(),
-                  s,
-                  new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.25),
-                  waits::add,
-                  clock,
-                  () -> new BatchMetadata(0, 0, 0, 0))
+                  ReceiptVerifier.legacyOnly(witness.serverVerifier()),
+                  clock)
+              .settings(s)
+              .backoff(new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.25))
+              .sleeper(waits::add)
+              .metadata(() -> new BatchMetadata(0, 0, 0, 0))
+              .build()
               .sync();
 
       assertTrue(r.complete(), r + " with " + faults);

@@ -91,16 +91,17 @@ class SyncerTest {
   }
 
   Syncer syncer(SyncSettings s, ReceiptVerifier receipts) {
-    return new Syncer(
-        dev.store,
-        dev.identity,
-        new SyncClient(http, web.url("/").toString(), clock),
-        receipts,
-        s,
-        new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5),
-        sleeps::add,
-        clock,
-        () -> new BatchMetadata(RECORDS, 2, 1, 1));
+    return Syncer.builder(
+            dev.store,
+            dev.identity,
+            new SyncClient(http, web.url("/").toString(), clock),
+            receipts,
+            clock)
+        .settings(s)
+        .backoff(new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5))
+        .sleeper(sleeps::add)
+        .metadata(() -> new BatchMetadata(RECORDS, 2, 1, 1))
+        .build();
   }
 
   Syncer syncer(int batchSize) {
@@ -139,16 +140,16 @@ class SyncerTest {
   void aDeviceWithoutCountersToReportStillSyncs() throws Exception {
     SyncSettings s = SyncSettings.defaults().withBatchSize(10);
     Syncer noCounters =
-        new Syncer(
-            dev.store,
-            dev.identity,
-            new SyncClient(http, web.url("/").toString(), clock),
-            ReceiptVerifier.legacyOnly(witness.serverVerifier()),
-            s,
-            new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5),
-            sleeps::add,
-            clock,
-            () -> null);
+        Syncer.builder(
+                dev.store,
+                dev.identity,
+                new SyncClient(http, web.url("/").toString(), clock),
+                ReceiptVerifier.legacyOnly(witness.serverVerifier()),
+                clock)
+            .settings(s)
+            .backoff(new Backoff(s.backoffBase(), s.backoffCap(), () -> 0.5))
+            .sleeper(sleeps::add)
+            .build();
     SyncReport r = noCounters.sync();
     assertTrue(r.complete(), r.toString());
     assertEquals(0, unsynced());
