@@ -161,6 +161,8 @@ public final class HttpApi {
 
   private void routes() {
     app.before(HttpApi::traceRequest);
+    // RFC 7694: the request content codings every body of this API may come in
+    app.before(ctx -> ctx.header("Accept-Encoding", BodyCoding.ACCEPTED));
     app.after(ctx -> MDC.remove(Tracing.MDC_KEY));
     app.exception(Exception.class, (e, ctx) -> problem(ctx, e));
     // Javalin answers its own HttpResponseExceptions unless a handler names that exact class

@@ -46,9 +46,17 @@ final class Requests {
   /**
    * The body, refusing more than the configured maximum with 413 before reading it all. Reading
    * needs an admission ({@link BodyAdmission}: 429 or 503 past its bounds); a body that arrives
-   * slower than the minimum rate or falls silent for the idle timeout is 408.
+   * slower than the minimum rate or falls silent for the idle timeout is 408. A gzip body ({@link
+   * BodyCoding}) is decoded, and the maximum holds for it both as sent and as decoded.
    */
   byte[] body(Context ctx) {
+    boolean gzip = BodyCoding.isGzip(ctx.header("Content-Encoding"));
+    byte[] sent = sent(ctx);
+    return gzip ? BodyCoding.gunzip(sent, maxBodyBytes) : sent;
+  }
+
+  /** The body's bytes as sent, before any content coding is undone. */
+  private byte[] sent(Context ctx) {
     long declared = ctx.req().getContentLengthLong();
     if (declared > maxBodyBytes) {
       throw tooLarge(declared);
