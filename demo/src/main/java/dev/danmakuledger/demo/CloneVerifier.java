@@ -5,6 +5,7 @@ import static dev.danmakuledger.demo.DemoPlan.OFFLINE;
 
 import dev.danmakuledger.demo.harness.LedgerReader;
 import dev.danmakuledger.edge.sync.SyncStoppedException;
+import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import java.io.IOException;
@@ -52,8 +53,9 @@ final class CloneVerifier {
     boolean passed =
         run.stopReason() == SyncStoppedException.Reason.FORK
             && summary != null
-            && Set.of("FORKED", "QUARANTINED").contains(summary.status())
-            && "QUARANTINED".equals(reader.log(OFFLINE).status())
+            && Set.of(DeviceSummary.Status.FORKED, DeviceSummary.Status.QUARANTINED)
+                .contains(summary.status())
+            && reader.log(OFFLINE).status() == LogState.Status.QUARANTINED
             && run.originalSynced()
             && after.forks() == 1
             && leaked == 0

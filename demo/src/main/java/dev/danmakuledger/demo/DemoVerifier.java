@@ -166,7 +166,7 @@ final class DemoVerifier {
         || !String.valueOf(r.messageId()).equals(s.messageId())) {
       return "different seq or message id";
     }
-    if (!r.outcome().equals(s.status())) {
+    if (!r.outcome().equals(s.status().name())) {
       return "outcome " + r.outcome() + " vs status " + s.status();
     }
     return null;
@@ -241,7 +241,7 @@ final class DemoVerifier {
         if (m.seq() != expectSeq++) {
           contiguous = false;
         }
-        if ("TOMBSTONE".equals(m.status())) {
+        if (m.status() == RoomMessage.Status.TOMBSTONE) {
           roomTombstones++;
           continue;
         }

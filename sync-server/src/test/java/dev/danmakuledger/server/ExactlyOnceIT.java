@@ -230,7 +230,7 @@ final class ExactlyOnceIT {
     assertEquals(
         List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L), slots.stream().map(RoomMessage::seq).toList());
     for (long seq = 1; seq <= 5; seq++) {
-      assertEquals("TOMBSTONE", slots.get((int) seq - 1).status());
+      assertEquals(RoomMessage.Status.TOMBSTONE, slots.get((int) seq - 1).status());
       assertEquals("gap-sealed", tombstoneReason(room, seq));
     }
   }
@@ -252,7 +252,10 @@ final class ExactlyOnceIT {
     assertEquals(Outcome.CONFIRMED, o.outcome());
     assertEquals(3L, o.seq());
     assertEquals(
-        List.of("TOMBSTONE", "CONFIRMED", "CONFIRMED"),
+        List.of(
+            RoomMessage.Status.TOMBSTONE,
+            RoomMessage.Status.CONFIRMED,
+            RoomMessage.Status.CONFIRMED),
         page(room).stream().map(RoomMessage::status).toList());
   }
 

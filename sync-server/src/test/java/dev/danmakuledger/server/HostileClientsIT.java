@@ -143,12 +143,12 @@ final class HostileClientsIT {
   void forgedCheckpointsNeverChangeTheDeviceStatusAndAreCountedBesideIt() {
     TestDevice d = enrolledDevice();
     sync(d, d.batch(d.record(room(), "u1", "genuine")));
-    assertEquals("VERIFIED", summary(d.id).status());
+    assertEquals(DeviceSummary.Status.VERIFIED, summary(d.id).status());
     for (int i = 0; i < 2; i++) {
       assertEquals(403, anonymous.post("/v1/devices/" + d.id + "/batches", forged(d)).status());
     }
     DeviceSummary s = summary(d.id);
-    assertEquals("VERIFIED", s.status());
+    assertEquals(DeviceSummary.Status.VERIFIED, s.status());
     assertEquals(2, s.badSignatureAttempts());
     assertEquals(1, s.verifiedSize());
   }
@@ -172,7 +172,7 @@ final class HostileClientsIT {
 
     BatchResponse ok = sync(d, d.batch(d.record(room(), "u1", "still here")));
     assertEquals(1, ok.verifiedSize());
-    assertEquals("VERIFIED", summary(d.id).status());
+    assertEquals(DeviceSummary.Status.VERIFIED, summary(d.id).status());
   }
 
   // ------------------------------------------------------------ what public reads show
@@ -197,8 +197,8 @@ final class HostileClientsIT {
       assertNull(m.deviceId(), m.toString());
       assertNull(m.deviceIndex(), m.toString());
     }
-    assertEquals("PENDING", page.get(1).status());
-    assertEquals("REJECTED", page.get(2).status());
+    assertEquals(RoomMessage.Status.PENDING, page.get(1).status());
+    assertEquals(RoomMessage.Status.REJECTED, page.get(2).status());
     assertNull(anonymous.get("/v1/rooms/" + room + "/messages/2").as(RoomMessage.class).text());
     assertNull(anonymous.get("/v1/messages/" + held.key()).as(RoomMessage.class).text());
     String heldId = page.get(1).messageId();
@@ -439,7 +439,7 @@ final class HostileClientsIT {
     assertEquals(400, tooLong.status(), tooLong.toString());
     assertEquals("invalid-field", tooLong.code());
     assertEquals(
-        "PENDING",
+        RoomMessage.Status.PENDING,
         api.admin("/v1/messages/by-id/" + second.messageId()).as(RoomMessage.class).status());
 
     Api.Reply ok =
@@ -448,7 +448,7 @@ final class HostileClientsIT {
             new ReviewDecision("REJECT", first.version(), "y".repeat(200)));
     assertEquals(200, ok.status(), ok.toString());
     assertEquals(
-        "REJECTED",
+        RoomMessage.Status.REJECTED,
         api.admin("/v1/messages/by-id/" + first.messageId()).as(RoomMessage.class).status());
     assertEquals(rejectsBefore + 1, operatorRejects());
   }
@@ -480,7 +480,9 @@ final class HostileClientsIT {
       assertEquals(400, reply.status(), body + " -> " + reply);
       assertEquals(Problem.MEDIA_TYPE, reply.contentType(), body);
     }
-    assertEquals("PENDING", api.admin("/v1/messages/by-id/" + id).as(RoomMessage.class).status());
+    assertEquals(
+        RoomMessage.Status.PENDING,
+        api.admin("/v1/messages/by-id/" + id).as(RoomMessage.class).status());
 
     String key = Base64.getEncoder().encodeToString(d.signer.publicKey());
     List<EnrollRequest> enrolments =

@@ -90,7 +90,7 @@ final class RedisLossIT {
     List<RoomMessage> page =
         api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages();
     assertEquals(List.of(1L, 2L, 3L, 4L), page.stream().map(RoomMessage::seq).toList());
-    assertEquals("TOMBSTONE", page.get(2).status());
+    assertEquals(RoomMessage.Status.TOMBSTONE, page.get(2).status());
     assertNull(page.get(2).idempotencyKey());
     assertEquals(
         1, page.stream().filter(m -> a.key().toString().equals(m.idempotencyKey())).count());
@@ -136,7 +136,12 @@ final class RedisLossIT {
         api.get("/v1/rooms/" + room + "/messages").as(RoomPage.class).messages();
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), page.stream().map(RoomMessage::seq).toList());
     assertEquals(
-        List.of("CONFIRMED", "TOMBSTONE", "TOMBSTONE", "CONFIRMED", "CONFIRMED"),
+        List.of(
+            RoomMessage.Status.CONFIRMED,
+            RoomMessage.Status.TOMBSTONE,
+            RoomMessage.Status.TOMBSTONE,
+            RoomMessage.Status.CONFIRMED,
+            RoomMessage.Status.CONFIRMED),
         page.stream().map(RoomMessage::status).toList());
   }
 

@@ -134,7 +134,7 @@ abstract class SyncProtocolContract {
     LogState log = api.get("/v1/devices/" + d.id + "/log").as(LogState.class);
     assertEquals(3, log.verifiedSize());
     assertEquals(resp.receipt(), log.receipt());
-    assertEquals("VERIFIED", log.status());
+    assertEquals(LogState.Status.VERIFIED, log.status());
 
     RoomMessage first = api.get("/v1/rooms/" + room + "/messages/1").as(RoomMessage.class);
     assertEquals("你好 🎉", first.text());
@@ -214,7 +214,8 @@ abstract class SyncProtocolContract {
         api.get("/v1/rooms/" + second + "/messages").as(RoomPage.class).messages();
     assertEquals(List.of(1L, 2L), slots.stream().map(RoomMessage::seq).toList());
     assertEquals(
-        List.of("TOMBSTONE", "CONFIRMED"), slots.stream().map(RoomMessage::status).toList());
+        List.of(RoomMessage.Status.TOMBSTONE, RoomMessage.Status.CONFIRMED),
+        slots.stream().map(RoomMessage::status).toList());
     assertEquals(first, api.get("/v1/messages/" + original.key()).as(RoomMessage.class).room());
   }
 
@@ -252,7 +253,7 @@ abstract class SyncProtocolContract {
     assertEquals(409, stale.status(), stale.toString());
     assertEquals("version-conflict", stale.code());
     assertEquals(
-        "CONFIRMED",
+        RoomMessage.Status.CONFIRMED,
         api.get("/v1/messages/by-id/" + pending.messageId()).as(RoomMessage.class).status());
     Api.Reply missing =
         api.adminPost("/admin/review/999999", new ReviewDecision("APPROVE", 0, null));
@@ -314,7 +315,7 @@ abstract class SyncProtocolContract {
             .filter(x -> x.deviceId().equals(d.id))
             .findFirst()
             .orElseThrow();
-    assertEquals("FORKED", s.status());
+    assertEquals(DeviceSummary.Status.FORKED, s.status());
     JsonNode alerts = api.admin("/admin/alerts").json().get("alerts");
     boolean found = false;
     for (JsonNode a : alerts) {
@@ -333,16 +334,16 @@ abstract class SyncProtocolContract {
   void aDeviceThatStopsSendingIsOfflineAfterTheThresholdAndVerifiedWhenItReturns() {
     TestDevice d = enrolledDevice();
     sync(d, d.batch(d.record(room(), "u1", "a")));
-    assertEquals("VERIFIED", deviceStatus(d.id));
+    assertEquals(DeviceSummary.Status.VERIFIED, deviceStatus(d.id));
     clock.advance(ServerConfig.DEFAULT_OFFLINE_AFTER.minusSeconds(5));
-    assertEquals("VERIFIED", deviceStatus(d.id));
+    assertEquals(DeviceSummary.Status.VERIFIED, deviceStatus(d.id));
     clock.advance(Duration.ofSeconds(6));
-    assertEquals("OFFLINE", deviceStatus(d.id));
+    assertEquals(DeviceSummary.Status.OFFLINE, deviceStatus(d.id));
     sync(d, d.batch(d.record(room(), "u1", "b")));
-    assertEquals("VERIFIED", deviceStatus(d.id));
+    assertEquals(DeviceSummary.Status.VERIFIED, deviceStatus(d.id));
   }
 
-  private String deviceStatus(String deviceId) {
+  private DeviceSummary.Status deviceStatus(String deviceId) {
     return api.admin("/admin/devices").as(DeviceList.class).devices().stream()
         .filter(x -> x.deviceId().equals(deviceId))
         .findFirst()
@@ -383,7 +384,8 @@ abstract class SyncProtocolContract {
     assertEquals(409, r.status(), r.toString());
     assertEquals("fork-detected", r.code());
     assertEquals(
-        "QUARANTINED", api.get("/v1/devices/" + d.id + "/log").as(LogState.class).status());
+        LogState.Status.QUARANTINED,
+        api.get("/v1/devices/" + d.id + "/log").as(LogState.class).status());
   }
 
   @Test

@@ -323,7 +323,7 @@ final class ChaosVerdict {
         if (!m.ok()) {
           bad.add(
               e.getKey() + " " + key + ": GET /v1/messages/{key} " + m.status() + " " + m.code());
-        } else if ("TOMBSTONE".equals(m.body().status())
+        } else if (m.body().status() == RoomMessage.Status.TOMBSTONE
             || !key.equals(m.body().idempotencyKey())) {
           bad.add(
               e.getKey() + " " + key + ": resolves to " + m.body().status() + " " + m.body().seq());
@@ -387,7 +387,7 @@ final class ChaosVerdict {
       long size = a.size();
       if (s.verifiedSize() != size
           || (size > 0 && !String.valueOf(a.root()).equals(s.rootHex()))
-          || "QUARANTINED".equals(s.status())) {
+          || s.status() == LogState.Status.QUARANTINED) {
         bad.add(
             a.id()
                 + ": server "

@@ -42,8 +42,8 @@ final class CloneVerdict {
         continue;
       }
       LogState s = log.body();
-      if (!"FORKED".equals(s.status()) && !"QUARANTINED".equals(s.status())) {
-        bad.add(p.deviceId() + ": status " + s.status() + ", want FORKED or QUARANTINED");
+      if (s.status() != LogState.Status.QUARANTINED) {
+        bad.add(p.deviceId() + ": status " + s.status() + ", want QUARANTINED");
         continue;
       }
       Set<String> stored = rooms.keysOf(p.deviceId());

@@ -43,12 +43,12 @@ final class RoomLedger {
         if (!seqs.add(m.seq())) {
           l.numberedTwice.add(room + " seq " + m.seq() + " twice");
         }
-        if ("TOMBSTONE".equals(m.status())) {
+        if (m.status() == RoomMessage.Status.TOMBSTONE) {
           l.tombstones++;
           continue;
         }
         l.stored++;
-        if ("CONFIRMED".equals(m.status())) {
+        if (m.status() == RoomMessage.Status.CONFIRMED) {
           confirmed.put(m.seq(), m.idempotencyKey());
         }
         keyCount.merge(m.idempotencyKey(), 1, Integer::sum);

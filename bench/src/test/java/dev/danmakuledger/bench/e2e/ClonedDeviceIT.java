@@ -12,6 +12,7 @@ import dev.danmakuledger.edge.importer.BilibiliEntry;
 import dev.danmakuledger.edge.store.StoredRecord;
 import dev.danmakuledger.edge.sync.SyncSettings;
 import dev.danmakuledger.edge.sync.SyncStoppedException;
+import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.testkit.BilibiliSample;
 import java.nio.file.Path;
@@ -87,8 +88,11 @@ class ClonedDeviceIT {
               .filter(d -> d.deviceId().equals(device))
               .findFirst()
               .orElseThrow();
-      assertTrue(Set.of("FORKED", "QUARANTINED").contains(s.status()), s.toString());
-      assertEquals("QUARANTINED", reader.log(device).status());
+      assertTrue(
+          Set.of(DeviceSummary.Status.FORKED, DeviceSummary.Status.QUARANTINED)
+              .contains(s.status()),
+          s.toString());
+      assertEquals(LogState.Status.QUARANTINED, reader.log(device).status());
       assertEquals(1, reader.overview().forks());
       assertEquals(45, LedgerAssertions.roomIsComplete(reader, room).size());
 

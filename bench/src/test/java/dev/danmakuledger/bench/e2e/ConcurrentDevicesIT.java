@@ -113,7 +113,8 @@ class ConcurrentDevicesIT {
       for (String room : rooms) {
         List<RoomMessage> slots = LedgerAssertions.roomIsComplete(reader, room);
         assertEquals(perRoom.get(room), (long) slots.size(), room);
-        assertEquals(perRoom.get(room), LedgerAssertions.count(slots, "CONFIRMED"), room);
+        assertEquals(
+            perRoom.get(room), LedgerAssertions.count(slots, RoomMessage.Status.CONFIRMED), room);
         long devicesInRoom = slots.stream().map(RoomMessage::deviceId).distinct().count();
         assertEquals(2, devicesInRoom, room + " is fed by both devices");
       }

@@ -64,14 +64,14 @@ final class LedgerAssertions {
     for (int i = 0; i < slots.size(); i++) {
       RoomMessage m = slots.get(i);
       assertEquals(i + 1L, m.seq(), room + ": slot " + i);
-      if (!"TOMBSTONE".equals(m.status())) {
+      if (m.status() != RoomMessage.Status.TOMBSTONE) {
         assertTrue(keys.add(m.idempotencyKey()), room + ": key twice " + m.idempotencyKey());
       }
     }
     return slots;
   }
 
-  static long count(List<RoomMessage> slots, String status) {
-    return slots.stream().filter(m -> status.equals(m.status())).count();
+  static long count(List<RoomMessage> slots, RoomMessage.Status status) {
+    return slots.stream().filter(m -> m.status() == status).count();
   }
 }

@@ -62,7 +62,7 @@ class LostAcksIT {
       LedgerReader reader = cluster.reader();
       List<RoomMessage> slots = LedgerAssertions.roomIsComplete(reader, room);
       assertEquals(captured, slots.size(), "no gap, no duplicate slot");
-      assertEquals(captured, LedgerAssertions.count(slots, "CONFIRMED"));
+      assertEquals(captured, LedgerAssertions.count(slots, RoomMessage.Status.CONFIRMED));
       LedgerAssertions.agentMatchesServer(node, reader);
       Overview o = reader.overview();
       assertEquals(captured, o.outcomes().get("CONFIRMED"), "replays are not counted again");

@@ -101,7 +101,7 @@ class OfflineThenOnlineIT {
         LedgerReader reader = cluster.reader();
         List<RoomMessage> slots = LedgerAssertions.roomIsComplete(reader, room);
         assertEquals(ENTRIES, slots.size());
-        assertEquals(ENTRIES, LedgerAssertions.count(slots, "CONFIRMED"));
+        assertEquals(ENTRIES, LedgerAssertions.count(slots, RoomMessage.Status.CONFIRMED));
         LedgerAssertions.agentMatchesServer(node, reader);
       }
     }

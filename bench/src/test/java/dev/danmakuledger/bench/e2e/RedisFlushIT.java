@@ -134,8 +134,9 @@ class RedisFlushIT {
       }
       List<RoomMessage> slots = LedgerAssertions.roomIsComplete(reader, room);
       assertEquals(AGENT + LEGACY + REPEATS + 5, slots.size());
-      assertEquals(REPEATS, LedgerAssertions.count(slots, "TOMBSTONE"), "burned numbers");
-      assertEquals(AGENT + LEGACY + 5, LedgerAssertions.count(slots, "CONFIRMED"));
+      assertEquals(
+          REPEATS, LedgerAssertions.count(slots, RoomMessage.Status.TOMBSTONE), "burned numbers");
+      assertEquals(AGENT + LEGACY + 5, LedgerAssertions.count(slots, RoomMessage.Status.CONFIRMED));
       long firstNewSeq = slots.get(slots.size() - 5).seq();
       assertEquals(AGENT + LEGACY + REPEATS + 1, firstNewSeq, "numbering continues");
     }

@@ -34,7 +34,7 @@ public final class AlertsView extends BorderPane {
     table.setId("alerts-table");
     table.setPlaceholder(new Label("No alerts."));
     table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-    TableColumn<AdminEvent, String> severity = column("Severity", AdminEvent::severity);
+    TableColumn<AdminEvent, String> severity = column("Severity", a -> a.severity().name());
     severity.setCellFactory(
         c ->
             new TableCell<>() {

@@ -93,7 +93,7 @@ public final class AlertsViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if (!"ALERT".equals(event.type()) || fromServer.contains(event)) {
+    if (event.type() != AdminEvent.Type.ALERT || fromServer.contains(event)) {
       return;
     }
     fromServer.add(0, event);
@@ -144,6 +144,7 @@ public final class AlertsViewModel implements LiveFeed {
   }
 
   private void count() {
-    critical.set((int) alerts.stream().filter(a -> "CRITICAL".equals(a.severity())).count());
+    critical.set(
+        (int) alerts.stream().filter(a -> a.severity() == AdminEvent.Severity.CRITICAL).count());
   }
 }

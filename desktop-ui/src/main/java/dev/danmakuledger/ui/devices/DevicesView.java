@@ -78,9 +78,9 @@ public final class DevicesView extends BorderPane {
                 if (empty || d == null) {
                   setGraphic(null);
                 } else if (DevicesViewModel.isStuck(d)) {
-                  setGraphic(new HBox(4, Chips.of(d.status()), Chips.of("STUCK")));
+                  setGraphic(new HBox(4, Chips.of(d.status().name()), Chips.of("STUCK")));
                 } else {
-                  setGraphic(Chips.of(d.status()));
+                  setGraphic(Chips.of(d.status().name()));
                 }
               }
             });
@@ -128,15 +128,15 @@ public final class DevicesView extends BorderPane {
   }
 
   /** Worst first when sorting by status. */
-  private static int severity(String status) {
+  private static int severity(DeviceSummary.Status status) {
     return switch (status) {
-      case "FORKED" -> 0;
-      case "BAD_SIGNATURE" -> 1;
-      case "QUARANTINED" -> 2;
-      case "OFFLINE" -> 3;
-      case "BEHIND" -> 4;
-      case "VERIFIED" -> 5;
-      default -> 6;
+      case FORKED -> 0;
+      case BAD_SIGNATURE -> 1;
+      case QUARANTINED -> 2;
+      case OFFLINE -> 3;
+      case BEHIND -> 4;
+      case VERIFIED -> 5;
+      case UNKNOWN -> 6;
     };
   }
 

@@ -124,7 +124,7 @@ public final class DevicesViewModel implements LiveFeed {
             ? d -> true
             : d ->
                 d.deviceId().toLowerCase(Locale.ROOT).contains(t)
-                    || d.status().toLowerCase(Locale.ROOT).startsWith(t);
+                    || d.status().name().toLowerCase(Locale.ROOT).startsWith(t);
     filtered.setPredicate(p);
   }
 
@@ -153,7 +153,7 @@ public final class DevicesViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if ("DEVICE".equals(event.type()) || event.deviceId() != null) {
+    if (event.type() == AdminEvent.Type.DEVICE || event.deviceId() != null) {
       flight.request();
     }
   }
@@ -184,7 +184,8 @@ public final class DevicesViewModel implements LiveFeed {
     if (!all.equals(list.devices())) {
       all.setAll(list.devices());
     }
-    needAttention.set((int) all.stream().filter(d -> !"VERIFIED".equals(d.status())).count());
+    needAttention.set(
+        (int) all.stream().filter(d -> d.status() != DeviceSummary.Status.VERIFIED).count());
     withBadSignatures.set((int) all.stream().filter(d -> d.badSignatureAttempts() > 0).count());
     stuck.set((int) all.stream().filter(DevicesViewModel::isStuck).count());
   }

@@ -106,7 +106,7 @@ public final class InspectorView extends BorderPane {
       return;
     }
     int row = 0;
-    facts.addRow(row++, key("Outcome"), Chips.of(m.status()));
+    facts.addRow(row++, key("Outcome"), Chips.of(m.status().name()));
     facts.addRow(row++, key("Room / seq"), value(m.room() + " #" + m.seq()));
     facts.addRow(row++, key("Message id"), value(m.messageId() == null ? "—" : m.messageId()));
     facts.addRow(row++, key("Decoded id"), value(vm.decodedId().get()));

@@ -158,7 +158,7 @@ public final class InspectorViewModel {
       return new Found(
           m,
           decoded,
-          "not in any device log (" + m.status().toLowerCase(Locale.ROOT) + ")",
+          "not in any device log (" + m.status().name().toLowerCase(Locale.ROOT) + ")",
           new Verdict(
               false, "Nothing to verify: this sequence number holds no device record.", List.of()),
           RoomInclusionCheck.unavailable(

@@ -99,7 +99,7 @@ public final class OverviewViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if ("OVERVIEW".equals(event.type()) || "ALERT".equals(event.type())) {
+    if (event.type() == AdminEvent.Type.OVERVIEW || event.type() == AdminEvent.Type.ALERT) {
       flight.request();
     }
   }

@@ -88,7 +88,7 @@ public final class ReviewViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if ("MESSAGE".equals(event.type()) || "ROOM".equals(event.type())) {
+    if (event.type() == AdminEvent.Type.MESSAGE || event.type() == AdminEvent.Type.ROOM) {
       flight.request();
     }
   }

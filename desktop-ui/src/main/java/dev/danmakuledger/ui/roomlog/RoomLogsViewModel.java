@@ -92,7 +92,7 @@ public final class RoomLogsViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    if ("ROOM".equals(event.type())) {
+    if (event.type() == AdminEvent.Type.ROOM) {
       flight.request();
     }
   }
@@ -237,8 +237,8 @@ public final class RoomLogsViewModel implements LiveFeed {
     for (SplitView s : memory.splitsFor(logKey)) {
       next.add(
           new AdminEvent(
-              "ALERT",
-              "CRITICAL",
+              AdminEvent.Type.ALERT,
+              AdminEvent.Severity.CRITICAL,
               null,
               s.room(),
               "SPLIT VIEW of room "

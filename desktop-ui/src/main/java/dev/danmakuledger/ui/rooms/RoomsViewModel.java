@@ -169,8 +169,8 @@ public final class RoomsViewModel implements LiveFeed {
 
   @Override
   public void onEvent(AdminEvent event) {
-    boolean batch = "DEVICE".equals(event.type());
-    boolean room = "MESSAGE".equals(event.type()) || "ROOM".equals(event.type());
+    boolean batch = event.type() == AdminEvent.Type.DEVICE;
+    boolean room = event.type() == AdminEvent.Type.MESSAGE || event.type() == AdminEvent.Type.ROOM;
     if (!batch && !room) {
       return;
     }
@@ -241,7 +241,7 @@ public final class RoomsViewModel implements LiveFeed {
   private void append(RoomPage page) {
     List<RoomMessage> confirmed = new ArrayList<>();
     for (RoomMessage m : page.messages()) {
-      if ("CONFIRMED".equals(m.status()) && m.text() != null) {
+      if (m.status() == RoomMessage.Status.CONFIRMED && m.text() != null) {
         confirmed.add(m);
       }
     }

@@ -25,8 +25,8 @@ class AlertsViewModelTest {
     assertEquals(1, vm.critical().get());
     AdminEvent sql =
         new AdminEvent(
-            "ALERT",
-            "CRITICAL",
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.CRITICAL,
             null,
             null,
             "SQL unavailable",
@@ -34,7 +34,15 @@ class AlertsViewModelTest {
             Map.of("kind", "SQL_OUTAGE"));
     vm.onEvent(sql);
     vm.onEvent(sql);
-    vm.onEvent(new AdminEvent("DEVICE", "INFO", "k", null, "ok", "2026-11-30T06:00:01Z", null));
+    vm.onEvent(
+        new AdminEvent(
+            AdminEvent.Type.DEVICE,
+            AdminEvent.Severity.INFO,
+            "k",
+            null,
+            "ok",
+            "2026-11-30T06:00:01Z",
+            null));
     assertEquals(3, vm.alerts().size());
     assertEquals(sql, vm.alerts().get(0));
     assertEquals(2, vm.critical().get());

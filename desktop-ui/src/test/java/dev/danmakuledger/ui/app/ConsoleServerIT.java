@@ -128,7 +128,7 @@ class ConsoleServerIT {
     robot.clickOn("#tab-rooms");
     ListView<RoomMessage> tail = robot.lookup("#room-tail").queryListView();
     Display.await("the tail fills", () -> !tail.getItems().isEmpty());
-    assertTrue(tail.getItems().stream().allMatch(m -> m.status().equals("CONFIRMED")));
+    assertTrue(tail.getItems().stream().allMatch(m -> m.status() == RoomMessage.Status.CONFIRMED));
     assertTrue(tail.getItems().stream().anyMatch(m -> m.text().contains("弹幕")));
 
     robot.clickOn("#tab-review");
@@ -160,7 +160,10 @@ class ConsoleServerIT {
         "the fork alert",
         () ->
             alerts.getItems().stream()
-                .anyMatch(a -> "stb-7".equals(a.deviceId()) && "CRITICAL".equals(a.severity())));
+                .anyMatch(
+                    a ->
+                        "stb-7".equals(a.deviceId())
+                            && a.severity() == AdminEvent.Severity.CRITICAL));
     TableColumn<AdminEvent, ?> trace =
         alerts.getColumns().stream()
             .filter(c -> "alert-trace".equals(c.getId()))

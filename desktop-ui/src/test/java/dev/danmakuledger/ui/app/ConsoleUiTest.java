@@ -116,7 +116,7 @@ class ConsoleUiTest {
     robot.clickOn("#tab-rooms");
     ListView<RoomMessage> tail = robot.lookup("#room-tail").queryListView();
     Display.await("the tail fills", () -> !tail.getItems().isEmpty());
-    assertTrue(tail.getItems().stream().allMatch(m -> m.status().equals("CONFIRMED")));
+    assertTrue(tail.getItems().stream().allMatch(m -> m.status() == RoomMessage.Status.CONFIRMED));
     assertTrue(tail.getItems().stream().anyMatch(m -> m.text().contains("弹幕")));
 
     robot.clickOn("#tab-review");
@@ -187,7 +187,7 @@ class ConsoleUiTest {
     robot.clickOn("#tab-alerts");
     TableView<AdminEvent> alerts = table(robot, "#alerts-table");
     Display.await("four alerts", () -> alerts.getItems().size() == 4);
-    assertEquals("CRITICAL", alerts.getItems().get(0).severity());
+    assertEquals(AdminEvent.Severity.CRITICAL, alerts.getItems().get(0).severity());
 
     robot.clickOn("#tab-instances");
     TableView<InstanceRow> instances = table(robot, "#instances-table");

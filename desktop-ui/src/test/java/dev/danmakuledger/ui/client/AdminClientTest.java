@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.DeviceList;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.Overview;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.ui.testing.Harness;
@@ -73,7 +74,7 @@ class AdminClientTest {
     DeviceList d = h.client.devices();
     assertEquals(3, d.devices().size());
     assertEquals(null, d.devices().get(2).clockSkewMs());
-    assertEquals("FORKED", d.devices().get(2).status());
+    assertEquals(DeviceSummary.Status.FORKED, d.devices().get(2).status());
   }
 
   @Test

@@ -62,7 +62,7 @@ class DevicesViewModelTest {
     DeviceSummary d =
         new DeviceSummary(
             "d",
-            "VERIFIED",
+            DeviceSummary.Status.VERIFIED,
             1,
             1,
             null,
@@ -85,7 +85,7 @@ class DevicesViewModelTest {
       DeviceSummary d =
           new DeviceSummary(
               "d",
-              "VERIFIED",
+              DeviceSummary.Status.VERIFIED,
               1,
               1,
               null,

@@ -33,7 +33,7 @@ class InspectorViewModelTest {
 
   private RoomMessage confirmed(String deviceId) {
     return api.messages().stream()
-        .filter(m -> m.deviceId().equals(deviceId) && m.status().equals("CONFIRMED"))
+        .filter(m -> m.deviceId().equals(deviceId) && m.status() == RoomMessage.Status.CONFIRMED)
         .skip(3)
         .findFirst()
         .orElseThrow();

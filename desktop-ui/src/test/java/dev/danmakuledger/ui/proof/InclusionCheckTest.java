@@ -170,7 +170,8 @@ class InclusionCheckTest {
     String forged =
         Checkpoints.sign(
             new Checkpoint(DeviceLog.origin(DEVICE.id), DEVICE.size(), DEVICE.root()), impostor);
-    LogState log = new LogState(DEVICE.id, DEVICE.size(), null, forged, null, "VERIFIED");
+    LogState log =
+        new LogState(DEVICE.id, DEVICE.size(), null, forged, null, LogState.Status.VERIFIED);
     Verdict v = check(messageAt(2), log, DEVICE.proof(2), DEVICE.key());
     assertFalse(v.verified());
     assertTrue(
@@ -181,7 +182,8 @@ class InclusionCheckTest {
   void checkpointOfAnotherDeviceIsRed() {
     Ledger.Device other = LEDGER.devices.get("kiosk-1");
     LogState log =
-        new LogState(DEVICE.id, other.size(), null, other.checkpoint(), null, "VERIFIED");
+        new LogState(
+            DEVICE.id, other.size(), null, other.checkpoint(), null, LogState.Status.VERIFIED);
     Verdict v = check(messageAt(2), log, DEVICE.proof(2), DEVICE.key());
     assertFalse(v.verified(), v.toString());
   }
@@ -224,7 +226,19 @@ class InclusionCheckTest {
     RoomMessage m = messageAt(2);
     RoomMessage tombstone =
         new RoomMessage(
-            m.room(), 99, null, null, m.deviceId(), null, null, null, 0, 0, 1, "TOMBSTONE", null);
+            m.room(),
+            99,
+            null,
+            null,
+            m.deviceId(),
+            null,
+            null,
+            null,
+            0,
+            0,
+            1,
+            RoomMessage.Status.TOMBSTONE,
+            null);
     Verdict v = check(tombstone, DEVICE.log(), DEVICE.proof(2), DEVICE.key());
     assertFalse(v.verified());
   }

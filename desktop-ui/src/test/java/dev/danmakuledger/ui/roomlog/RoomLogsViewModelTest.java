@@ -228,7 +228,7 @@ class RoomLogsViewModelTest {
     assertTrue(s.detail().startsWith(why), s.detail());
     assertEquals(1, vm.alerts().size());
     AdminEvent alert = vm.alerts().get(0);
-    assertEquals("CRITICAL", alert.severity());
+    assertEquals(AdminEvent.Severity.CRITICAL, alert.severity());
     assertEquals("lobby", alert.room());
     assertEquals("split-view", alert.data().get("kind"));
     assertTrue(alert.message().startsWith("SPLIT VIEW of room lobby"), alert.message());

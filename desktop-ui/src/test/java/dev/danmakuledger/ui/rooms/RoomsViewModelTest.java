@@ -47,7 +47,13 @@ class RoomsViewModelTest {
                     + "\"status\":\"CONFIRMED\",\"deviceIndex\":1}],\"next\":4}"));
     vm.onEvent(
         new AdminEvent(
-            "MESSAGE", "INFO", "d", "lobby", "new message", "2026-11-30T06:00:00Z", Map.of()));
+            AdminEvent.Type.MESSAGE,
+            AdminEvent.Severity.INFO,
+            "d",
+            "lobby",
+            "new message",
+            "2026-11-30T06:00:00Z",
+            Map.of()));
     h.server.takeRequest();
     assertEquals("/v1/rooms/lobby/messages?after=3&limit=100", h.server.takeRequest().getPath());
     assertEquals(2, vm.tail().size());
@@ -62,7 +68,14 @@ class RoomsViewModelTest {
     int before = h.server.getRequestCount();
     h.json("rooms.json");
     vm.onEvent(
-        new AdminEvent("MESSAGE", "INFO", "d", "live.1", "m", "2026-11-30T06:00:00Z", Map.of()));
+        new AdminEvent(
+            AdminEvent.Type.MESSAGE,
+            AdminEvent.Severity.INFO,
+            "d",
+            "live.1",
+            "m",
+            "2026-11-30T06:00:00Z",
+            Map.of()));
     assertEquals(before + 1, h.server.getRequestCount());
   }
 

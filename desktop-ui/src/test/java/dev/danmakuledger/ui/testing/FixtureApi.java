@@ -55,7 +55,7 @@ public final class FixtureApi extends Dispatcher {
   private final Clock clock;
   private final Instant started;
   private final ObjectMapper json = Json.mapper();
-  private final Map<String, String> status = new ConcurrentHashMap<>();
+  private final Map<String, RoomMessage.Status> status = new ConcurrentHashMap<>();
   private final Map<String, Long> versions = new ConcurrentHashMap<>();
   private volatile Tamper tamper = Tamper.NONE;
   private volatile boolean loseNext;
@@ -435,7 +435,7 @@ public final class FixtureApi extends Dispatcher {
     double t = elapsedSeconds();
     Map<String, Long> outcomes = new TreeMap<>();
     for (RoomMessage m : messages()) {
-      outcomes.merge(m.status(), 1L, Long::sum);
+      outcomes.merge(m.status().name(), 1L, Long::sum);
     }
     long grow = (long) (t * 3);
     outcomes.merge("CONFIRMED", 1200 + grow, Long::sum);
@@ -468,7 +468,7 @@ public final class FixtureApi extends Dispatcher {
       out.add(
           new DeviceSummary(
               d.id,
-              "VERIFIED",
+              DeviceSummary.Status.VERIFIED,
               d.size(),
               d.size(),
               d.log().rootHex(),
@@ -485,7 +485,7 @@ public final class FixtureApi extends Dispatcher {
     out.add(
         new DeviceSummary(
             "phone-12",
-            "BEHIND",
+            DeviceSummary.Status.BEHIND,
             180,
             212,
             null,
@@ -500,7 +500,7 @@ public final class FixtureApi extends Dispatcher {
     out.add(
         new DeviceSummary(
             "venue-3",
-            "FORKED",
+            DeviceSummary.Status.FORKED,
             57,
             64,
             null,
@@ -518,9 +518,9 @@ public final class FixtureApi extends Dispatcher {
       long[] c = byRoom.computeIfAbsent(m.room(), r -> new long[4]);
       c[0] = Math.max(c[0], m.seq());
       switch (m.status()) {
-        case "CONFIRMED" -> c[1]++;
-        case "PENDING" -> c[2]++;
-        case "REJECTED" -> c[3]++;
+        case CONFIRMED -> c[1]++;
+        case PENDING -> c[2]++;
+        case REJECTED -> c[3]++;
         default -> {}
       }
     }
@@ -533,7 +533,7 @@ public final class FixtureApi extends Dispatcher {
   private ReviewQueue review() {
     List<ReviewItem> items = new ArrayList<>();
     for (RoomMessage m : messages()) {
-      if ("PENDING".equals(m.status())) {
+      if (m.status() == RoomMessage.Status.PENDING) {
         items.add(
             new ReviewItem(
                 m.messageId(),
@@ -561,13 +561,17 @@ public final class FixtureApi extends Dispatcher {
         versions.put(messageId, version + 1);
       }
       version = versions.get(messageId);
-      if (!"PENDING".equals(status.get(messageId)) || version != d.version()) {
+      if (status.get(messageId) != RoomMessage.Status.PENDING || version != d.version()) {
         return problem(
             409,
             "version-conflict",
             "message " + messageId + " is at version " + version + ", not " + d.version());
       }
-      status.put(messageId, ReviewDecision.APPROVE.equals(d.decision()) ? "CONFIRMED" : "REJECTED");
+      status.put(
+          messageId,
+          ReviewDecision.APPROVE.equals(d.decision())
+              ? RoomMessage.Status.CONFIRMED
+              : RoomMessage.Status.REJECTED);
       versions.put(messageId, version + 1);
     }
     return ok(Map.of("messageId", messageId, "status", status.get(messageId)));
@@ -589,32 +593,32 @@ public final class FixtureApi extends Dispatcher {
     Instant now = clock.instant();
     return List.of(
         new AdminEvent(
-            "ALERT",
-            "CRITICAL",
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.CRITICAL,
             "venue-3",
             null,
             "Fork: venue-3 signed two different roots for size 57; device quarantined",
             now.minusSeconds(600).toString(),
             Map.of("kind", "FORK")),
         new AdminEvent(
-            "ALERT",
-            "CRITICAL",
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.CRITICAL,
             "venue-3",
             null,
             "Bad signature on a checkpoint from venue-3",
             now.minusSeconds(540).toString(),
             Map.of("kind", "BAD_SIGNATURE")),
         new AdminEvent(
-            "ALERT",
-            "WARN",
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.WARN,
             null,
             null,
             "Redis unavailable for 4 s; the database caught 4 duplicates",
             now.minusSeconds(300).toString(),
             Map.of("kind", "REDIS_OUTAGE")),
         new AdminEvent(
-            "ALERT",
-            "WARN",
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.WARN,
             "phone-12",
             "lobby",
             "Record 199 of phone-12 changed after signing (tamper) — rejected",
@@ -626,8 +630,8 @@ public final class FixtureApi extends Dispatcher {
     StringBuilder body = new StringBuilder(": console fixture\n\n");
     AdminEvent e =
         new AdminEvent(
-            "DEVICE",
-            "INFO",
+            AdminEvent.Type.DEVICE,
+            AdminEvent.Severity.INFO,
             "kiosk-1",
             null,
             "batch verified",

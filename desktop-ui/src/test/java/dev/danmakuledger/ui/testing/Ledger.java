@@ -67,7 +67,8 @@ public final class Ledger {
     }
 
     public LogState log() {
-      return new LogState(id, size(), HEX.formatHex(root()), checkpoint(), null, "VERIFIED");
+      return new LogState(
+          id, size(), HEX.formatHex(root()), checkpoint(), null, LogState.Status.VERIFIED);
     }
 
     public DeviceKey key() {
@@ -149,7 +150,10 @@ public final class Ledger {
         d.append(r.withIndexAndHlc(d.records.size(), (millis + 700) << 16));
       }
       long seq = seqs.merge(room, 1L, Long::sum);
-      String status = n % 7 == 6 ? "PENDING" : n % 11 == 10 ? "REJECTED" : "CONFIRMED";
+      RoomMessage.Status status =
+          n % 7 == 6
+              ? RoomMessage.Status.PENDING
+              : n % 11 == 10 ? RoomMessage.Status.REJECTED : RoomMessage.Status.CONFIRMED;
       long id = new MessageId(millis, 3, n % 4096).encode();
       l.messages.add(
           new RoomMessage(

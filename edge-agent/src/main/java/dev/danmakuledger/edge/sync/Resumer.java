@@ -52,7 +52,7 @@ final class Resumer {
    */
   Point resume(LogPrefix known) throws IOException, InterruptedException {
     LogState server = uplink.log();
-    if ("QUARANTINED".equals(server.status())) {
+    if (server.status() == LogState.Status.QUARANTINED) {
       throw new SyncStoppedException(
           SyncStoppedException.Reason.QUARANTINED,
           "the server has quarantined device "

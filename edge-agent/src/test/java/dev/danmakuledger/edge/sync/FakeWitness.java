@@ -55,7 +55,7 @@ final class FakeWitness extends Dispatcher {
   private String lastCheckpoint;
   private String lastReceipt;
   int maxRecords = Integer.MAX_VALUE;
-  String status = "VERIFIED";
+  LogState.Status status = LogState.Status.VERIFIED;
   NoteSigner receiptSigner = serverSigner;
 
   /** When set, receipts carry only this cosignature/v1 line, as a cosigning server's do. */
@@ -162,7 +162,7 @@ final class FakeWitness extends Dispatcher {
 
   private MockResponse batch(BatchRequest b) throws Exception {
     batches.add(b);
-    if (status.equals("QUARANTINED")) {
+    if (status == LogState.Status.QUARANTINED) {
       return problem(ErrorCode.DEVICE_QUARANTINED, "quarantined");
     }
     if (b.records().size() > maxRecords) {
@@ -192,7 +192,7 @@ final class FakeWitness extends Dispatcher {
         at.append(leaves.get(i));
       }
       if (!Arrays.equals(at.root(), cp.root())) {
-        status = "QUARANTINED";
+        status = LogState.Status.QUARANTINED;
         return problem(ErrorCode.FORK_DETECTED, "two roots for size " + newSize);
       }
       return ok(

@@ -12,6 +12,7 @@ import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
+import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.SyncAttempt;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -192,7 +193,7 @@ class SyncDaemonTest {
   @Test
   void quarantineStopsSyncingForGood() throws Exception {
     dev.capture.capture(dev.request("u", 1, "held"));
-    witness.status = "QUARANTINED";
+    witness.status = LogState.Status.QUARANTINED;
     try (SyncDaemon d = start(SyncSettings.defaults().withLinger(Duration.ZERO))) {
       await(() -> d.stoppedBy() != null, "daemon stopped");
       assertNotNull(d.stoppedBy());

@@ -306,7 +306,7 @@ class SyncerTest {
     new SyncClient(http, web.url("/").toString(), clock)
         .postBatch("dev-1", new BatchRequest(0, wire, note, null));
     witness.batches.clear();
-    witness.logOverride = new LogState("dev-1", 0, null, null, null, "VERIFIED");
+    witness.logOverride = new LogState("dev-1", 0, null, null, null, LogState.Status.VERIFIED);
 
     SyncReport r = syncer(20).sync();
 
@@ -376,7 +376,7 @@ class SyncerTest {
 
   @Test
   void quarantinedDeviceSendsNothing() throws Exception {
-    witness.status = "QUARANTINED";
+    witness.status = LogState.Status.QUARANTINED;
     SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
     assertEquals(SyncStoppedException.Reason.QUARANTINED, e.reason());
     assertTrue(witness.batches.isEmpty());
@@ -389,7 +389,13 @@ class SyncerTest {
     // A clone: another key-holder's log of the same size with other records.
     LogState real = witness.state();
     witness.logOverride =
-        new LogState("dev-1", 10, "00".repeat(32), real.checkpoint(), real.receipt(), "VERIFIED");
+        new LogState(
+            "dev-1",
+            10,
+            "00".repeat(32),
+            real.checkpoint(),
+            real.receipt(),
+            LogState.Status.VERIFIED);
 
     SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
 
@@ -421,7 +427,7 @@ class SyncerTest {
   void serverAheadOfTheDeviceStopsWithoutSending() throws Exception {
     syncer(10).sync();
     witness.logOverride =
-        new LogState("dev-1", RECORDS + 5, "ab".repeat(32), null, null, "VERIFIED");
+        new LogState("dev-1", RECORDS + 5, "ab".repeat(32), null, null, LogState.Status.VERIFIED);
     SyncStoppedException e = assertThrows(SyncStoppedException.class, () -> syncer(10).sync());
     assertEquals(SyncStoppedException.Reason.SERVER_AHEAD, e.reason());
     assertTrue(e.getMessage().contains("older backup"), e.getMessage());

@@ -1,5 +1,8 @@
 package dev.danmakuledger.protocol.wire;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * One message of a room as stored by the server; also the answer of the message lookups of the
  * console inspector.
@@ -15,7 +18,7 @@ package dev.danmakuledger.protocol.wire;
  * @param mode display mode 1..8 (0 for a tombstone)
  * @param color RGB colour
  * @param fontSize font size
- * @param status CONFIRMED, PENDING, REJECTED or TOMBSTONE
+ * @param status the state of the slot
  * @param deviceIndex the record's index in the device log, or null for a tombstone
  */
 public record RoomMessage(
@@ -30,12 +33,33 @@ public record RoomMessage(
     int mode,
     int color,
     int fontSize,
-    String status,
+    Status status,
     Long deviceIndex) {
   /** Checks that required members are present and counts are not negative. */
   public RoomMessage {
     Checks.required("room", room);
     Checks.nonNegative("seq", seq);
     Checks.required("status", status);
+  }
+
+  /** The state of a room slot (docs/architecture.md §5: PENDING → CONFIRMED | REJECTED). */
+  public enum Status {
+    CONFIRMED,
+    PENDING,
+    REJECTED,
+    /** A number that carries no message. */
+    TOMBSTONE,
+    /** A state this build does not know, sent by a newer server. */
+    UNKNOWN;
+
+    /** The constant named {@code name}; {@link #UNKNOWN} for a name this build does not know. */
+    public static Status fromWire(String name) {
+      return WireEnums.named(Status.class, name, UNKNOWN);
+    }
+
+    @JsonCreator
+    static Status fromJson(JsonNode value) {
+      return WireEnums.fromJson(Status.class, value, UNKNOWN);
+    }
   }
 }

@@ -48,7 +48,7 @@ class WireJsonTest {
         new BatchMetadata(0, 0, 0, 0),
         dup,
         new BatchResponse("kiosk-01", 4, "ab", List.of(dup), "receipt"),
-        new LogState("kiosk-01", 0, null, null, null, "VERIFIED"),
+        new LogState("kiosk-01", 0, null, null, null, LogState.Status.VERIFIED),
         new AcksResponse("kiosk-01", 3, 4, List.of(dup)),
         new RoomMessage(
             "live.main",
@@ -62,10 +62,22 @@ class WireJsonTest {
             1,
             0xFFFFFF,
             25,
-            "CONFIRMED",
+            RoomMessage.Status.CONFIRMED,
             3L),
         new RoomMessage(
-            "live.main", 42, null, null, null, null, null, null, 0, 0, 0, "TOMBSTONE", null),
+            "live.main",
+            42,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            0,
+            0,
+            0,
+            RoomMessage.Status.TOMBSTONE,
+            null),
         new RoomPage(List.of(), 43),
         new InclusionProofResponse(
             "kiosk-01", 3, 4, "aa", List.of("bb", "cc"), "dd", "note", "AQID"),
@@ -128,7 +140,21 @@ class WireJsonTest {
     broken.add(() -> new LogState("d", 0, null, null, null, null));
     broken.add(() -> new AcksResponse("d", -1, 0, List.of()));
     broken.add(
-        () -> new RoomMessage(null, 0, null, null, null, null, null, null, 0, 0, 0, "T", null));
+        () ->
+            new RoomMessage(
+                null,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0,
+                0,
+                0,
+                RoomMessage.Status.PENDING,
+                null));
     broken.add(() -> new RoomPage(List.of(), -1));
     broken.add(() -> new InclusionProofResponse("d", 0, 1, "aa", null, "bb", null, null));
     broken.add(() -> new InclusionProofResponse("d", 0, 1, "aa", List.of(), "bb", null, "no!"));

@@ -1,5 +1,6 @@
 package dev.danmakuledger.server.events;
 
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.LedgerStore;

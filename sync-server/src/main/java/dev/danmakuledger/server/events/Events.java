@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.storage.AlertRow;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -29,7 +30,7 @@ public final class Events {
   private Events() {}
 
   public static AdminEvent of(
-      EventType type,
+      AdminEvent.Type type,
       Severity severity,
       String deviceId,
       String room,
@@ -37,13 +38,7 @@ public final class Events {
       long atMillis,
       Map<String, Object> data) {
     return new AdminEvent(
-        type.name(),
-        severity.name(),
-        deviceId,
-        room,
-        message,
-        Instant.ofEpochMilli(atMillis).toString(),
-        data);
+        type, severity, deviceId, room, message, Instant.ofEpochMilli(atMillis).toString(), data);
   }
 
   /**
@@ -57,7 +52,10 @@ public final class Events {
       String message,
       Map<String, Object> data,
       long atMillis) {
-    if (kind == null || severity == null || data.containsKey("kind")) {
+    if (kind == null
+        || severity == null
+        || severity == Severity.UNKNOWN
+        || data.containsKey("kind")) {
       throw new IllegalArgumentException(
           "kind: got "
               + kind
@@ -81,7 +79,7 @@ public final class Events {
       throw new IllegalArgumentException("data: got " + d + ", want JSON-serializable values", e);
     }
     return new AlertRow(
-        0, EventType.ALERT.name(), severity.name(), deviceId, null, message, json, atMillis);
+        0, AdminEvent.Type.ALERT.name(), severity.name(), deviceId, null, message, json, atMillis);
   }
 
   /**
@@ -100,8 +98,8 @@ public final class Events {
     }
     d.put("id", a.id());
     return new AdminEvent(
-        a.type(),
-        a.severity(),
+        AdminEvent.Type.fromWire(a.type()),
+        Severity.fromWire(a.severity()),
         a.deviceId(),
         a.room(),
         a.message(),

@@ -474,7 +474,7 @@ public final class HttpApi {
                       client,
                       c -> {
                         if (!c.terminated()) {
-                          c.sendEvent(e.type(), data);
+                          c.sendEvent(e.type().name(), data);
                         }
                       });
                 }));

@@ -7,12 +7,12 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
-import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
 import dev.danmakuledger.server.ingest.CheckpointWitness.Extension;
 import dev.danmakuledger.server.ingest.RecordTriage.Triage;
@@ -400,7 +400,7 @@ public final class BatchIngest implements AutoCloseable {
     data.put("rootHex", HEX.formatHex(updated.rootHash()));
     admin.publish(
         Events.of(
-            EventType.DEVICE,
+            AdminEvent.Type.DEVICE,
             Severity.INFO,
             updated.id(),
             null,

@@ -7,11 +7,11 @@ import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.protocol.DeviceLog;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
-import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
-import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.DeviceExistsException;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.LedgerStore;
@@ -79,7 +79,7 @@ public final class Enrollment {
       if (stored == fresh) {
         admin.publish(
             Events.of(
-                EventType.DEVICE,
+                AdminEvent.Type.DEVICE,
                 Severity.INFO,
                 deviceId,
                 null,

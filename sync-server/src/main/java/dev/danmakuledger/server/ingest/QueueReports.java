@@ -2,10 +2,10 @@ package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.protocol.wire.BatchMetadata;
 import dev.danmakuledger.protocol.wire.SyncAttempt;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.Events;
-import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.DeviceSyncState;
 import dev.danmakuledger.server.storage.DeviceSyncStates;

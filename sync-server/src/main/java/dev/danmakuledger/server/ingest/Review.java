@@ -1,12 +1,12 @@
 package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
-import dev.danmakuledger.server.events.EventType;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
@@ -77,7 +77,7 @@ public final class Review {
     }
     admin.publish(
         Events.of(
-            EventType.MESSAGE,
+            AdminEvent.Type.MESSAGE,
             Severity.INFO,
             row.deviceId(),
             row.room(),

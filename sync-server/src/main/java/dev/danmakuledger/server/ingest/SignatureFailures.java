@@ -1,11 +1,11 @@
 package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.Events;
-import dev.danmakuledger.server.events.Severity;
 import dev.danmakuledger.server.storage.SignatureAttempts;
 import java.time.Clock;
 import java.time.Duration;

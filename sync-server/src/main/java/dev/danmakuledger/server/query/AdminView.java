@@ -180,18 +180,20 @@ public final class AdminView {
         s.signed());
   }
 
-  static String status(DeviceRow d, long now, Duration offlineAfter) {
+  static DeviceSummary.Status status(DeviceRow d, long now, Duration offlineAfter) {
     if (d.status() == DeviceStatus.QUARANTINED) {
       String reason = d.statusReason();
-      return reason != null && reason.startsWith("FORK") ? "FORKED" : "QUARANTINED";
+      return reason != null && reason.startsWith("FORK")
+          ? DeviceSummary.Status.FORKED
+          : DeviceSummary.Status.QUARANTINED;
     }
     if (d.claimedSize() > d.verifiedSize()) {
-      return "BEHIND";
+      return DeviceSummary.Status.BEHIND;
     }
     if (d.lastSeenAt() == null || now - d.lastSeenAt() > offlineAfter.toMillis()) {
-      return "OFFLINE";
+      return DeviceSummary.Status.OFFLINE;
     }
-    return "VERIFIED";
+    return DeviceSummary.Status.VERIFIED;
   }
 
   public RoomList rooms() {

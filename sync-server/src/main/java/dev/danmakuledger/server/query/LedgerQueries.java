@@ -65,7 +65,9 @@ public final class LedgerQueries {
         d.verifiedSize() == 0 ? null : HEX.formatHex(d.rootHash()),
         d.lastCheckpoint(),
         d.lastReceipt(),
-        d.status() == DeviceStatus.QUARANTINED ? "QUARANTINED" : "VERIFIED");
+        d.status() == DeviceStatus.QUARANTINED
+            ? LogState.Status.QUARANTINED
+            : LogState.Status.VERIFIED);
   }
 
   public DeviceKey key(String deviceId) {
@@ -228,7 +230,7 @@ public final class LedgerQueries {
         0,
         0,
         0,
-        m.status().name(),
+        wireStatus(m.status()),
         null);
   }
 
@@ -246,7 +248,16 @@ public final class LedgerQueries {
         m.mode(),
         m.color(),
         m.fontSize(),
-        m.status().name(),
+        wireStatus(m.status()),
         m.deviceIndex());
+  }
+
+  private static RoomMessage.Status wireStatus(MessageStatus status) {
+    return switch (status) {
+      case CONFIRMED -> RoomMessage.Status.CONFIRMED;
+      case PENDING -> RoomMessage.Status.PENDING;
+      case REJECTED -> RoomMessage.Status.REJECTED;
+      case TOMBSTONE -> RoomMessage.Status.TOMBSTONE;
+    };
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.storage.AlertRow;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,16 @@ final class EventsTest {
     assertEquals(Map.of("kind", "BAD_SIGNATURE", "reason", "UNKNOWN_KEY", "id", 41L), e.data());
     assertEquals("1970-01-01T00:00:00.007Z", e.at());
     assertEquals("kiosk-1", e.deviceId());
+    assertEquals(AdminEvent.Type.ALERT, e.type());
+    assertEquals(Severity.WARN, e.severity());
+  }
+
+  /** A row written by a newer instance sharing the database still lists, as UNKNOWN. */
+  @Test
+  void aStoredTypeOrSeverityThisBuildDoesNotKnowReadsAsUnknown() {
+    AdminEvent e = Events.of(new AlertRow(5, "AUDIT", "EMERGENCY", "d", null, "m", null, 1));
+    assertEquals(AdminEvent.Type.UNKNOWN, e.type());
+    assertEquals(Severity.UNKNOWN, e.severity());
   }
 
   @Test
@@ -40,6 +51,9 @@ final class EventsTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> Events.alert(null, Severity.CRITICAL, "d", "m", Map.of(), 1));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Events.alert(AlertKind.FORK, Severity.UNKNOWN, "d", "m", Map.of(), 1));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.protocol.wire.admin.DeviceQueue;
+import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.DeviceSyncState;
@@ -50,31 +51,31 @@ final class AdminViewTest {
   @Test
   void forkedQuarantinedBehindOfflineVerified() {
     assertEquals(
-        "FORKED",
+        DeviceSummary.Status.FORKED,
         AdminView.status(
             device(DeviceStatus.QUARANTINED, "FORK: x", 5, 5, NOW, NOW, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "QUARANTINED",
+        DeviceSummary.Status.QUARANTINED,
         AdminView.status(
             device(DeviceStatus.QUARANTINED, "operator", 5, 5, NOW, NOW, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "VERIFIED",
+        DeviceSummary.Status.VERIFIED,
         AdminView.status(
             device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 10, NOW, 1), NOW, TEN_MINUTES),
         "failed signatures are unauthenticated and never change the status");
     assertEquals(
-        "BEHIND",
+        DeviceSummary.Status.BEHIND,
         AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 9, NOW, NOW, 0), NOW, TEN_MINUTES));
     long longAgo = NOW - TEN_MINUTES.toMillis() - 1;
     assertEquals(
-        "OFFLINE",
+        DeviceSummary.Status.OFFLINE,
         AdminView.status(
             device(DeviceStatus.ACTIVE, null, 5, 5, longAgo, longAgo, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "OFFLINE",
+        DeviceSummary.Status.OFFLINE,
         AdminView.status(device(DeviceStatus.ACTIVE, null, 0, 0, null, null, 0), NOW, TEN_MINUTES));
     assertEquals(
-        "VERIFIED",
+        DeviceSummary.Status.VERIFIED,
         AdminView.status(device(DeviceStatus.ACTIVE, null, 5, 5, NOW, NOW, 1), NOW, TEN_MINUTES));
   }
 
@@ -83,9 +84,9 @@ final class AdminViewTest {
     Duration threshold = Duration.ofSeconds(30);
     DeviceRow recent = device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 30_000, NOW - 30_000, 0);
     DeviceRow silent = device(DeviceStatus.ACTIVE, null, 5, 5, NOW - 30_001, NOW - 30_001, 0);
-    assertEquals("VERIFIED", AdminView.status(recent, NOW, threshold));
-    assertEquals("OFFLINE", AdminView.status(silent, NOW, threshold));
-    assertEquals("VERIFIED", AdminView.status(silent, NOW, TEN_MINUTES));
+    assertEquals(DeviceSummary.Status.VERIFIED, AdminView.status(recent, NOW, threshold));
+    assertEquals(DeviceSummary.Status.OFFLINE, AdminView.status(silent, NOW, threshold));
+    assertEquals(DeviceSummary.Status.VERIFIED, AdminView.status(silent, NOW, TEN_MINUTES));
   }
 
   @Test

@@ -1,14 +1,15 @@
 package dev.danmakuledger.protocol.wire.admin;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.protocol.wire.Checks;
+import dev.danmakuledger.protocol.wire.WireEnums;
 
 /**
  * One device as the console lists it.
  *
  * @param deviceId the device
- * @param status VERIFIED, BEHIND, OFFLINE, FORKED or QUARANTINED, derived from what the device
- *     proved (BAD_SIGNATURE is only sent by servers older than the attempt count: a checkpoint that
- *     does not verify proves nothing about the device, so it never changes the status)
+ * @param status derived from what the device proved
  * @param verifiedSize the log size the server verified
  * @param claimedSize the largest size the device has claimed
  * @param rootHex the verified root, lowercase hex, or null
@@ -25,7 +26,7 @@ import dev.danmakuledger.protocol.wire.Checks;
  */
 public record DeviceSummary(
     String deviceId,
-    String status,
+    Status status,
     long verifiedSize,
     long claimedSize,
     String rootHex,
@@ -47,10 +48,36 @@ public record DeviceSummary(
     Checks.nonNegative("pendingEstimate", pendingEstimate);
   }
 
+  /** A device's state as derived from what it proved (docs/console.md, "Devices"). */
+  public enum Status {
+    VERIFIED,
+    BEHIND,
+    OFFLINE,
+    FORKED,
+    /**
+     * Sent only by servers older than the attempt count: a checkpoint that does not verify proves
+     * nothing about the device, so it never changes the status.
+     */
+    BAD_SIGNATURE,
+    QUARANTINED,
+    /** A status this build does not know, sent by a newer server. */
+    UNKNOWN;
+
+    /** The constant named {@code name}; {@link #UNKNOWN} for a name this build does not know. */
+    public static Status fromWire(String name) {
+      return WireEnums.named(Status.class, name, UNKNOWN);
+    }
+
+    @JsonCreator
+    static Status fromJson(JsonNode value) {
+      return WireEnums.fromJson(Status.class, value, UNKNOWN);
+    }
+  }
+
   /** A summary without a reported queue (as sent by servers that do not keep one). */
   public DeviceSummary(
       String deviceId,
-      String status,
+      Status status,
       long verifiedSize,
       long claimedSize,
       String rootHex,
@@ -78,7 +105,7 @@ public record DeviceSummary(
   /** A summary without bad-signature attempts (as sent by servers that do not count them). */
   public DeviceSummary(
       String deviceId,
-      String status,
+      Status status,
       long verifiedSize,
       long claimedSize,
       String rootHex,

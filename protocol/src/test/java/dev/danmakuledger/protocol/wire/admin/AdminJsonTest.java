@@ -24,7 +24,7 @@ class AdminJsonTest {
     DeviceSummary device =
         new DeviceSummary(
             "kiosk-01",
-            "VERIFIED",
+            DeviceSummary.Status.VERIFIED,
             10,
             12,
             "ab",
@@ -42,7 +42,13 @@ class AdminJsonTest {
     data.put("root", null);
     AdminEvent alert =
         new AdminEvent(
-            "ALERT", "CRITICAL", "kiosk-01", null, "fork detected", "2026-11-30T05:00:00Z", data);
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.CRITICAL,
+            "kiosk-01",
+            null,
+            "fork detected",
+            "2026-11-30T05:00:00Z",
+            data);
     return Stream.of(
         new Overview(
             5,
@@ -121,13 +127,16 @@ class AdminJsonTest {
             + "\"lastSeenAt\":null}";
     assertEquals(0L, JSON.readValue(old, DeviceSummary.class).badSignatureAttempts());
     DeviceSummary counted =
-        new DeviceSummary("kiosk-01", "VERIFIED", 1, 1, null, null, null, null, 0, null, 7L);
+        new DeviceSummary(
+            "kiosk-01", DeviceSummary.Status.VERIFIED, 1, 1, null, null, null, null, 0, null, 7L);
     String json = JSON.writeValueAsString(counted);
     assertTrue(json.contains("\"badSignatureAttempts\":7"), json);
     assertEquals(counted, JSON.readValue(json, DeviceSummary.class));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new DeviceSummary("k", "VERIFIED", 1, 1, null, null, null, null, 0, null, -1L));
+        () ->
+            new DeviceSummary(
+                "k", DeviceSummary.Status.VERIFIED, 1, 1, null, null, null, null, 0, null, -1L));
   }
 
   @Test
@@ -135,7 +144,19 @@ class AdminJsonTest {
     DeviceQueue q =
         new DeviceQueue(720_000L, 5_000L, "bad-proof", true, "2026-11-30T05:00:00Z", false);
     DeviceSummary s =
-        new DeviceSummary("kiosk-01", "VERIFIED", 1, 1, null, null, null, null, 0, null, 0L, q);
+        new DeviceSummary(
+            "kiosk-01",
+            DeviceSummary.Status.VERIFIED,
+            1,
+            1,
+            null,
+            null,
+            null,
+            null,
+            0,
+            null,
+            0L,
+            q);
     String json = JSON.writeValueAsString(s);
     assertTrue(
         json.contains(
@@ -195,7 +216,10 @@ class AdminJsonTest {
     assertEquals(null, e.deviceId());
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("x", null);
-    assertTrue(new AdminEvent("ALERT", "WARN", null, null, "m", "t", data).data().containsKey("x"));
+    assertTrue(
+        new AdminEvent(AdminEvent.Type.ALERT, AdminEvent.Severity.WARN, null, null, "m", "t", data)
+            .data()
+            .containsKey("x"));
   }
 
   @Test
