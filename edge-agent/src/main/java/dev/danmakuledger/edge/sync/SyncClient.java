@@ -3,6 +3,7 @@ package dev.danmakuledger.edge.sync;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.AcksResponse;
@@ -12,13 +13,17 @@ import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.LogState;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.zip.GZIPOutputStream;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -34,6 +39,11 @@ import okhttp3.ResponseBody;
  * IOException}. Replies are read leniently (unknown members ignored) so a newer server can add
  * fields.
  *
+ * <p>Batches go in gzip while the server's latest answer announced {@code Accept-Encoding: gzip}
+ * (docs/sync.md, "Compressed batches"); should it refuse the coding after all (415, or a 400 for
+ * bytes it could not read: an older instance behind the same address), the same batch goes again
+ * uncompressed within the call, and uncompressed it stays until an answer announces gzip again.
+ *
  * <p>Thread-safe. Share one {@link OkHttpClient} per process: it owns the connection pool.
  */
 public final class SyncClient {
@@ -46,6 +56,9 @@ public final class SyncClient {
   private final HttpUrl base;
   private final ObjectMapper json;
   private final Clock clock;
+
+  /** The latest answer's {@code Accept-Encoding} named gzip (RFC 7694). */
+  private volatile boolean serverTakesGzip;
 
   /**
    * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
@@ -110,12 +123,9 @@ public final class SyncClient {
    */
   public BatchResponse postBatch(String deviceId, BatchRequest batch) throws IOException {
     TraceParent trace = TraceParent.random();
-    return call(
-        post(url("v1", "devices", deviceId, "batches"), batch)
-            .newBuilder()
-            .header(TraceParent.HEADER, trace.header())
-            .build(),
-        BatchResponse.class,
+    HttpUrl url = url("v1", "devices", deviceId, "batches");
+    byte[] body = json.writeValueAsBytes(batch);
+    String what =
         "send records ["
             + batch.oldSize()
             + ", "
@@ -124,7 +134,68 @@ public final class SyncClient {
             + deviceId
             + " (trace "
             + trace.traceId()
-            + ")");
+            + ")";
+    if (serverTakesGzip) {
+      try {
+        return call(batchRequest(url, gzip(body), trace), BatchResponse.class, what);
+      } catch (ServerProblemException e) {
+        if (!refusedTheCoding(e)) {
+          throw e;
+        }
+        // an instance that does not take gzip after all (an older one behind the same address):
+        // nothing was stored, so the same batch goes again as it is
+        serverTakesGzip = false;
+      }
+    }
+    return call(batchRequest(url, body, trace), BatchResponse.class, what);
+  }
+
+  /**
+   * Whether the server announced, on its latest answer, that it takes gzip request bodies (docs/
+   * sync.md, "Compressed batches"); batches are sent compressed while it does.
+   */
+  public boolean compressing() {
+    return serverTakesGzip;
+  }
+
+  private static Request batchRequest(HttpUrl url, byte[] body, TraceParent trace) {
+    return new Request.Builder()
+        .url(url)
+        .post(RequestBody.create(body, JSON))
+        .header(TraceParent.HEADER, trace.header())
+        .build();
+  }
+
+  private static Request batchRequest(HttpUrl url, GzipBody body, TraceParent trace) {
+    return new Request.Builder()
+        .url(url)
+        .post(RequestBody.create(body.bytes(), JSON))
+        .header("Content-Encoding", "gzip")
+        .header(TraceParent.HEADER, trace.header())
+        .build();
+  }
+
+  /** A refusal of the body's coding rather than of the batch: 415, or 400 for unreadable bytes. */
+  private static boolean refusedTheCoding(ServerProblemException e) {
+    if (e.status() == 415) {
+      return true;
+    }
+    ErrorCode code = e.errorCode().orElse(null);
+    return e.status() == 400
+        && (code == null
+            || code == ErrorCode.MALFORMED_JSON
+            || code == ErrorCode.MALFORMED_REQUEST);
+  }
+
+  /** A request body in gzip (RFC 1952). */
+  private record GzipBody(byte[] bytes) {}
+
+  private static GzipBody gzip(byte[] body) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 3 + 64);
+    try (GZIPOutputStream g = new GZIPOutputStream(out, 64 * 1024)) {
+      g.write(body);
+    }
+    return new GzipBody(out.toByteArray());
   }
 
   private HttpUrl url(String... segments) {
@@ -144,6 +215,7 @@ public final class SyncClient {
 
   private <T> T call(Request request, Class<T> type, String what) throws IOException {
     try (Response response = http.newCall(request).execute()) {
+      serverTakesGzip = takesGzip(response.headers("Accept-Encoding"));
       byte[] body = read(response.body(), what);
       if (!response.isSuccessful()) {
         throw new ServerProblemException(
@@ -159,6 +231,27 @@ public final class SyncClient {
             "cannot " + what + ": reply is not a valid " + type.getSimpleName() + ": " + e, e);
       }
     }
+  }
+
+  /** Whether {@code Accept-Encoding} field values name gzip (RFC 9110 §12.5.3), not at q=0. */
+  static boolean takesGzip(List<String> acceptEncoding) {
+    for (String value : acceptEncoding) {
+      for (String element : value.split(",")) {
+        String[] parts = element.split(";");
+        if (!parts[0].strip().equalsIgnoreCase("gzip")) {
+          continue;
+        }
+        boolean refused = false;
+        for (int i = 1; i < parts.length; i++) {
+          String param = parts[i].strip().toLowerCase(Locale.ROOT);
+          refused |= param.startsWith("q=") && param.substring(2).strip().matches("0(\\.0{0,3})?");
+        }
+        if (!refused) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static byte[] read(ResponseBody body, String what) throws IOException {

@@ -14,11 +14,13 @@ import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.Json;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -171,5 +173,123 @@ class SyncClientTest {
   @Test
   void badServerUrlIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> new SyncClient(http, "ftp://x", clock));
+  }
+
+  static final String EMPTY_REPLY =
+      "{\"deviceId\":\"d\",\"verifiedSize\":0,\"rootHex\":null,\"outcomes\":[],"
+          + "\"receipt\":\"r\"}";
+
+  static final String LOG_REPLY =
+      "{\"deviceId\":\"d\",\"verifiedSize\":0,\"rootHex\":null,\"status\":\"ACTIVE\"}";
+
+  static MockResponse takingGzip(MockResponse r) {
+    return r.setHeader("Accept-Encoding", "gzip");
+  }
+
+  static MockResponse problem(int status, String code) {
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/problem+json")
+        .setBody(
+            "{\"type\":\"about:blank\",\"title\":\"t\",\"status\":"
+                + status
+                + ",\"detail\":\"d\",\"code\":\""
+                + code
+                + "\"}");
+  }
+
+  static String gunzip(RecordedRequest req) throws IOException {
+    try (GZIPInputStream in = new GZIPInputStream(req.getBody().inputStream())) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  final BatchRequest batch = new BatchRequest(0, List.of(), "note", null);
+
+  @Test
+  void batchesGoPlainUntilTheServerAnnouncesGzip() throws Exception {
+    web.enqueue(json(200, EMPTY_REPLY));
+    web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
+    web.enqueue(json(200, EMPTY_REPLY));
+    web.enqueue(json(200, EMPTY_REPLY));
+
+    client.postBatch("d", batch);
+    assertFalse(client.compressing());
+    client.postBatch("d", batch);
+    assertTrue(client.compressing());
+    client.postBatch("d", batch);
+    assertFalse(client.compressing(), "the latest answer did not announce gzip");
+    client.postBatch("d", batch);
+
+    String plain = Json.mapper().writeValueAsString(batch);
+    RecordedRequest first = web.takeRequest();
+    assertNull(first.getHeader("Content-Encoding"));
+    assertEquals(plain, first.getBody().readUtf8());
+    assertNull(web.takeRequest().getHeader("Content-Encoding"));
+    RecordedRequest third = web.takeRequest();
+    assertEquals("gzip", third.getHeader("Content-Encoding"));
+    assertEquals(plain, gunzip(third));
+    assertNull(web.takeRequest().getHeader("Content-Encoding"));
+  }
+
+  @Test
+  void theLogReadAtTheStartOfARunAnnouncesGzip() throws Exception {
+    web.enqueue(takingGzip(json(200, LOG_REPLY)));
+    web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
+    client.log("d");
+    client.postBatch("d", batch);
+    web.takeRequest();
+    assertEquals("gzip", web.takeRequest().getHeader("Content-Encoding"));
+  }
+
+  @Test
+  void aRefusedCodingSendsTheSameBatchPlainAtOnce() throws Exception {
+    for (MockResponse refusal :
+        List.of(
+            problem(415, "unsupported-media-type"),
+            problem(400, "malformed-json"),
+            problem(400, "malformed-request"),
+            new MockResponse().setResponseCode(400))) {
+      web.enqueue(takingGzip(json(200, LOG_REPLY)));
+      web.enqueue(refusal);
+      web.enqueue(json(200, EMPTY_REPLY));
+      client.log("d");
+      client.postBatch("d", batch);
+      web.takeRequest();
+      RecordedRequest compressed = web.takeRequest();
+      RecordedRequest plain = web.takeRequest();
+      assertEquals("gzip", compressed.getHeader("Content-Encoding"));
+      assertNull(plain.getHeader("Content-Encoding"), refusal.toString());
+      assertEquals(compressed.getHeader(TraceParent.HEADER), plain.getHeader(TraceParent.HEADER));
+      assertFalse(client.compressing());
+    }
+  }
+
+  @Test
+  void otherRefusalsOfACompressedBatchAreNotResent() throws Exception {
+    web.enqueue(takingGzip(json(200, LOG_REPLY)));
+    web.enqueue(takingGzip(problem(400, "invalid-field")));
+    web.enqueue(takingGzip(problem(413, "body-too-large")));
+    client.log("d");
+    assertEquals(
+        400,
+        assertThrows(ServerProblemException.class, () -> client.postBatch("d", batch)).status());
+    assertEquals(
+        413,
+        assertThrows(ServerProblemException.class, () -> client.postBatch("d", batch)).status());
+    assertEquals(3, web.getRequestCount());
+  }
+
+  @Test
+  void acceptEncodingIsReadAsRfc9110Lists() {
+    assertTrue(SyncClient.takesGzip(List.of("gzip")));
+    assertTrue(SyncClient.takesGzip(List.of("br, GZIP")));
+    assertTrue(SyncClient.takesGzip(List.of("identity", "gzip;q=0.5")));
+    assertTrue(SyncClient.takesGzip(List.of("gzip ; q=0.001")));
+    assertFalse(SyncClient.takesGzip(List.of()));
+    assertFalse(SyncClient.takesGzip(List.of("identity")));
+    assertFalse(SyncClient.takesGzip(List.of("gzip;q=0")));
+    assertFalse(SyncClient.takesGzip(List.of("gzip; q=0.000")));
+    assertFalse(SyncClient.takesGzip(List.of("x-gzip2, deflate")));
   }
 }
