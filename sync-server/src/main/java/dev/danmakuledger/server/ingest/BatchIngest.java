@@ -198,9 +198,12 @@ public final class BatchIngest implements AutoCloseable {
     }
   }
 
-  /** Batches waiting for the next tick (docs/architecture.md §5, "Ticks"). */
-  int waitingForTick() {
-    return ticks.waiting();
+  /**
+   * Batches admitted into the next tick while the last one commits (docs/architecture.md §5,
+   * "Ticks"): the seam the tick tests wait on.
+   */
+  int formingTick() {
+    return ticks.forming();
   }
 
   /** Where the time of accepted batches goes, per pipeline stage. */

@@ -16,6 +16,8 @@ import dev.danmakuledger.server.storage.StaleDeviceException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,18 +25,22 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The write path's unit of work, a tick (docs/architecture.md §5, "Ticks"): batches that finished
- * their request stages wait here, and one sequencer thread takes every batch that is ready — all
- * devices, all rooms — admits their candidates in one Redis round trip, assembles each batch's plan
- * against one SQL lookup of the keys Redis remembered, commits them in one transaction, broadcasts
- * what committed and then releases every waiting request. A tick closes when nothing more is ready
- * or before it would pass {@link #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed,
- * and under load a tick holds what arrived while the previous one committed (group commit).
+ * their request stages wait here, and the sequencer thread takes every batch that is ready — all
+ * devices, all rooms — admits their candidates in one Redis round trip and assembles each batch's
+ * plan against one SQL lookup of the keys Redis remembered; the committer thread then commits them
+ * in one transaction, broadcasts what committed and releases every waiting request. The two threads
+ * overlap: the next tick is admitted and assembled while the last one commits, and is handed over
+ * when that commit is done. A tick closes when nothing more is ready or before it would pass {@link
+ * #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed, and under load a tick holds
+ * what arrived while the previous one committed (group commit).
  *
  * <p>Failure isolation: a tick whose transaction fails is split in halves and each half committed
  * again, down to single batches, which commit through {@link CollisionRounds}; a batch whose plan
@@ -50,6 +56,9 @@ final class TickSequencer implements AutoCloseable {
 
   private static final long IDLE_POLL_MILLIS = 100;
 
+  /** How often a forming tick checks whether the committer is free. */
+  private static final long TOP_UP_MILLIS = 1;
+
   /**
    * What the tick did for one batch: its final plan and the STUCK alert its queue report raised.
    */
@@ -63,6 +72,38 @@ final class TickSequencer implements AutoCloseable {
     }
   }
 
+  /**
+   * A tick being admitted and assembled on the sequencer thread; it grows while the committer is
+   * busy.
+   */
+  private static final class Forming {
+    final List<Waiting> waiting = new ArrayList<>();
+    final List<Assembled> together = new ArrayList<>();
+    final List<Assembled> alone = new ArrayList<>();
+    final Map<String, MessageRow> known = new HashMap<>();
+    final Set<String> claimed = new HashSet<>();
+    final Set<String> devices = new HashSet<>();
+    long records;
+
+    ReadyTick ready() {
+      return new ReadyTick(
+          List.copyOf(waiting),
+          List.copyOf(together),
+          List.copyOf(alone),
+          Collections.unmodifiableMap(new HashMap<>(known)));
+    }
+  }
+
+  /**
+   * A tick admitted and assembled, ready to commit: the batches that commit together, those that
+   * commit alone after them, and what SQL held of the keys Redis remembered.
+   */
+  private record ReadyTick(
+      List<Waiting> waiting,
+      List<Assembled> together,
+      List<Assembled> alone,
+      Map<String, MessageRow> known) {}
+
   private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
 
   /** Batches left over by the last tick, oldest first; touched by the sequencer thread only. */
@@ -74,6 +115,19 @@ final class TickSequencer implements AutoCloseable {
   private final RoomHub rooms;
   private final StageTimes stages;
   private final Thread thread;
+  private final Thread committer;
+
+  /** Hands a tick from the sequencer to the committer once the committer is free. */
+  private final SynchronousQueue<ReadyTick> handOver = new SynchronousQueue<>();
+
+  /** Devices of the tick the committer holds; their next batches wait for a later tick. */
+  private final Set<String> committing = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Batches admitted into the tick the sequencer is forming; written by the sequencer thread only.
+   */
+  private volatile int forming;
+
   private volatile StageObserver observer = StageObserver.NONE;
   private volatile boolean closed;
 
@@ -86,6 +140,8 @@ final class TickSequencer implements AutoCloseable {
     this.stages = stages;
     this.thread = new Thread(this::run, "tick-sequencer");
     this.thread.setDaemon(true);
+    this.committer = new Thread(this::commitLoop, "tick-committer");
+    this.committer.setDaemon(true);
   }
 
   /** A sequencer with its thread started. */
@@ -97,6 +153,7 @@ final class TickSequencer implements AutoCloseable {
             Objects.requireNonNull(admission, "admission"),
             Objects.requireNonNull(rooms, "rooms"),
             Objects.requireNonNull(stages, "stages"));
+    t.committer.start();
     t.thread.start();
     return t;
   }
@@ -139,11 +196,11 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * Batches handed over and not yet taken by a tick: the depth of the sequencer's queue (a gauge;
-   * also the seam the tick tests wait on).
+   * Batches admitted into the tick the sequencer is forming while the committer is busy: the seam
+   * the tick tests wait on.
    */
-  int waiting() {
-    return queue.size();
+  int forming() {
+    return forming;
   }
 
   /** Stops the sequencer; batches still waiting are refused as storage unavailable. */
@@ -153,6 +210,7 @@ final class TickSequencer implements AutoCloseable {
     thread.interrupt();
     try {
       thread.join(TimeUnit.SECONDS.toMillis(10));
+      committer.join(TimeUnit.SECONDS.toMillis(10));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -174,10 +232,12 @@ final class TickSequencer implements AutoCloseable {
   private void run() {
     try {
       while (!closed) {
-        List<Waiting> tick = nextTick();
-        if (!tick.isEmpty()) {
-          runTick(tick);
+        Forming tick = new Forming();
+        take(tick, true);
+        if (tick.waiting.isEmpty()) {
+          continue;
         }
+        handOver(tick);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -187,46 +247,123 @@ final class TickSequencer implements AutoCloseable {
       }
       carried.clear();
       refuseWaiting();
+      forming = 0;
     }
   }
 
   /**
-   * The batches of the next tick: those left over first, then every batch waiting, at most one per
-   * device (a device's later batch stays for a later tick, so its log extends in order), closed at
-   * {@link #MAX_TICK_RECORDS}. Waits for a batch only when none is ready.
+   * Hands {@code tick} to the committer as soon as it is free; until then admits every batch that
+   * becomes ready into the same tick, so the tick's transaction holds all that arrived while the
+   * previous one committed.
    */
-  private List<Waiting> nextTick() throws InterruptedException {
+  private void handOver(Forming tick) throws InterruptedException {
+    while (true) {
+      committing.addAll(tick.devices);
+      ReadyTick ready = tick.ready();
+      boolean taken;
+      try {
+        taken = handOver.offer(ready, TOP_UP_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        for (Waiting w : tick.waiting) {
+          w.reply().completeExceptionally(stopped());
+        }
+        throw e;
+      }
+      if (taken) {
+        stages.countTick();
+        forming = 0;
+        return;
+      }
+      take(tick, false);
+    }
+  }
+
+  /**
+   * The committer's loop: commits each tick handed over, then takes the next, until the sequencer
+   * stopped. It is never interrupted: an interrupt during H2 file I/O closes the database file for
+   * every user of it.
+   */
+  private void commitLoop() {
+    while (true) {
+      ReadyTick tick;
+      try {
+        tick = handOver.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (tick == null) {
+        if (closed && !thread.isAlive()) {
+          return;
+        }
+        continue;
+      }
+      try {
+        commit(tick);
+      } catch (RuntimeException | Error e) {
+        for (Waiting w : tick.waiting()) {
+          w.reply().completeExceptionally(e);
+        }
+      } finally {
+        for (Waiting w : tick.waiting()) {
+          committing.remove(w.batch().deviceId());
+        }
+      }
+    }
+  }
+
+  /**
+   * Adds to {@code tick} the batches that are ready: those left over first, then every batch
+   * waiting, at most one per device and none of a device whose batch is being committed (a device's
+   * later batch stays for a later tick, so its log extends in order), up to {@link
+   * #MAX_TICK_RECORDS}; then admits and assembles them. With {@code wait}, waits a while for a
+   * batch when none is ready.
+   */
+  private void take(Forming tick, boolean wait) throws InterruptedException {
     List<Waiting> ready = new ArrayList<>(carried);
     carried.clear();
-    if (ready.isEmpty()) {
+    if (wait && ready.isEmpty()) {
       Waiting first = queue.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
       if (first == null) {
-        return List.of();
+        return;
       }
       ready.add(first);
     }
     queue.drainTo(ready);
-    List<Waiting> tick = new ArrayList<>();
-    Set<String> devices = new HashSet<>();
-    long records = 0;
+    List<Waiting> taken = new ArrayList<>();
+    long records = tick.records;
+    Set<String> devices = new HashSet<>(tick.devices);
     for (Waiting w : ready) {
-      boolean full = !tick.isEmpty() && records + w.batch().records() > MAX_TICK_RECORDS;
-      if (!devices.add(w.batch().deviceId()) || full) {
+      boolean empty = tick.waiting.isEmpty() && taken.isEmpty();
+      boolean full = !empty && records + w.batch().records() > MAX_TICK_RECORDS;
+      String device = w.batch().deviceId();
+      if (committing.contains(device) || !devices.add(device) || full) {
         carried.add(w);
         continue;
       }
-      tick.add(w);
+      taken.add(w);
       records += w.batch().records();
     }
-    return tick;
+    if (!taken.isEmpty()) {
+      admitInto(tick, taken);
+    } else if (wait && !carried.isEmpty()) {
+      // only batches of devices still committing: wait for an arrival or a short while
+      Waiting next = queue.poll(TOP_UP_MILLIS, TimeUnit.MILLISECONDS);
+      if (next != null) {
+        carried.add(next);
+      }
+    }
   }
 
-  private void runTick(List<Waiting> tick) {
-    stages.countTick();
+  /**
+   * Admits {@code batches} in one Redis round trip and assembles their plans into {@code tick}
+   * against one SQL lookup of the keys Redis remembered; when that fails, every one of them gets
+   * the failure as its answer and the tick is left as it was.
+   */
+  private void admitInto(Forming tick, List<Waiting> batches) {
     try {
       long t0 = System.nanoTime();
-      List<Map<String, List<Candidate>>> candidates = new ArrayList<>(tick.size());
-      for (Waiting w : tick) {
+      List<Map<String, List<Candidate>>> candidates = new ArrayList<>(batches.size());
+      for (Waiting w : batches) {
         candidates.add(w.batch().triage().byRoom());
       }
       StageObserver.Scope admit = observer.start(PipelineStage.ADMIT);
@@ -242,30 +379,40 @@ final class TickSequencer implements AutoCloseable {
       long t1 = System.nanoTime();
       stages.add(Stage.ADMIT, t1 - t0);
       Map<String, MessageRow> known = store.messagesByKeys(remembered(slots));
-      List<Assembled> together = new ArrayList<>();
-      List<Assembled> alone = new ArrayList<>();
-      Set<String> claimed = new HashSet<>();
-      for (int i = 0; i < tick.size(); i++) {
-        Waiting w = tick.get(i);
+      tick.known.putAll(known);
+      for (int i = 0; i < batches.size(); i++) {
+        Waiting w = batches.get(i);
         Plan plan =
             BatchAssembly.assemble(
-                w.batch().deviceId(), w.batch().triage().rejected(), slots.get(i), known, Map.of());
+                w.batch().deviceId(),
+                w.batch().triage().rejected(),
+                slots.get(i),
+                tick.known,
+                Map.of());
         Assembled a = new Assembled(w, slots.get(i), plan);
-        if (plan.clashes().isEmpty() && claim(plan, claimed)) {
-          together.add(a);
+        if (plan.clashes().isEmpty() && claim(plan, tick.claimed)) {
+          tick.together.add(a);
         } else {
-          alone.add(a);
+          tick.alone.add(a);
         }
+        tick.waiting.add(w);
+        tick.devices.add(w.batch().deviceId());
+        tick.records += w.batch().records();
       }
+      forming = tick.waiting.size();
       stages.add(Stage.ASSEMBLE, System.nanoTime() - t1);
-      commitTogether(together, known);
-      for (Assembled a : alone) {
-        commitAlone(a, known);
-      }
     } catch (RuntimeException | Error e) {
-      for (Waiting w : tick) {
+      for (Waiting w : batches) {
         w.reply().completeExceptionally(e);
       }
+    }
+  }
+
+  /** Commits a tick on the committer thread: its batches together, then those that wait alone. */
+  private void commit(ReadyTick tick) {
+    commitTogether(tick.together(), tick.known());
+    for (Assembled a : tick.alone()) {
+      commitAlone(a, tick.known());
     }
   }
 

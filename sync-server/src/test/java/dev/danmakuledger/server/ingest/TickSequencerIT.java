@@ -142,10 +142,10 @@ class TickSequencerIT {
       together.add(send(d, d.id.endsWith("1") ? "room-a" : "room-b"));
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (ingest.waitingForTick() < others.size() && System.nanoTime() < deadline) {
+    while (ingest.formingTick() < others.size() && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
-    assertEquals(others.size(), ingest.waitingForTick(), "batches waiting for the next tick");
+    assertEquals(others.size(), ingest.formingTick(), "batches admitted into the next tick");
     HeldCommits.release.countDown();
     assertEquals(2, first.get().outcomes().size());
     return together;
