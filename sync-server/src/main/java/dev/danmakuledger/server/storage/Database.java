@@ -2,17 +2,17 @@ package dev.danmakuledger.server.storage;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.danmakuledger.server.storage.migration.Migrations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * The SQL database of the sync server (docs/architecture.md §6): a HikariCP pool over H2 (embedded,
- * MySQL mode) or MariaDB/MySQL, migrated by Flyway with the same scripts on every backend.
+ * MySQL mode) or MariaDB/MySQL, migrated by Flyway with the same scripts on every backend ({@link
+ * Migrations}).
  */
 public final class Database implements AutoCloseable {
   static final String MYSQL_TABLE_OPTIONS =
@@ -75,14 +75,7 @@ public final class Database implements AutoCloseable {
     cfg.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(cfg);
     try {
-      RewordedScripts.realign(pool);
-      Flyway.configure()
-          .dataSource(pool)
-          .locations("classpath:db/migration")
-          .javaMigrations(new RecordsToBundles(), new KeyHashGuard())
-          .placeholders(Map.of("tableOptions", isH2(url) ? "" : MYSQL_TABLE_OPTIONS))
-          .load()
-          .migrate();
+      Migrations.migrate(pool, isH2(url) ? "" : MYSQL_TABLE_OPTIONS);
       pool.getHikariConfigMXBean().setConnectionTimeout(CONNECTION_TIMEOUT_MS);
     } catch (RuntimeException | SQLException e) {
       pool.close();

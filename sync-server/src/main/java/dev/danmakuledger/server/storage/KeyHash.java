@@ -14,13 +14,13 @@ import java.util.Arrays;
  * 128-bit hash would be refused as one, which no honest device meets (the chance is about n² /
  * 2^129 for n keys).
  */
-final class KeyHash {
+public final class KeyHash {
   static final int BYTES = 16;
 
   private KeyHash() {}
 
   /** The hash of {@code key}, or null for no key (tombstones). */
-  static byte[] of(String key) {
+  public static byte[] of(String key) {
     if (key == null) {
       return null;
     }

@@ -62,7 +62,7 @@ public final class RecordBundle {
    * Splits records with consecutive indices into rows of at most {@link #MAX_RECORDS} records,
    * closing a row early once it holds {@link #CLOSE_AT_BYTES} of canonical bytes.
    */
-  static List<List<DeviceRecordRow>> split(List<DeviceRecordRow> records) {
+  public static List<List<DeviceRecordRow>> split(List<DeviceRecordRow> records) {
     List<List<DeviceRecordRow>> rows = new ArrayList<>();
     int from = 0;
     long bytes = 0;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.server.storage.migration.Migrations;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,6 +17,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +26,11 @@ import org.junit.jupiter.api.Test;
  * keep none, the new guard refuses a stored key, the old one is gone, and a rerun changes nothing.
  */
 abstract class KeyHashMigrationContract extends MigrationContract {
-  /** Messages across three rooms: more than two chunks of the migration, the last one short. */
-  private static final int MESSAGES = 2 * KeyHashGuard.CHUNK + 345;
+  /**
+   * Messages across three rooms: more than two chunks of the migration (1,000 rows each), the last
+   * one short.
+   */
+  private static final int MESSAGES = 2 * 1_000 + 345;
 
   @Test
   void storedMessagesGetTheirKeyHashAndTheGuardMovesToIt() throws Exception {
@@ -33,7 +38,7 @@ abstract class KeyHashMigrationContract extends MigrationContract {
     Flyway.configure()
         .dataSource(url, null, null)
         .locations("classpath:db/migration")
-        .javaMigrations(new RecordsToBundles())
+        .javaMigrations(Migrations.java().toArray(JavaMigration[]::new))
         .placeholders(Map.of("tableOptions", tableOptions()))
         .target("11")
         .load()
@@ -64,7 +69,7 @@ abstract class KeyHashMigrationContract extends MigrationContract {
             assertThrows(SQLException.class, () -> insertHashed(c, "room-9", 1, key(5), 99_999));
         assertTrue(Jdbc.isUniqueViolation(taken), taken.toString());
         // run again (as after a crash before Flyway recorded it): nothing left to do
-        new KeyHashGuard().migrate(context(c));
+        javaMigration("12").migrate(context(c));
         assertEquals(MESSAGES, hashesMatchingKeys(c));
 
         // the old guard over the key itself is gone: only the hash column guards now

@@ -1,6 +1,8 @@
-package dev.danmakuledger.server.storage;
+package dev.danmakuledger.server.storage.migration;
 
 import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.server.storage.DeviceRecordRow;
+import dev.danmakuledger.server.storage.RecordBundle;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,6 +23,10 @@ import org.flywaydb.core.api.migration.Context;
  * migrations are done), and a rerun after {@code device_records} was dropped has nothing to move.
  */
 final class RecordsToBundles extends MigrationOutsideTransaction {
+  private static final String INSERT =
+      "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
+          + " VALUES (?,?,?,?,?)";
+
   RecordsToBundles() {
     super("10", "device records to bundles");
   }
@@ -85,8 +91,8 @@ final class RecordsToBundles extends MigrationOutsideTransaction {
                     rs.getBytes(3),
                     Outcome.valueOf(rs.getString(4)),
                     rs.getString(5),
-                    Jdbc.getLong(rs, 6),
-                    Jdbc.getLong(rs, 7),
+                    nullableLong(rs, 6),
+                    nullableLong(rs, 7),
                     rs.getString(8),
                     rs.getString(9)));
             createdAt = Math.max(createdAt, rs.getLong(10));
@@ -95,9 +101,30 @@ final class RecordsToBundles extends MigrationOutsideTransaction {
         if (run.isEmpty()) {
           return;
         }
-        DeviceBundles.insert(c, device, run, createdAt);
+        insert(c, device, run, createdAt);
         from = run.get(run.size() - 1).index() + 1;
       }
     }
+  }
+
+  /** Inserts one device's consecutive records as bundle rows, in one JDBC batch. */
+  private static void insert(Connection c, String device, List<DeviceRecordRow> run, long at)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (List<DeviceRecordRow> row : RecordBundle.split(run)) {
+        ps.setString(1, device);
+        ps.setLong(2, row.get(0).index());
+        ps.setLong(3, row.get(row.size() - 1).index() + 1);
+        ps.setBytes(4, RecordBundle.encode(row));
+        ps.setLong(5, at);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static Long nullableLong(ResultSet rs, int column) throws SQLException {
+    long v = rs.getLong(column);
+    return rs.wasNull() ? null : v;
   }
 }

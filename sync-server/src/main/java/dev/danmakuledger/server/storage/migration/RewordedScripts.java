@@ -1,4 +1,4 @@
-package dev.danmakuledger.server.storage;
+package dev.danmakuledger.server.storage.migration;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

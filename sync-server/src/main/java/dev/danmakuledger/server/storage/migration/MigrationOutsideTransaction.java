@@ -1,4 +1,4 @@
-package dev.danmakuledger.server.storage;
+package dev.danmakuledger.server.storage.migration;
 
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.JavaMigration;

@@ -1,5 +1,6 @@
-package dev.danmakuledger.server.storage;
+package dev.danmakuledger.server.storage.migration;
 
+import dev.danmakuledger.server.storage.KeyHash;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

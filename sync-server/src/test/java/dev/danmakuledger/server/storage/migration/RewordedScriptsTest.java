@@ -1,10 +1,13 @@
-package dev.danmakuledger.server.storage;
+package dev.danmakuledger.server.storage.migration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.danmakuledger.server.storage.Database;
+import dev.danmakuledger.server.storage.MariaDbDatabase;
+import dev.danmakuledger.server.storage.StorageUnavailableException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,7 +31,7 @@ final class RewordedScriptsTest {
     Flyway flyway =
         Flyway.configure()
             .dataSource(Database.h2Url(dir), null, null)
-            .locations("classpath:db/migration")
+            .locations(Migrations.SCRIPTS)
             .placeholders(Map.of("tableOptions", ""))
             .load();
     for (RewordedScripts.Reworded r : RewordedScripts.ALL) {
