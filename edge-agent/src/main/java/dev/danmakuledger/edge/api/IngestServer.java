@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /metrics}: Prometheus text.
  * </ul>
  *
- * Concurrent posts wait on the capture service together and share its group commits.
+ * A post that finds the capture service idle commits on its own request thread; concurrent posts
+ * share the capture service's group commits.
  */
 public final class IngestServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
@@ -208,7 +209,7 @@ public final class IngestServer implements AutoCloseable {
     byte[] body = readBody(ex);
     CaptureRequest request =
         validation.parse(body, ex.getRequestHeaders().getFirst("Idempotency-Key"));
-    CaptureAck ack = CaptureService.await(capture.submit(request));
+    CaptureAck ack = capture.capture(request);
     send(ex, ack.repeat() ? 200 : 201, JSON, json.writeValueAsBytes(ack));
   }
 

@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
  * The agent's rotating Bloom filter across restarts (docs/edge-agent.md "Bloom filter sizing"):
  * restored from the stored snapshot plus the keys captured after it (or rebuilt from the newest n
  * records), fed only with keys whose transaction committed, and snapshotted every {@value
- * #SNAPSHOT_EVERY} records, on rotation and on close. Written by the writer thread or, in the
- * post-commit step the writer hands over, by the planner thread; the writer waits for that step
- * before it reads the filter, so reads and writes never overlap.
+ * #SNAPSHOT_EVERY} records, on rotation and on close. Written by the holder of the capture queue's
+ * turn (the writer thread, or a thread committing a lone capture) or, in the post-commit step the
+ * writer hands over, by the planner thread; the writer waits for that step before it reads the
+ * filter or gives up the turn, so reads and writes never overlap.
  */
 final class BloomKeeper {
   private static final Logger LOG = LoggerFactory.getLogger(BloomKeeper.class);

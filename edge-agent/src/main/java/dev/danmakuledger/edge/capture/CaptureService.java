@@ -23,10 +23,11 @@ import java.util.concurrent.ExecutionException;
  *
  * <p>Callers submit requests from any thread into a {@link CaptureQueue}; one writer thread ({@link
  * CaptureWriter}) group-commits them, each batch planned by a {@link BatchPlanner} on the {@link
- * CommittedLog}. Futures complete only after the commit, so every ack is durable and covered by a
- * device signature. If a transaction fails, the committed log and the Bloom filter ({@link
- * BloomKeeper}) stay as they were. A false positive or a forgotten key never drops or duplicates a
- * message.
+ * CommittedLog}. A single {@link #capture} that finds nothing queued and no transaction running is
+ * committed by its own thread instead. Futures complete only after the commit, so every ack is
+ * durable and covered by a device signature. If a transaction fails, the committed log and the
+ * Bloom filter ({@link BloomKeeper}) stay as they were. A false positive or a forgotten key never
+ * drops or duplicates a message.
  *
  * <p>Dedupe counters are persisted with the next capture transaction and on close, so a crash may
  * lose the counts of repeats since the last new record; the log itself loses nothing acknowledged.
@@ -165,14 +166,30 @@ public final class CaptureService implements AutoCloseable {
   }
 
   /**
-   * Captures one record and waits for its durable ack.
+   * Captures one record and waits for its durable ack. When nothing is queued and no transaction
+   * runs, the calling thread commits the record itself, so a lone capture's ack waits for its own
+   * {@code COMMIT} and nothing else; otherwise it is queued and shares the writer's next group
+   * commit like a {@link #submit}.
    *
+   * @throws dev.danmakuledger.protocol.record.InvalidRecordException if a field is invalid or the
+   *     key belongs to another device
    * @throws IdempotencyConflictException if the key was used for different content
    * @throws StoreFullException at the store size bound
+   * @throws IllegalStateException after {@link #close()}
    */
   public CaptureAck capture(CaptureRequest request)
       throws IdempotencyConflictException, StoreException, InterruptedException {
-    return await(submit(request));
+    Pending pending = Pending.of(request, deviceId, blinds);
+    if (queue.claimIdle()) {
+      try {
+        writer.commitAlone(pending);
+      } finally {
+        queue.release();
+      }
+    } else {
+      queue.add(List.of(pending));
+    }
+    return await(pending.future());
   }
 
   /** Waits for a future returned by {@link #submit}, unwrapping its failure. */

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * only if the transaction commits, and dropped otherwise. When the next batch is already waiting,
  * the post-commit step (Bloom feed, stats, answering the futures) of a committed batch is handed to
  * the planner thread too, ahead of the plan it makes next, so the writer starts the next
- * transaction at once; a lone capture is answered by the writer itself, with no hand-over on its
- * ack path.
+ * transaction at once. A capture that finds the writer idle and nothing queued is committed and
+ * answered by the thread that submitted it ({@link #commitAlone}), with no hand-over on its ack
+ * path; captures submitted meanwhile queue for the writer's next group commit.
  *
  * <p>The Bloom filter forgets keys older than two generations; a repeat of such a key reaches the
  * store's UNIQUE index, which rolls the transaction back, and the batch is redone with an exact
@@ -58,7 +59,9 @@ final class CaptureWriter implements Runnable {
    */
   private Future<?> settling;
 
-  // Owned by the writer thread (and by its owner before it starts and after it ends).
+  // Owned by the holder of the queue's turn: the writer thread, or a thread committing a lone
+  // capture (and by the owner before the writer starts and after it ends). The turn's monitor
+  // orders one holder's writes before the next holder's reads.
   private DedupeCounts totals;
   private DedupeCounts unpersisted = DedupeCounts.ZERO;
 
@@ -106,24 +109,44 @@ final class CaptureWriter implements Runnable {
     while (batch != null) {
       CaptureQueue.Batch following = null;
       try {
-        Carry carry = process(batch, plan);
+        Carry carry = process(batch, plan, true);
         following = carry.next;
         plan = carry.plan;
       } catch (RuntimeException e) {
-        LOG.error("capture batch failed", e);
-        for (Pending p : batch.requests()) {
-          p.future().completeExceptionally(e);
-        }
+        failAll(batch.requests(), e);
         plan = null;
       }
       if (following != null) {
         batch = following;
       } else {
         settle();
+        queue.release();
         batch = batch.stop() ? null : queue.take();
       }
     }
     settle();
+  }
+
+  /**
+   * Commits one capture on the calling thread and answers it there, with no hand-over to the writer
+   * thread and back. The caller holds the queue's turn ({@link CaptureQueue#claimIdle}), so the
+   * writer is idle: its post-commit steps are settled, its planner thread has nothing to do, and
+   * what is submitted meanwhile waits in the queue for the writer's next group commit.
+   */
+  void commitAlone(Pending capture) {
+    CaptureQueue.Batch alone = new CaptureQueue.Batch(List.of(capture), false);
+    try {
+      process(alone, null, false);
+    } catch (RuntimeException e) {
+      failAll(alone.requests(), e);
+    }
+  }
+
+  private static void failAll(List<Pending> requests, RuntimeException e) {
+    LOG.error("capture batch failed", e);
+    for (Pending p : requests) {
+      p.future().completeExceptionally(e);
+    }
   }
 
   /**
@@ -142,10 +165,11 @@ final class CaptureWriter implements Runnable {
   }
 
   /**
-   * Commits one batch ({@code plan}, if not null, is its plan on the committed state). While the
-   * transaction runs, the next queued batch is planned on top of this one on the planner thread.
+   * Commits one batch ({@code plan}, if not null, is its plan on the committed state). With {@code
+   * drainNext}, the next queued batch is drained and, while the transaction runs, planned on top of
+   * this one on the planner thread.
    */
-  private Carry process(CaptureQueue.Batch batch, Plan plan) {
+  private Carry process(CaptureQueue.Batch batch, Plan plan, boolean drainNext) {
     if (batch.requests().isEmpty()) {
       return Carry.NONE;
     }
@@ -168,7 +192,7 @@ final class CaptureWriter implements Runnable {
           return new Carry(next, null);
         }
         planned = null;
-        if (next == null && !batch.stop()) {
+        if (drainNext && next == null && !batch.stop()) {
           next = queue.poll();
           if (next != null && !next.requests().isEmpty()) {
             Plan base = round;
@@ -236,7 +260,7 @@ final class CaptureWriter implements Runnable {
               }
             };
         if (next == null) {
-          // Nothing queued behind: answer from this thread, with no hand-over on the ack path.
+          // Nothing drained behind: answer from this thread, with no hand-over on the ack path.
           settle.run();
         } else {
           // The next batch is ready to commit: the planner thread feeds the Bloom filter and
@@ -247,10 +271,7 @@ final class CaptureWriter implements Runnable {
       }
     } catch (RuntimeException e) {
       awaitQuietly(planned);
-      LOG.error("capture batch failed", e);
-      for (Pending p : batch.requests()) {
-        p.future().completeExceptionally(e);
-      }
+      failAll(batch.requests(), e);
       return new Carry(next, null);
     }
   }

@@ -11,8 +11,9 @@ import java.util.Optional;
 /**
  * The device log as last committed: its size and compact range (RFC 6962 in O(log n) hashes,
  * docs/architecture.md §3), from which every plan starts. It moves only when a transaction has
- * committed, so a failed one leaves it untouched. Changed by the writer thread only; {@link
- * #status()} may be read from any thread.
+ * committed, so a failed one leaves it untouched. Changed only by the holder of the capture queue's
+ * turn (the writer thread, or a thread committing a lone capture); {@link #status()} may be read
+ * from any thread.
  */
 final class CommittedLog {
   private CompactRange range;

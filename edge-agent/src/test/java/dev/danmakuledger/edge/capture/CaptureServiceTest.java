@@ -22,13 +22,17 @@ import dev.danmakuledger.protocol.testing.MutableClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -235,6 +239,110 @@ class CaptureServiceTest {
         retried.repeat(), "the failed capture must not have entered the Bloom filter as stored");
     VerifyReport report = device.verify();
     assertTrue(report.ok(), report.problem());
+  }
+
+  /** Runs {@code capture} on a thread of its own; the future completes with its ack. */
+  private CompletableFuture<CaptureAck> captureOnAThread(CaptureRequest request, String name) {
+    CompletableFuture<CaptureAck> out = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                out.complete(device.capture.capture(request));
+              } catch (Exception | Error e) {
+                out.completeExceptionally(e);
+              }
+            },
+            name);
+    t.start();
+    return out;
+  }
+
+  @Test
+  void aLoneCaptureCommitsOnItsOwnThreadAndIsAnsweredOnlyAfterTheCommit() throws Exception {
+    device = TestDevice.create(dir, clock);
+    device.faults.hold();
+    CompletableFuture<CaptureAck> lone =
+        captureOnAThread(device.request("alice", 1, "alone"), "lone-capturer");
+    device.faults.awaitHeldAppend();
+    Thread appender = device.faults.appenders().get(0);
+    assertEquals("lone-capturer", appender.getName(), "the submitting thread commits it");
+    assertFalse(lone.isDone(), "acknowledged while its transaction was still committing");
+    assertEquals(0, device.store.recordCount());
+    device.faults.release();
+    CaptureAck ack = lone.get(30, TimeUnit.SECONDS);
+    assertEquals(0, ack.index());
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + EdgeStore.fileIn(dir));
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT idempotency_key FROM records WHERE idx = 0")) {
+      assertTrue(rs.next(), "the acknowledged record is in the file, seen by another connection");
+      assertEquals(ack.idempotencyKey(), rs.getString(1));
+    }
+    assertEquals(1, device.capture.logStatus().size());
+    assertEquals(1, device.capture.stats().captures());
+    CaptureAck again = device.capture.capture(device.request("alice", 1, "alone"));
+    assertTrue(again.repeat(), "the lone commit fed the Bloom filter and the exact lookup");
+    assertEquals(0, again.index());
+  }
+
+  @Test
+  void capturesArrivingDuringALoneCommitAreGroupCommittedByTheWriterAndDeduped() throws Exception {
+    device = TestDevice.create(dir, clock);
+    device.faults.hold();
+    CompletableFuture<CaptureAck> lone =
+        captureOnAThread(device.request("alice", 0, "first"), "lone-capturer");
+    device.faults.awaitHeldAppend();
+    int threads = 40;
+    List<CompletableFuture<CaptureAck>> behind = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      // every key twice with the same content, and "alice" 0 again: all repeats
+      int n = i % (threads / 2);
+      CaptureRequest r =
+          i == threads - 1
+              ? device.request("alice", 0, "first")
+              : device.request("u" + n, n, "message " + n);
+      behind.add(captureOnAThread(r, "capturer-" + i));
+    }
+    for (int i = 0; i < 3_000 && device.capture.queued() < threads; i++) {
+      Thread.sleep(1);
+    }
+    assertEquals(threads, device.capture.queued(), "all queued behind the lone commit");
+    device.faults.release();
+
+    assertEquals(0, lone.get(30, TimeUnit.SECONDS).index());
+    Map<String, Long> indexOfKey = new HashMap<>();
+    for (CompletableFuture<CaptureAck> f : behind) {
+      CaptureAck ack = f.get(30, TimeUnit.SECONDS);
+      Long before = indexOfKey.putIfAbsent(ack.idempotencyKey(), ack.index());
+      if (before != null) {
+        assertEquals(before, ack.index(), "one index per key: " + ack.idempotencyKey());
+      }
+    }
+    assertEquals(threads / 2 + 1, indexOfKey.size(), "the 20 keys behind plus alice's");
+    assertEquals(0, indexOfKey.get(device.key("alice", 0).toString()));
+    assertEquals(1 + threads / 2, device.capture.logStatus().size());
+    assertEquals(1 + threads / 2, device.store.recordCount());
+    List<Thread> appenders = device.faults.appenders();
+    assertEquals(2, appenders.size(), "transactions: the lone one and one group commit");
+    for (Thread t : appenders.subList(1, appenders.size())) {
+      assertEquals("edge-capture-writer", t.getName(), "queued captures commit on the writer");
+    }
+    assertEquals(threads / 2, device.capture.stats().duplicates());
+    VerifyReport report = device.verify();
+    assertTrue(report.ok(), report.problem());
+  }
+
+  @Test
+  void aCaptureNeverOvertakesOnesQueuedBeforeIt() throws Exception {
+    device = TestDevice.create(dir, clock);
+    CompletableFuture<CaptureAck> held = holdACommit(900_000);
+    CompletableFuture<CaptureAck> queued =
+        device.capture.submit(device.request("alice", 1, "queued first"));
+    device.faults.release();
+    CaptureAck later = device.capture.capture(device.request("alice", 2, "captured after"));
+    assertEquals(0, CaptureService.await(held).index());
+    assertEquals(1, CaptureService.await(queued).index());
+    assertEquals(2, later.index());
   }
 
   /**

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -28,6 +29,7 @@ public final class FaultyStore implements EdgeStore {
   private volatile CountDownLatch entered;
   private volatile CountDownLatch release;
   private volatile BeforeAccept beforeAccept = size -> {};
+  private final List<Thread> appenders = new CopyOnWriteArrayList<>();
 
   /** What runs before the answer to a batch ending at {@code size} is stored; may throw. */
   @FunctionalInterface
@@ -66,8 +68,14 @@ public final class FaultyStore implements EdgeStore {
     release.countDown();
   }
 
+  /** The thread of every append so far, in order. */
+  public List<Thread> appenders() {
+    return List.copyOf(appenders);
+  }
+
   @Override
   public void append(AppendBatch batch) throws StoreException {
+    appenders.add(Thread.currentThread());
     CountDownLatch gate = release;
     if (gate != null) {
       entered.countDown();
