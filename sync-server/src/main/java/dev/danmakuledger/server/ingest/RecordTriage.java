@@ -1,6 +1,5 @@
 package dev.danmakuledger.server.ingest;
 
-import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.record.CanonicalRecord;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.record.InvalidRecordException;
@@ -49,10 +48,8 @@ final class RecordTriage {
    *
    * @param rejected the REJECTED rows by position in the batch (null where a candidate is)
    * @param byRoom the candidates grouped by room, rooms in order of first appearance
-   * @param newestHlcMillis the newest capture time among the candidates, or -1
    */
-  record Triage(
-      DeviceRecordRow[] rejected, Map<String, List<Candidate>> byRoom, long newestHlcMillis) {}
+  record Triage(DeviceRecordRow[] rejected, Map<String, List<Candidate>> byRoom) {}
 
   /**
    * Batches of at least this many records are decoded and moderated on the common fork-join pool as
@@ -76,14 +73,12 @@ final class RecordTriage {
     }
     positions.forEach(i -> judge(deviceId, oldSize, i, canonicals.get(i), candidates, rejected));
     Map<String, List<Candidate>> byRoom = new LinkedHashMap<>();
-    long newest = -1;
     for (Candidate c : candidates) {
       if (c != null) {
         byRoom.computeIfAbsent(c.record().room(), r -> new ArrayList<>()).add(c);
-        newest = Math.max(newest, Hlc.unpack(c.record().hlc()).physicalMillis());
       }
     }
-    return new Triage(rejected, byRoom, newest);
+    return new Triage(rejected, byRoom);
   }
 
   /**

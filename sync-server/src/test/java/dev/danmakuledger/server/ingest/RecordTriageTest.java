@@ -48,7 +48,6 @@ final class RecordTriageTest {
   void everyRecordKeepsItsPlace(int size) {
     List<byte[]> batch = new ArrayList<>();
     List<Expected> expected = new ArrayList<>();
-    long newest = -1;
     for (int i = 0; i < size; i++) {
       long index = OLD_SIZE + i;
       switch (i % 7) {
@@ -76,7 +75,6 @@ final class RecordTriageTest {
         default -> {
           String room = "r" + (i % 3);
           long millis = 1_000L + (i * 7919L) % 5_000;
-          newest = Math.max(newest, millis);
           batch.add(record(DEVICE, index, room, "message " + i, millis));
           expected.add(new Expected(room, null));
         }
@@ -114,7 +112,6 @@ final class RecordTriageTest {
       List<Candidate> room = byRoom.getOrDefault("r" + r, List.of());
       assertEquals(next[r], room.size(), "room r" + r + " holds exactly its candidates");
     }
-    assertEquals(newest, t.newestHlcMillis());
   }
 
   /**

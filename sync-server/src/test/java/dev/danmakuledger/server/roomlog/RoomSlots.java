@@ -82,18 +82,23 @@ final class RoomSlots {
         ps.executeUpdate();
       }
     }
+    return entry(seq, 1000 + seq, device, index);
+  }
+
+  /** The entry of the message at {@code seq} of record {@code index} with {@code messageId}. */
+  static byte[] entry(long seq, long messageId, String device, long index) {
     return ("v1 "
             + seq
             + " M "
-            + (1000 + seq)
+            + messageId
             + " "
             + device
             + " "
             + index
             + " "
-            + HexFormat.of().formatHex(Rfc6962.leafHash(canonical))
+            + HexFormat.of().formatHex(Rfc6962.leafHash(canonical(device, index)))
             + " "
-            + key)
+            + key(device, index))
         .getBytes(StandardCharsets.US_ASCII);
   }
 
