@@ -217,6 +217,7 @@ public final class SyncServer implements AutoCloseable {
               admin,
               config.clock());
       resources.push(ingest);
+      ingest.notingNumberedRoomsTo(sealer::admitted);
       DeviceSyncStates syncStates = new DeviceSyncStates(db);
       ingest.reportingQueuesTo(
           new QueueReports(syncStates, config.stuckAfter(), config.attemptWindow(), admin));

@@ -36,8 +36,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -78,6 +80,7 @@ public final class BatchIngest implements AutoCloseable {
   private volatile StageObserver observer = StageObserver.NONE;
   private volatile QueueReports queues;
   private volatile BiConsumer<String, List<LogSlot>> committedSlots;
+  private final RoomAdmission admission;
 
   public BatchIngest(
       LedgerStore store,
@@ -101,15 +104,13 @@ public final class BatchIngest implements AutoCloseable {
             admin,
             clock);
     this.triage = new RecordTriage(new Moderation(bannedWords, reviewRule));
+    this.admission =
+        new RoomAdmission(
+            Objects.requireNonNull(sequencer, "sequencer"),
+            Objects.requireNonNull(messageIds, "messageIds"),
+            store);
     this.ticks =
-        TickSequencer.start(
-            store,
-            new RoomAdmission(
-                Objects.requireNonNull(sequencer, "sequencer"),
-                Objects.requireNonNull(messageIds, "messageIds"),
-                store),
-            Objects.requireNonNull(rooms, "rooms"),
-            stages);
+        TickSequencer.start(store, admission, Objects.requireNonNull(rooms, "rooms"), stages);
   }
 
   /** Stops the tick sequencer; batches still waiting for a tick are refused. */
@@ -140,6 +141,15 @@ public final class BatchIngest implements AutoCloseable {
    */
   public BatchIngest handingCommittedSlotsTo(BiConsumer<String, List<LogSlot>> sink) {
     this.committedSlots = Objects.requireNonNull(sink, "sink");
+    return this;
+  }
+
+  /**
+   * Tells {@code sink} the rooms in which numbers are handed out, before Redis hands them out (the
+   * gap sealer then looks only at those rooms, docs/architecture.md §5).
+   */
+  public BatchIngest notingNumberedRoomsTo(Consumer<Set<String>> sink) {
+    admission.notingRoomsTo(sink);
     return this;
   }
 

@@ -13,6 +13,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The Redis step of a batch (docs/architecture.md §5, check 2): each room's candidates admitted in
@@ -62,6 +65,7 @@ final class RoomAdmission {
   private final RoomSequencer sequencer;
   private final MessageIds messageIds;
   private final LedgerStore store;
+  private volatile Consumer<Set<String>> numbered = rooms -> {};
 
   RoomAdmission(RoomSequencer sequencer, MessageIds messageIds, LedgerStore store) {
     this.sequencer = sequencer;
@@ -70,10 +74,19 @@ final class RoomAdmission {
   }
 
   /**
+   * Tells {@code sink} the rooms of every admission and renumbering before Redis is asked, so that
+   * a number handed out and never committed is looked for there (the gap sealer).
+   */
+  void notingRoomsTo(Consumer<Set<String>> sink) {
+    this.numbered = Objects.requireNonNull(sink, "sink");
+  }
+
+  /**
    * Admits every room's candidates, one atomic Redis call per room, all rooms' calls in one round
    * trip; rooms keep their order.
    */
   Map<String, List<Slot>> admit(Map<String, List<Candidate>> byRoom) {
+    numbered.accept(byRoom.keySet());
     Map<String, List<AdmitItem>> items = new LinkedHashMap<>();
     for (Map.Entry<String, List<Candidate>> e : byRoom.entrySet()) {
       List<AdmitItem> room = new ArrayList<>(e.getValue().size());
@@ -164,6 +177,7 @@ final class RoomAdmission {
     if (slots.isEmpty()) {
       return List.of();
     }
+    numbered.accept(Set.of(room));
     List<Long> ids = new ArrayList<>(slots.size());
     for (int i = 0; i < slots.size(); i++) {
       ids.add(messageIds.next());

@@ -1,10 +1,14 @@
 package dev.danmakuledger.server.storage;
 
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Finds and seals holes in room numbering (docs/architecture.md §5, gap sealer): a hole is a number
@@ -62,6 +66,49 @@ public final class GapStore {
       }
     }
     return marks;
+  }
+
+  /** Rooms in one {@code IN} list of {@link #roomsAboveWatermark(Collection)}. */
+  private static final int ROOMS_PER_QUERY = 500;
+
+  /**
+   * Those of {@code rooms} with slots above their watermark, in name order: the rooms a sealer run
+   * looks at when it knows which rooms had numbers handed out, without a scan of every room.
+   */
+  public List<RoomMark> roomsAboveWatermark(Collection<String> rooms) {
+    List<String> all = new ArrayList<>(new TreeSet<>(rooms));
+    List<RoomMark> marks = new ArrayList<>();
+    for (int from = 0; from < all.size(); from += ROOMS_PER_QUERY) {
+      List<String> part = all.subList(from, Math.min(all.size(), from + ROOMS_PER_QUERY));
+      String in = " IN (" + String.join(",", Collections.nCopies(part.size(), "?")) + ")";
+      Map<String, Long> sealed = new HashMap<>();
+      for (Map.Entry<String, Long> e :
+          jdbc.query(
+              "SELECT room, sealed_through FROM room_watermarks WHERE room" + in,
+              ps -> bindRooms(ps, part),
+              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+        sealed.put(e.getKey(), e.getValue());
+      }
+      for (Map.Entry<String, Long> e :
+          jdbc.query(
+              "SELECT room, MAX(seq) FROM messages WHERE room"
+                  + in
+                  + " GROUP BY room ORDER BY room",
+              ps -> bindRooms(ps, part),
+              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+        long through = sealed.getOrDefault(e.getKey(), 0L);
+        if (e.getValue() > through) {
+          marks.add(new RoomMark(e.getKey(), e.getValue(), through));
+        }
+      }
+    }
+    return marks;
+  }
+
+  private static void bindRooms(PreparedStatement ps, List<String> rooms) throws SQLException {
+    for (int i = 0; i < rooms.size(); i++) {
+      ps.setString(i + 1, rooms.get(i));
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.Outcome;
+import dev.danmakuledger.server.ingest.GapSealer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,9 +15,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -863,6 +866,53 @@ abstract class LedgerStoreContract {
     assertTrue(store.gaps().roomsAboveWatermark().isEmpty(), "watermarks reached the top");
     assertEquals(4L, store.counters().get(Counter.TOMBSTONES.key()));
     assertEquals(4L, store.counters().get(Counter.SEALED_GAPS.key()));
+  }
+
+  @Test
+  void aScheduledSealerRunLooksAtTheRoomsNumberedSinceTheLastRunAndAtEveryRoomNowAndThen()
+      throws Exception {
+    GapSealer sealer =
+        new GapSealer(store, Duration.ofMillis(T), Clock.offset(CLOCK, Duration.ofMillis(T)));
+    assertEquals(0, sealer.runScheduled(), "the first run looks at every room: none yet");
+    DeviceRow d = enrolled("d1");
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("noted", 3, "k3", "c", MessageStatus.CONFIRMED),
+                message("quiet", 2, "q2", "b", MessageStatus.CONFIRMED))));
+    sealer.admitted(Set.of("noted"));
+    assertEquals(2, sealer.runScheduled(), "the noted room's holes");
+    for (int run = 2; run < GapSealer.SWEEP_EVERY_RUNS; run++) {
+      assertEquals(0, sealer.runScheduled(), "run " + run + " looks at no room");
+    }
+    assertEquals(1, store.roomPage("quiet", 0, 100).size(), "not looked at yet");
+    assertEquals(1, sealer.runScheduled(), "every room again: the quiet room's hole");
+    assertEquals(2, store.roomPage("quiet", 0, 100).size());
+  }
+
+  @Test
+  void roomsAboveTheirWatermarkAreFoundAmongNamedRoomsOnly() throws Exception {
+    DeviceRow d = enrolled("d1");
+    List<MessageRow> rows = new ArrayList<>();
+    for (int i = 0; i < 1_100; i++) {
+      rows.add(message("r" + i, 2, "key" + i, "t", MessageStatus.CONFIRMED));
+    }
+    store.commit(commitOf(d, 1, rows));
+    Set<String> named = new HashSet<>();
+    for (int i = 0; i < 1_100; i += 2) {
+      named.add("r" + i);
+    }
+    named.add("never-used");
+    List<GapStore.RoomMark> marks = store.gaps().roomsAboveWatermark(named);
+    assertEquals(550, marks.size(), "every named room in use, across several IN lists");
+    for (GapStore.RoomMark m : marks) {
+      assertTrue(named.contains(m.room()), m.room());
+      assertEquals(2, m.highWater());
+      assertEquals(0, m.sealedThrough());
+    }
+    assertEquals(List.of(), store.gaps().roomsAboveWatermark(Set.of("never-used")));
   }
 
   @Test
