@@ -19,12 +19,15 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +69,15 @@ public final class RoomLogIntegrator implements AutoCloseable {
    */
   static final int MAX_TIPS = 4_096;
 
+  /** Scheduled runs between two that look at every room. */
+  static final int SWEEP_EVERY_RUNS = 30;
+
+  /**
+   * Most rooms handed over between two runs (and kept for the next run); beyond it the next run
+   * looks at every room instead.
+   */
+  static final int MAX_NOTED = 65_536;
+
   private record Tip(long version, LogWriter writer) {}
 
   private final RoomLogStore store;
@@ -77,6 +89,17 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final Object runLock = new Object();
   private final RecentSlots recent = new RecentSlots(MAX_RECENT);
   private volatile boolean holding;
+
+  /** Rooms handed over since the last scheduled run. */
+  private final Set<String> handed = ConcurrentHashMap.newKeySet();
+
+  /** Rooms the last run found behind, looked at again by the next one; under {@code runLock}. */
+  private final Set<String> lagging = new HashSet<>();
+
+  /** The next scheduled run looks at every room; the first one does. */
+  private volatile boolean sweepNext = true;
+
+  private int runsSinceSweep;
   private ScheduledExecutorService executor;
 
   public RoomLogIntegrator(
@@ -123,6 +146,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
     try {
       return run(false);
     } catch (RuntimeException e) {
+      sweepNext = true;
       log.warn("room log integration failed, retrying next run: {}", e.toString());
       return 0;
     }
@@ -145,6 +169,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
   public void committed(String room, List<LogSlot> slots) {
     if (holding && !slots.isEmpty()) {
       recent.offer(room, slots);
+      if (handed.size() >= MAX_NOTED) {
+        sweepNext = true;
+      } else {
+        handed.add(room);
+      }
     }
   }
 
@@ -156,16 +185,46 @@ public final class RoomLogIntegrator implements AutoCloseable {
     return recent.size();
   }
 
+  /**
+   * The progress of the rooms a run looks at: every room when forced, on the first run, every
+   * {@link #SWEEP_EVERY_RUNS}th one and after a failure; otherwise the rooms handed over since the
+   * last run and those the last run found behind, so that a run's work follows the rooms in use.
+   * Rooms only another instance commits to are found by the sweeps (that instance integrates them
+   * meanwhile).
+   */
+  private SortedMap<String, RoomLogStore.Progress> progress(boolean force) {
+    if (force || sweepNext || ++runsSinceSweep >= SWEEP_EVERY_RUNS) {
+      sweepNext = false;
+      runsSinceSweep = 0;
+      handed.clear();
+      return store.progress();
+    }
+    Set<String> rooms = new HashSet<>(lagging);
+    for (String room : handed) {
+      rooms.add(room);
+      handed.remove(room);
+    }
+    return rooms.isEmpty() ? new TreeMap<>() : store.progress(rooms);
+  }
+
   private long run(boolean force) {
     synchronized (runLock) {
       SortedMap<String, Long> behind = new TreeMap<>();
-      for (Map.Entry<String, RoomLogStore.Progress> e : store.progress().entrySet()) {
+      for (Map.Entry<String, RoomLogStore.Progress> e : progress(force).entrySet()) {
         RoomLogStore.Progress p = e.getValue();
         // forgotten here too, not only after a step: another instance may be the one extending
         recent.forgetUpTo(e.getKey(), p.size());
         if (p.isBehind()) {
           behind.put(e.getKey(), p.highest());
         }
+      }
+      lagging.clear();
+      for (String room : behind.keySet()) {
+        if (lagging.size() >= MAX_NOTED) {
+          sweepNext = true;
+          break;
+        }
+        lagging.add(room);
       }
       if (behind.isEmpty()) {
         return 0;

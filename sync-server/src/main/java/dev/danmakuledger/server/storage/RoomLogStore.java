@@ -127,6 +127,44 @@ public final class RoomLogStore {
     return out;
   }
 
+  /** Rooms in one {@code IN} list of {@link #progress(Collection)}. */
+  private static final int ROOMS_PER_QUERY = 500;
+
+  /**
+   * {@link #progress()} of those of {@code rooms} with a slot: what a run reads when it knows which
+   * rooms grew, without a scan of every room.
+   */
+  public SortedMap<String, Progress> progress(Collection<String> rooms) {
+    List<String> all = new ArrayList<>(new TreeSet<>(rooms));
+    SortedMap<String, Progress> out = new TreeMap<>();
+    for (int from = 0; from < all.size(); from += ROOMS_PER_QUERY) {
+      List<String> part = all.subList(from, Math.min(all.size(), from + ROOMS_PER_QUERY));
+      String in = " IN (" + String.join(",", Collections.nCopies(part.size(), "?")) + ")";
+      Map<String, Long> sizes = new HashMap<>();
+      for (Map.Entry<String, Long> e :
+          jdbc.query(
+              "SELECT room, tree_size FROM room_logs WHERE room" + in,
+              ps -> bindRooms(ps, part),
+              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+        sizes.put(e.getKey(), e.getValue());
+      }
+      for (Map.Entry<String, Long> e :
+          jdbc.query(
+              "SELECT room, MAX(seq) FROM messages WHERE room" + in + " GROUP BY room",
+              ps -> bindRooms(ps, part),
+              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+        out.put(e.getKey(), new Progress(sizes.getOrDefault(e.getKey(), 0L), e.getValue()));
+      }
+    }
+    return out;
+  }
+
+  private static void bindRooms(PreparedStatement ps, List<String> rooms) throws SQLException {
+    for (int i = 0; i < rooms.size(); i++) {
+      ps.setString(i + 1, rooms.get(i));
+    }
+  }
+
   /** The room's log head, if anything was ever integrated or published for it. */
   public Optional<RoomLogRow> log(String room) {
     return jdbc.queryOne(ROW + " WHERE room = ?", ps -> ps.setString(1, room), RoomLogStore::row);

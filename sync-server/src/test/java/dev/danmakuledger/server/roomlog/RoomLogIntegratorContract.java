@@ -386,6 +386,29 @@ abstract class RoomLogIntegratorContract {
   }
 
   @Test
+  void aScheduledRunLooksAtTheRoomsHandedOverAndAtEveryRoomNowAndThen() throws Exception {
+    RoomLogIntegrator integrator =
+        new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    integrator.start(); // the first scheduled run is an hour away: tests run them by hand
+    try {
+      assertEquals(0, integrator.runScheduled(), "the first run looks at every room: none yet");
+      byte[] handed = slots.message("handed", 1, "dev", 1);
+      byte[] quiet = slots.tombstone("quiet", 1, "gap-sealed"); // message ids follow seq
+      integrator.committed("handed", List.of(committed(1, "dev", 1)));
+      assertEquals(1, integrator.runScheduled(), "the room handed over");
+      assertLogIs("handed", List.of(handed));
+      for (int run = 2; run < RoomLogIntegrator.SWEEP_EVERY_RUNS; run++) {
+        assertEquals(0, integrator.runScheduled(), "run " + run + " looks at no room");
+      }
+      assertTrue(store.log("quiet").isEmpty(), "not looked at yet");
+      assertEquals(1, integrator.runScheduled(), "every room again: the quiet one");
+      assertLogIs("quiet", List.of(quiet));
+    } finally {
+      integrator.close();
+    }
+  }
+
+  @Test
   void slotsHeldForARoomAnotherInstanceIntegratedAreForgotten() throws Exception {
     String room = "elsewhere";
     List<byte[]> expected = new ArrayList<>();
