@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Two sync-server instances in this JVM on one Redis and one database (embedded Redis and"
           + " an H2 server-mode file unless --redis/--jdbc are given): a"
-          + " device posts to instance A, a viewer on instance B; latency from local ack to SSE"
+          + " device (or --devices) posts to instance A, a viewer on instance B; latency from local ack to SSE"
           + " receipt next to a Redis PUBLISH->subscriber round trip in the same run. Reports the"
           + " offered and achieved rates; a run whose device fell behind (achieved < 99%% of"
           + " offered) measured its backlog, not the latency, and is marked not valid."
@@ -27,8 +27,19 @@ final class LiveCommand implements Callable<Integer> {
   @Mixin Output output;
   @Mixin Targets targets;
 
-  @Option(names = "--rate", defaultValue = "1000", description = "messages/s (default 1000)")
+  @Option(
+      names = "--rate",
+      defaultValue = "1000",
+      description = "messages/s over all devices (default 1000)")
   int rate;
+
+  @Option(
+      names = "--devices",
+      defaultValue = "1",
+      description =
+          "devices sharing the rate, each with its own log and batches, all posting to instance A"
+              + " (default 1)")
+  int devices;
 
   @Option(
       names = "--duration",
@@ -51,7 +62,7 @@ final class LiveCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LiveBenchmark.Options o;
     try {
-      o = new LiveBenchmark.Options(rate, duration, lingers, targets.redis, targets.jdbc);
+      o = new LiveBenchmark.Options(rate, devices, duration, lingers, targets.redis, targets.jdbc);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

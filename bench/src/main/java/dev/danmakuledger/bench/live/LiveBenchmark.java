@@ -53,21 +53,34 @@ public final class LiveBenchmark {
   /**
    * Options of one run.
    *
-   * @param rate captures per second, 1..100000
-   * @param duration how long the device captures, 1 s..10 min
+   * @param rate captures per second over all devices, 1..100000
+   * @param devices devices sharing the rate, each its own enrolment, log and batches, 1..1024
+   * @param duration how long the devices capture, 1 s..10 min
    * @param lingers the lingers to measure, one run each, each 1 ms..1 s
    * @param redisUri the Redis both instances share, or null for an embedded one
    * @param jdbcUrl a MariaDB/MySQL server (a fresh database, dropped after), or null for an H2 file
    *     database in server mode
    */
   public record Options(
-      int rate, Duration duration, List<Duration> lingers, String redisUri, String jdbcUrl) {
+      int rate,
+      int devices,
+      Duration duration,
+      List<Duration> lingers,
+      String redisUri,
+      String jdbcUrl) {
     public Options {
+      if (devices < 1 || devices > 1_024) {
+        throw new IllegalArgumentException("devices: got " + devices + ", want 1..1024");
+      }
       if (jdbcUrl != null) {
         FreshDatabase.requireServerUrl(jdbcUrl);
       }
       if (rate < 1 || rate > 100_000) {
         throw new IllegalArgumentException("rate: got " + rate + ", want 1..100000");
+      }
+      if (rate < devices) {
+        throw new IllegalArgumentException(
+            "rate: got " + rate + " for " + devices + " devices, want at least one a second each");
       }
       if (duration == null
           || duration.compareTo(Duration.ofSeconds(1)) < 0
@@ -149,9 +162,9 @@ public final class LiveBenchmark {
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out = once(a, b, redisUri, run, o.rate(), o.duration(), linger, log);
+          Outcome out = once(a, b, redisUri, run, o.rate(), o.devices(), o.duration(), linger, log);
           outcomes.add(out);
-          rows.add(row(o.rate(), o.duration(), out));
+          rows.add(row(o.rate(), o.devices(), o.duration(), out));
         }
         log.println("live: " + best(outcomes));
         return rows;
@@ -167,6 +180,7 @@ public final class LiveBenchmark {
       String redisUri,
       String run,
       int rate,
+      int devices,
       Duration duration,
       Duration linger,
       PrintStream log)
@@ -174,8 +188,10 @@ public final class LiveBenchmark {
     String room = "live-bench-" + run + "-" + linger.toMillis() + "ms";
     log.printf(
         Locale.ROOT,
-        "live: %d msg/s for %s, linger %d ms, device -> %s, viewer on %s, room %s%n",
+        "live: %d msg/s from %d device(s) for %s, linger %d ms, devices -> %s, viewer on %s,"
+            + " room %s%n",
         rate,
+        devices,
         duration,
         linger.toMillis(),
         a.baseUri(),
@@ -191,10 +207,15 @@ public final class LiveBenchmark {
     Thread pubsub = new Thread(() -> pubSub(redisUri, rate, duration, floor), "live-pubsub");
     pubsub.setDaemon(true);
     pubsub.start();
-    LiveDevice device =
-        LiveDevice.enroll(
-            a.baseUri(), a.enrollToken(), "live-device-" + run + "-" + linger.toMillis());
-    LiveDevice.Run r = device.run(room, rate, duration, linger, acked);
+    List<LiveDevice> enrolled = new ArrayList<>();
+    for (int d = 0; d < devices; d++) {
+      enrolled.add(
+          LiveDevice.enroll(
+              a.baseUri(),
+              a.enrollToken(),
+              "live-device-" + run + "-" + linger.toMillis() + "-" + d));
+    }
+    LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
     pubsub.join(duration.toMillis() + 30_000);
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (received(sse) < r.sent() && System.nanoTime() < deadline) {
@@ -266,14 +287,15 @@ public final class LiveBenchmark {
   }
 
   /** The report row of one linger: p50 against the floor's p50, p99 and rates in the note. */
-  static BenchResult row(int rate, Duration duration, Outcome out) {
+  static BenchResult row(int rate, int devices, Duration duration, Outcome out) {
     String note =
         String.format(
             Locale.ROOT,
-            "%d msg/s for %ds, linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most"
+            "%d msg/s from %d device(s) for %ds, linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most"
                 + " pending on the device %d, batch round trip p99 %.1f ms max %.1f ms, received"
                 + " %d of %d; target p99 <= %d ms: %s; baseline p50 %.2f ms p99 %.2f ms",
             rate,
+            devices,
             duration.toSeconds(),
             out.linger().toMillis(),
             out.offered(),

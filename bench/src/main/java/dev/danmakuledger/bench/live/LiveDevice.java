@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -70,22 +74,80 @@ final class LiveDevice {
   }
 
   /**
-   * Captures {@code rate} messages a second into {@code room} for {@code duration}, syncing with
-   * {@code linger}; each capture's due time goes into {@code acked} under its number before it is
-   * sent. Returns once every capture was acknowledged by the server.
+   * {@code devices} capturing {@code rate} messages a second between them (each an equal share,
+   * each on threads of its own) into {@code room} for {@code duration}, as {@link #run} does;
+   * numbers interleave so that each message's number is unique. Returns once every capture of every
+   * device was acknowledged; the achieved rate is over the time until the last device's last
+   * acknowledgement.
    */
-  Run run(String room, int rate, Duration duration, Duration linger, Map<Long, Long> acked)
+  static Run runAll(
+      List<LiveDevice> devices,
+      String room,
+      int rate,
+      Duration duration,
+      Duration linger,
+      Map<Long, Long> acked)
+      throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    int n = devices.size();
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<Run>> runs = new ArrayList<>();
+      for (int d = 0; d < n; d++) {
+        LiveDevice device = devices.get(d);
+        int first = d;
+        double share = (double) rate / n;
+        runs.add(
+            pool.submit(() -> device.run(room, share, duration, linger, acked, start, first, n)));
+      }
+      long sent = 0;
+      long maxBacklog = 0;
+      Latencies roundTrips = new Latencies();
+      for (Future<Run> f : runs) {
+        Run r;
+        try {
+          r = f.get();
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+        sent += r.sent();
+        maxBacklog = Math.max(maxBacklog, r.maxBacklog());
+        roundTrips.merge(r.roundTrips());
+      }
+      long done = System.nanoTime();
+      double window = duration.toNanos() / 1e9;
+      double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
+      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Captures {@code rate} messages a second into {@code room} for {@code duration} from {@code
+   * start}, syncing with {@code linger}; capture k gets the number {@code firstNumber + k * step},
+   * and its due time goes into {@code acked} under that number before it is sent. Returns once
+   * every capture was acknowledged by the server.
+   */
+  Run run(
+      String room,
+      double rate,
+      Duration duration,
+      Duration linger,
+      Map<Long, Long> acked,
+      long start,
+      long firstNumber,
+      long step)
       throws IOException, InterruptedException {
     LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     AtomicLong captured = new AtomicLong();
-    long start = System.nanoTime();
     long end = start + duration.toNanos();
-    long period = 1_000_000_000L / rate;
+    long period = Math.round(1_000_000_000L / rate);
     Thread capture =
         new Thread(
             () -> {
-              for (long n = 0; ; n++) {
-                long due = start + n * period;
+              for (long k = 0; ; k++) {
+                long due = start + k * period;
                 if (due >= end) {
                   return;
                 }
@@ -93,6 +155,7 @@ final class LiveDevice {
                 if (wait > 0) {
                   LockSupport.parkNanos(wait);
                 }
+                long n = firstNumber + k * step;
                 acked.put(n, due);
                 queue.add(new Pending(n, due));
                 captured.incrementAndGet();

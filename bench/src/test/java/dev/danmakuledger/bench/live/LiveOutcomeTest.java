@@ -32,7 +32,7 @@ class LiveOutcomeTest {
     LiveBenchmark.Outcome o = outcome(998.0, 20_000, 60.0);
     assertTrue(o.valid());
     assertTrue(o.meetsTarget());
-    BenchResult row = LiveBenchmark.row(1_000, Duration.ofSeconds(20), o);
+    BenchResult row = LiveBenchmark.row(1_000, 1, Duration.ofSeconds(20), o);
     assertTrue(
         row.note().contains("offered 1000.0 msg/s, achieved 998.0 msg/s (kept up)"), row.note());
     assertTrue(row.note().contains("target p99 <= 70 ms: met"), row.note());
@@ -44,7 +44,7 @@ class LiveOutcomeTest {
     LiveBenchmark.Outcome o = outcome(84.6, 20_000, 19.0);
     assertFalse(o.valid());
     assertFalse(o.meetsTarget());
-    BenchResult row = LiveBenchmark.row(1_000, Duration.ofSeconds(20), o);
+    BenchResult row = LiveBenchmark.row(1_000, 1, Duration.ofSeconds(20), o);
     assertTrue(row.note().contains("not valid: the device fell behind"), row.note());
     assertTrue(row.note().contains("not shown (not valid)"), row.note());
   }
@@ -125,6 +125,7 @@ class LiveOutcomeTest {
         () ->
             new LiveBenchmark.Options(
                 1_000,
+                1,
                 Duration.ofSeconds(20),
                 List.of(Duration.ofMillis(20)),
                 null,
@@ -136,15 +137,26 @@ class LiveOutcomeTest {
     Duration s = Duration.ofSeconds(20);
     List<Duration> l = List.of(Duration.ofMillis(20));
     assertThrows(
-        IllegalArgumentException.class, () -> new LiveBenchmark.Options(0, s, l, null, null));
+        IllegalArgumentException.class, () -> new LiveBenchmark.Options(0, 1, s, l, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, Duration.ofMillis(500), l, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, Duration.ofMillis(500), l, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, s, List.of(), null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(), null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, s, List.of(Duration.ofSeconds(2)), null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(Duration.ofSeconds(2)), null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(1_000, 0, s, l, null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(1_000, 1_025, s, l, null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(255, 256, s, l, null, null));
+    new LiveBenchmark.Options(256, 256, s, l, null, null);
+    new LiveBenchmark.Options(1_024, 1_024, s, l, null, null);
   }
 }
