@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.chaos;
 
 import dev.danmakuledger.bench.ingest.FreshDatabase;
+import dev.danmakuledger.server.kafka.TopicCheck;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +24,13 @@ import java.util.UUID;
  * primary and replica ({@link RedisNodes}) or a Redis Cluster ({@link RedisClusterNodes}) the
  * harness owns and by MariaDB (a fresh database on the given server, or one the harness owns) or
  * the server's embedded H2; room-stream subscribers ({@link StreamSubscriber}) follow every room on
- * every server. For a bounded time the harness injects, at random moments, the faults of {@link
- * FaultKind} (in shuffled rounds, so a short run still meets each kind; the proxy drops connections
- * and loses responses at random throughout; the first round always completes, even past the
- * duration); then it stops the faults and the agents, syncs every agent's store to the end, waits
- * out the gap sealer and checks what was acknowledged against what was stored ({@link
- * ChaosVerdict}).
+ * every server; with {@code --kafka} the servers relay to three Kafka brokers the harness owns
+ * ({@link ChaosKafka}). For a bounded time the harness injects, at random moments, the faults of
+ * {@link FaultKind} (in shuffled rounds, so a short run still meets each kind; the proxy drops
+ * connections and loses responses at random throughout; the first round always completes, even past
+ * the duration); then it stops the faults and the agents, syncs every agent's store to the end,
+ * waits out the gap sealer and checks what was acknowledged against what was stored ({@link
+ * ChaosVerdict}) and, with Kafka, the topic against the CONFIRMED rows ({@link KafkaVerdict}).
  */
 public final class ChaosHarness {
 
@@ -51,8 +53,10 @@ public final class ChaosHarness {
    * @param balancer what balances the agents over the servers
    * @param redisCluster a 3-master Redis Cluster with one replica each instead of a primary and a
    *     replica
+   * @param kafka the servers relay to three Kafka brokers the harness owns (docs/kafka.md, "Chaos
+   *     run"); needs a MariaDB the servers share, which the verdict reads beside the topic
    */
-  public record Topology(int servers, Balancer balancer, boolean redisCluster) {
+  public record Topology(int servers, Balancer balancer, boolean redisCluster, boolean kafka) {
     public Topology {
       if (servers < 0 || servers > 8) {
         throw new IllegalArgumentException("servers: got " + servers + ", want 1..8");
@@ -60,6 +64,11 @@ public final class ChaosHarness {
       if (balancer == null) {
         throw new IllegalArgumentException("balancer: got none, want proxy or haproxy");
       }
+    }
+
+    /** Without the Kafka relay. */
+    public Topology(int servers, Balancer balancer, boolean redisCluster) {
+      this(servers, balancer, redisCluster, false);
     }
 
     /** Two servers behind the fault proxy on a MariaDB, one on H2; a Redis primary and replica. */
@@ -135,7 +144,14 @@ public final class ChaosHarness {
       boolean mariadb = ownMariaDb || jdbcUrl != null;
       topology = topology == null ? Topology.defaults() : topology;
       if (topology.servers() == 0) {
-        topology = new Topology(mariadb ? 2 : 1, topology.balancer(), topology.redisCluster());
+        topology =
+            new Topology(
+                mariadb ? 2 : 1, topology.balancer(), topology.redisCluster(), topology.kafka());
+      }
+      if (topology.kafka() && !mariadb) {
+        throw new IllegalArgumentException(
+            "kafka: got the embedded H2, want a MariaDB the servers share (--own-mariadb or"
+                + " --jdbc): the verdict reads the CONFIRMED rows beside the topic");
       }
       if (topology.servers() > 1 && !mariadb) {
         throw new IllegalArgumentException(
@@ -151,7 +167,7 @@ public final class ChaosHarness {
       FaultKind.Setup setup = setup(mariadb, ownMariaDb, topology);
       for (FaultKind k : FaultKind.values()) {
         String why = k.whyNot(setup);
-        if (why != null && !k.ofRedisTopology() && !without.contains(name(k))) {
+        if (why != null && !k.ofChosenPart() && !without.contains(name(k))) {
           throw new IllegalArgumentException(
               "fault "
                   + name(k)
@@ -203,7 +219,7 @@ public final class ChaosHarness {
     }
 
     private static FaultKind.Setup setup(boolean mariadb, boolean owned, Topology t) {
-      return new FaultKind.Setup(mariadb, owned, t.servers(), t.redisCluster());
+      return new FaultKind.Setup(mariadb, owned, t.servers(), t.redisCluster(), t.kafka());
     }
   }
 
@@ -296,6 +312,9 @@ public final class ChaosHarness {
     } else {
       processes.startRedis();
     }
+    if (topology.kafka()) {
+      processes.startKafka(options.seed());
+    }
     processes.startServers(db, topology.servers(), options.gapSealAfter());
     processes.startProxy(
         options.dropRate(),
@@ -323,8 +342,8 @@ public final class ChaosHarness {
       String why = k.whyNot(options.setup());
       if (options.without().contains(name(k))) {
         skipped.put(k.label, "--without " + name(k) + (why == null ? "" : ": it " + why));
-      } else if (why != null && k.ofRedisTopology()) {
-        skipped.put(k.label, "not of this Redis: it " + why);
+      } else if (why != null && k.ofChosenPart()) {
+        skipped.put(k.label, "not of this set-up: it " + why);
       } else if (!k.random()) {
         scheduled.add(k);
       }
@@ -332,7 +351,7 @@ public final class ChaosHarness {
     log.printf(
         Locale.ROOT,
         "chaos: %d agents at %.0f captures/s and a device without edge dedupe, %d rooms, %d sync"
-            + " server(s) on %s%s, %s, %s; %d stream subscribers; gap sealer after %ds; injecting"
+            + " server(s) on %s%s, %s, %s; %d stream subscribers; gap sealer after %ds%s; injecting"
             + " faults for %s%n",
         options.agents(),
         options.ratePerAgent(),
@@ -349,6 +368,7 @@ public final class ChaosHarness {
                 + processes.balancer().port(),
         processes.subscribers().size(),
         options.gapSealAfter().toSeconds(),
+        processes.kafka() == null ? "" : "; Kafka relay to " + processes.kafka().describe(),
         options.duration());
     FaultInjector faults =
         new FaultInjector(
@@ -365,8 +385,13 @@ public final class ChaosHarness {
         new ChaosVerdict(processes, rooms, random, options.seed(), options.gapSealAfter())
             .judge(repeating);
     List<Check> checks = new ArrayList<>(verdict.checks());
-    checks.add(coverage(faults.injected()));
     Map<String, Long> totals = new LinkedHashMap<>(verdict.totals());
+    if (processes.kafka() != null) {
+      TopicCheck.Report topic = KafkaVerdict.settle(processes.kafka(), db, log);
+      checks.add(KafkaVerdict.check(topic));
+      totals.put("records in the Kafka topic (read_committed)", topic.records());
+    }
+    checks.add(coverage(faults.injected()));
     totals.putAll(faults.measures());
     Map<String, Long> byLabel = new LinkedHashMap<>();
     faults.injected().forEach((k, v) -> byLabel.put(k.label, v));
@@ -380,7 +405,7 @@ public final class ChaosHarness {
       FaultKind k = e.getKey();
       boolean off =
           options.without().contains(name(k))
-              || (k.ofRedisTopology() && k.whyNot(options.setup()) != null)
+              || (k.ofChosenPart() && k.whyNot(options.setup()) != null)
               || (k == FaultKind.PROXY_DROPPED_CONNECTION && options.dropRate() == 0)
               || (k == FaultKind.PROXY_LOST_RESPONSE && options.loseRate() == 0);
       if (!off && e.getValue() == 0) {

@@ -23,8 +23,9 @@ import java.util.stream.Stream;
  * RedisClusterNodes}), optionally a mariadbd, the sync servers (one on H2; two or more when they
  * share a MariaDB) as child JVMs, the edge agents (child JVMs, cloned devices included), the {@link
  * FaultProxy} the agents connect to — itself the balancer, or in front of an HAProxy ({@link
- * HaproxyBalancer}) — and the room-stream subscribers ({@link StreamSubscriber}) attached to every
- * server directly. Each process restarts as the same program on the same port and data.
+ * HaproxyBalancer}) —, with {@code --kafka} the Kafka brokers of the servers' relays ({@link
+ * ChaosKafka}), and the room-stream subscribers ({@link StreamSubscriber}) attached to every server
+ * directly. Each process restarts as the same program on the same port and data.
  */
 final class ChaosProcesses implements AutoCloseable {
   /** A device whose data directory was copied: the original and the clone both run. */
@@ -50,6 +51,7 @@ final class ChaosProcesses implements AutoCloseable {
   private FaultProxy redisProxy;
   private HaproxyBalancer balancer;
   private OwnedMariaDb mariadb;
+  private ChaosKafka kafka;
   private FaultProxy proxy;
   private String enrollToken;
   private String agentRooms;
@@ -90,6 +92,19 @@ final class ChaosProcesses implements AutoCloseable {
     }
     redisCluster = new RedisClusterNodes(root, ports);
     redisCluster.start();
+  }
+
+  /**
+   * Starts the Kafka brokers the servers' relays publish to ({@link ChaosKafka}); before {@link
+   * #startServers}, which then turns the relay on.
+   */
+  void startKafka(long seed) throws Exception {
+    kafka = ChaosKafka.start(root.resolve("kafka"), classpath, seed);
+  }
+
+  /** The Kafka brokers of the relay, or null when the run has none. */
+  ChaosKafka kafka() {
+    return kafka;
   }
 
   /** What Redis the servers use, for the run's first line. */
@@ -141,6 +156,9 @@ final class ChaosProcesses implements AutoCloseable {
               "--no-review"));
       if (!db.embedded()) {
         cmd.addAll(List.of("--jdbc", db.url()));
+      }
+      if (kafka != null) {
+        cmd.addAll(kafka.serverFlags());
       }
       String name = "sync-server-" + (char) ('a' + i);
       servers.add(new Child(name, cmd, root.resolve(name + ".log")));
@@ -294,6 +312,11 @@ final class ChaosProcesses implements AutoCloseable {
     return servers;
   }
 
+  /** The servers' HTTP ports, in the order of {@link #servers()}. */
+  List<Integer> serverPorts() {
+    return serverPorts;
+  }
+
   /** The servers' Redis primary and replica, or null on a Redis Cluster. */
   RedisNodes redis() {
     return redis;
@@ -431,6 +454,9 @@ final class ChaosProcesses implements AutoCloseable {
     }
     if (redisCluster != null) {
       quietly(redisCluster::stop);
+    }
+    if (kafka != null) {
+      quietly(kafka::close);
     }
     if (mariadb != null) {
       quietly(() -> mariadb.process().stop(30));

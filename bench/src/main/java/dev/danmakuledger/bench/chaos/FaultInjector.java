@@ -30,6 +30,7 @@ final class FaultInjector {
   private final String clonePrefix;
   private final RedisFaults redis;
   private final SqlSessionKiller sql;
+  private final KafkaFaults kafka;
   private final Map<FaultKind, Long> injected = new LinkedHashMap<>();
   private final Map<String, Long> measures = new LinkedHashMap<>();
   private int clones;
@@ -55,6 +56,8 @@ final class FaultInjector {
     this.clonePrefix = clonePrefix;
     this.redis = new RedisFaults(processes, rooms, random, log, measures);
     this.sql = sqlUrl == null ? null : new SqlSessionKiller(sqlUrl, log, measures);
+    this.kafka =
+        processes.kafka() == null ? null : new KafkaFaults(processes, random, log, measures);
     for (FaultKind k : FaultKind.values()) {
       injected.put(k, 0L);
       if (k.random() && scheduled.contains(k)) {
@@ -179,6 +182,11 @@ final class FaultInjector {
         Thread.sleep(5_000);
         processes.proxy().setDelayMillis(0);
       }
+      case KAFKA_BROKER_SIGKILL -> kafka.killBroker();
+      case RELAY_SIGKILL_MID_TRANSACTION -> {
+        return kafka.killRelayMidTransaction();
+      }
+      case KAFKA_CUT -> kafka.cut();
       case PROXY_CUT_ALL -> {
         log.println("chaos: proxy cuts every open connection");
         processes.proxy().cutAll();

@@ -18,6 +18,9 @@ enum FaultKind {
   SUBSCRIBER_STALL("stream subscriber stalled (reads nothing for 10 s)", Needs.NOTHING),
   PROXY_SLOW("slow network (proxy delay 50-300 ms/chunk, 5 s)", Needs.NOTHING),
   PROXY_CUT_ALL("all connections cut (proxy)", Needs.NOTHING),
+  KAFKA_BROKER_SIGKILL("Kafka broker SIGKILL + restart", Needs.KAFKA),
+  RELAY_SIGKILL_MID_TRANSACTION("relay's sync-server SIGKILL mid-Kafka-transaction", Needs.KAFKA),
+  KAFKA_CUT("relay cut off from the Kafka brokers (4-15 s)", Needs.KAFKA),
   PROXY_DROPPED_CONNECTION("dropped connection (proxy, random)", Needs.NOTHING),
   PROXY_LOST_RESPONSE("lost response (proxy, random)", Needs.NOTHING);
 
@@ -33,7 +36,9 @@ enum FaultKind {
     /** A Redis primary and replica the harness can cut apart (not a Redis Cluster). */
     REDIS_PAIR,
     /** A Redis Cluster ({@code --redis-cluster}). */
-    REDIS_CLUSTER
+    REDIS_CLUSTER,
+    /** The Kafka relay on the servers and the brokers it relays to ({@code --kafka}). */
+    KAFKA
   }
 
   /**
@@ -43,8 +48,10 @@ enum FaultKind {
    * @param ownedMariaDb that MariaDB is the harness's own
    * @param servers how many sync servers run
    * @param redisCluster Redis is a Redis Cluster rather than a primary and a replica
+   * @param kafka the servers relay to Kafka brokers the harness owns
    */
-  record Setup(boolean mariadb, boolean ownedMariaDb, int servers, boolean redisCluster) {}
+  record Setup(
+      boolean mariadb, boolean ownedMariaDb, int servers, boolean redisCluster, boolean kafka) {}
 
   final String label;
   final Needs needs;
@@ -60,12 +67,13 @@ enum FaultKind {
   }
 
   /**
-   * True for a fault that belongs to one Redis topology: the other topology has its own (a primary
-   * and replica are failed over by the harness, a Redis Cluster fails over by itself), so it is out
-   * of a run on the other one without being left out by name.
+   * True for a fault of a part of the set-up that a run chooses: a Redis topology (the other
+   * topology has its own failover: a primary and replica are failed over by the harness, a Redis
+   * Cluster fails over by itself) or the Kafka relay. Such a fault is out of a run without that
+   * part without being left out by name.
    */
-  boolean ofRedisTopology() {
-    return needs == Needs.REDIS_PAIR || needs == Needs.REDIS_CLUSTER;
+  boolean ofChosenPart() {
+    return needs == Needs.REDIS_PAIR || needs == Needs.REDIS_CLUSTER || needs == Needs.KAFKA;
   }
 
   /** Why this fault cannot be injected with {@code s}, or null when it can. */
@@ -90,6 +98,7 @@ enum FaultKind {
                   + " by itself (redis-master-kill) and refuses REPLICAOF"
               : null;
       case REDIS_CLUSTER -> s.redisCluster() ? null : "needs a Redis Cluster (--redis-cluster)";
+      case KAFKA -> s.kafka() ? null : "needs the Kafka relay (--kafka)";
     };
   }
 }

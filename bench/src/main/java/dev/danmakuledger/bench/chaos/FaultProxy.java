@@ -51,6 +51,8 @@ final class FaultProxy implements AutoCloseable {
   private volatile double hedgeRate;
   private final HttpStatusTally tally = new HttpStatusTally();
   private volatile long delayMillis;
+  private volatile boolean partitioned;
+  private final Set<Socket> held = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
@@ -191,6 +193,10 @@ final class FaultProxy implements AutoCloseable {
         client = listener.accept();
       } catch (IOException e) {
         return;
+      }
+      if (partitioned) {
+        hold(client);
+        continue;
       }
       Fault fault = decide();
       counts.get(fault).incrementAndGet();
@@ -354,6 +360,32 @@ final class FaultProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts ({@code true}) or ends a network partition: starting it closes every open connection and
+   * holds every new one open without forwarding a byte, as a network that lost the route does
+   * (clients time out); ending it closes the held connections, and new ones pass again.
+   */
+  public void partition(boolean on) {
+    partitioned = on;
+    if (on) {
+      cutAll();
+      return;
+    }
+    for (Socket s : held) {
+      closeBoth(s, s);
+      held.remove(s);
+    }
+  }
+
+  private void hold(Socket client) {
+    held.add(client);
+    if (!partitioned) {
+      // the partition ended while this connection was accepted
+      held.remove(client);
+      closeBoth(client, client);
+    }
+  }
+
   /** Closes every connection now, as a network partition would. */
   public void cutAll() {
     for (Socket s : open) {
@@ -369,6 +401,7 @@ final class FaultProxy implements AutoCloseable {
   public void close() throws IOException {
     closed = true;
     listener.close();
+    partition(false);
     cutAll();
     threads.shutdownNow();
   }

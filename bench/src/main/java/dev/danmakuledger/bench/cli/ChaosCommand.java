@@ -34,6 +34,9 @@ import picocli.CommandLine.Spec;
           + " every room numbered 1..max with every hole a tombstone, every device root, every"
           + " DUPLICATE/CONFLICT resolving to a stored message, every clone a fork, no 5xx but the"
           + " 503 outage answer, and every subscriber's stream exactly once, in order, complete.",
+      "With --kafka the servers also relay to Kafka brokers the harness kills, restarts and cuts"
+          + " off, the relay's instance is killed mid-transaction, and the topic must hold every"
+          + " CONFIRMED message exactly once, in cursor order per room.",
       "Exits 1 on any violation. A fault this set-up cannot inject must be left out with"
           + " --without, else the run refuses to start."
     })
@@ -144,6 +147,16 @@ final class ChaosCommand implements Callable<Integer> {
   boolean redisCluster;
 
   @Option(
+      names = "--kafka",
+      description =
+          "relay to Kafka: three KRaft brokers the harness owns (replication factor 3,"
+              + " min.insync.replicas 2), the relay on every server reaching them through proxies;"
+              + " adds the faults kafka-broker-sigkill, relay-sigkill-mid-transaction and kafka-cut,"
+              + " and the check that the topic holds every CONFIRMED row once, in cursor order per"
+              + " room (docs/kafka.md, \"Chaos run\"); needs --own-mariadb or --jdbc")
+  boolean kafka;
+
+  @Option(
       names = "--work-dir",
       paramLabel = "DIR",
       description = "where agents, server and logs live (default: a new temp directory, kept)")
@@ -180,7 +193,7 @@ final class ChaosCommand implements Callable<Integer> {
               lose,
               Set.copyOf(without),
               gapSealAfter,
-              new ChaosHarness.Topology(servers, kind, redisCluster));
+              new ChaosHarness.Topology(servers, kind, redisCluster, kafka));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

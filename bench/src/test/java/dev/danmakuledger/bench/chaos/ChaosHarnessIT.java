@@ -48,7 +48,7 @@ class ChaosHarnessIT {
             classpath);
     String report = s + "\n" + log.toString(StandardCharsets.UTF_8);
     assertTrue(s.passed(), report);
-    FaultKind.Setup h2 = new FaultKind.Setup(false, false, 1, false);
+    FaultKind.Setup h2 = new FaultKind.Setup(false, false, 1, false, false);
     for (FaultKind k : FaultKind.values()) {
       if (!k.random() && k.whyNot(h2) == null) {
         assertTrue(s.faults().get(k.label) >= 1, k + " never injected: " + report);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,32 @@ class ChaosOptionsTest {
     ChaosHarness.Options pair = options(true, Set.of(), topology(2, false));
     assertEquals(null, FaultKind.REDIS_FAILOVER_LAGGING.whyNot(pair.setup()));
     assertTrue(FaultKind.REDIS_MASTER_KILL.whyNot(pair.setup()) != null);
+  }
+
+  @Test
+  void kafkaNeedsTheSharedMariaDbAndBringsItsFaultsWithoutNamingThemOtherwise() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                options(
+                    false,
+                    H2_FAULTS,
+                    new ChaosHarness.Topology(1, ChaosHarness.Balancer.PROXY, false, true)));
+    assertTrue(e.getMessage().contains("kafka: got the embedded H2"), e.getMessage());
+    ChaosHarness.Options with =
+        options(
+            true, Set.of(), new ChaosHarness.Topology(0, ChaosHarness.Balancer.PROXY, false, true));
+    assertTrue(with.topology().kafka());
+    ChaosHarness.Options without = options(true, Set.of(), topology(2, false));
+    for (FaultKind k :
+        List.of(
+            FaultKind.KAFKA_BROKER_SIGKILL,
+            FaultKind.RELAY_SIGKILL_MID_TRANSACTION,
+            FaultKind.KAFKA_CUT)) {
+      assertEquals(null, k.whyNot(with.setup()));
+      assertTrue(k.whyNot(without.setup()).contains("--kafka"));
+    }
   }
 
   @Test

@@ -203,6 +203,31 @@ class FaultProxyTest {
   }
 
   @Test
+  void aPartitionHoldsNewConnectionsSilentUntilItEndsThenTrafficPassesAgain() throws Exception {
+    try (FaultProxy p = proxy(0, 0)) {
+      p.partition(true);
+      try (Socket s = new Socket("127.0.0.1", p.port())) {
+        s.setSoTimeout(500);
+        s.getOutputStream().write(REQUEST);
+        s.getOutputStream().flush();
+        assertThrows(java.net.SocketTimeoutException.class, () -> s.getInputStream().read());
+        assertEquals(null, received.poll(200, TimeUnit.MILLISECONDS), "nothing reached the target");
+        p.partition(false);
+        s.setSoTimeout(5_000);
+        int r;
+        try {
+          r = s.getInputStream().read();
+        } catch (SocketException reset) {
+          r = -1;
+        }
+        assertEquals(-1, r, "the held connection is closed when the partition ends");
+      }
+      assertEquals("done", new String(exchange(p.port()), StandardCharsets.US_ASCII));
+      assertEquals(REQUEST.length, received.poll(5, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
   void hedgingNeedsTwoTargets() throws Exception {
     try (FaultProxy p = proxy(0, 0)) {
       IllegalArgumentException e =

@@ -88,7 +88,7 @@ public final class KafkaRelay implements AutoCloseable {
     this.config = Objects.requireNonNull(config, "config");
     this.feed = Objects.requireNonNull(feed, "feed");
     this.instance = Objects.requireNonNull(instance, "instance");
-    this.leases = new ShardLeases(redis, config.topic(), instance, config.lease());
+    this.leases = new ShardLeases(redis, config, instance);
     this.unreachableAlert = Objects.requireNonNull(unreachableAlert, "unreachableAlert");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.shards = new ShardRelay[config.shards()];

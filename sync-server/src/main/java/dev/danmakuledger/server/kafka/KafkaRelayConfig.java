@@ -72,9 +72,17 @@ public record KafkaRelayConfig(
     return topic + ".relay-positions";
   }
 
-  /** The transactional id of shard {@code shard}. */
-  String transactionalId(int shard) {
+  /** The transactional id of shard {@code shard} (docs/kafka.md, "Exactly once"). */
+  public String transactionalId(int shard) {
     return "danmaku-relay." + topic + "." + shard;
+  }
+
+  /**
+   * The Redis key of shard {@code shard}'s lease, holding the id of the instance that runs it
+   * (docs/kafka.md, "Exactly once").
+   */
+  public String leaseKey(int shard) {
+    return "danmaku:kafka-relay:{" + topic + "}:" + shard;
   }
 
   /** The shard that relays {@code room}. */

@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -27,6 +28,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * formatted before the first start. The broker's classes must be on the class path given (by
  * default this JVM's): {@code org.apache.kafka:kafka_2.13}. Brokers can be killed with SIGKILL and
  * started again on the same ports and storage.
+ *
+ * <p>Each broker has two listeners: one for clients, which may advertise another port than it
+ * listens on (a proxy that stands between the clients and the broker, as a chaos run's fault proxy
+ * does), and one for the brokers among themselves, which also serves whoever must reach the brokers
+ * past such a proxy ({@link #directBootstrap()}).
  */
 public final class LocalKafka implements AutoCloseable {
   private static final Duration READY_WITHIN = Duration.ofSeconds(90);
@@ -35,6 +41,8 @@ public final class LocalKafka implements AutoCloseable {
   private final Path dir;
   private final String classPath;
   private final int[] ports;
+  private final int[] advertisedPorts;
+  private final int[] brokerPorts;
   private final int[] controllerPorts;
   private final Process[] processes;
 
@@ -42,6 +50,8 @@ public final class LocalKafka implements AutoCloseable {
     this.dir = dir;
     this.classPath = classPath;
     this.ports = new int[brokers];
+    this.advertisedPorts = new int[brokers];
+    this.brokerPorts = new int[brokers];
     this.controllerPorts = new int[brokers];
     this.processes = new Process[brokers];
   }
@@ -56,6 +66,16 @@ public final class LocalKafka implements AutoCloseable {
 
   /** As {@link #start(Path, int)}, with the broker's class path given. */
   public static LocalKafka start(Path dir, int brokers, String classPath) {
+    return start(dir, brokers, classPath, port -> port);
+  }
+
+  /**
+   * As {@link #start(Path, int, String)}, with the clients' port of each broker advertised as
+   * {@code advertise} maps it: called once per broker, before it starts, with the port its client
+   * listener listens on, it returns the port clients are told to connect to instead (on 127.0.0.1).
+   */
+  public static LocalKafka start(
+      Path dir, int brokers, String classPath, IntUnaryOperator advertise) {
     if (brokers != 1 && brokers != 3) {
       throw new IllegalArgumentException("brokers: got " + brokers + ", want 1 or 3");
     }
@@ -63,7 +83,11 @@ public final class LocalKafka implements AutoCloseable {
     try {
       for (int i = 0; i < brokers; i++) {
         k.ports[i] = freePort();
+        k.brokerPorts[i] = freePort();
         k.controllerPorts[i] = freePort();
+      }
+      for (int i = 0; i < brokers; i++) {
+        k.advertisedPorts[i] = advertise.applyAsInt(k.ports[i]);
       }
       String clusterId = clusterId();
       for (int i = 0; i < brokers; i++) {
@@ -83,8 +107,23 @@ public final class LocalKafka implements AutoCloseable {
     }
   }
 
-  /** The bootstrap servers, {@code 127.0.0.1:port,...}. */
+  /**
+   * The bootstrap servers for clients, {@code 127.0.0.1:port,...}: the brokers' client listeners,
+   * which tell clients to connect to the advertised ports.
+   */
   public String bootstrap() {
+    return addresses(ports);
+  }
+
+  /**
+   * The bootstrap servers of the brokers' own listener, which advertises itself: clients that start
+   * here talk to the brokers directly, past whatever stands behind the advertised client ports.
+   */
+  public String directBootstrap() {
+    return addresses(brokerPorts);
+  }
+
+  private static String addresses(int[] ports) {
     StringJoiner j = new StringJoiner(",");
     for (int p : ports) {
       j.add("127.0.0.1:" + p);
@@ -125,7 +164,7 @@ public final class LocalKafka implements AutoCloseable {
   /** Waits until every broker is registered and a client can create a topic on the cluster. */
   private void awaitCluster() {
     Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, directBootstrap());
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
     long deadline = System.nanoTime() + READY_WITHIN.toNanos();
@@ -170,14 +209,19 @@ public final class LocalKafka implements AutoCloseable {
             "process.roles=broker,controller",
             "node.id=" + (i + 1),
             "controller.quorum.voters=" + voters,
-            "listeners=PLAINTEXT://127.0.0.1:"
+            "listeners=CLIENT://127.0.0.1:"
                 + ports[i]
+                + ",BROKER://127.0.0.1:"
+                + brokerPorts[i]
                 + ",CONTROLLER://127.0.0.1:"
                 + controllerPorts[i],
-            "advertised.listeners=PLAINTEXT://127.0.0.1:" + ports[i],
+            "advertised.listeners=CLIENT://127.0.0.1:"
+                + advertisedPorts[i]
+                + ",BROKER://127.0.0.1:"
+                + brokerPorts[i],
             "controller.listener.names=CONTROLLER",
-            "inter.broker.listener.name=PLAINTEXT",
-            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "inter.broker.listener.name=BROKER",
+            "listener.security.protocol.map=CLIENT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT",
             "log.dirs=" + dir.resolve("data-" + i),
             "num.partitions=4",
             "default.replication.factor=" + rf,

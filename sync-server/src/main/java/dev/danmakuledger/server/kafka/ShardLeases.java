@@ -2,7 +2,6 @@ package dev.danmakuledger.server.kafka;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -22,23 +21,14 @@ final class ShardLeases {
           + "return 0";
 
   private final Supplier<RedisClusterCommands<String, String>> redis;
-  private final String topic;
+  private final KafkaRelayConfig config;
   private final String owner;
-  private final Duration lease;
 
   ShardLeases(
-      Supplier<RedisClusterCommands<String, String>> redis,
-      String topic,
-      String owner,
-      Duration lease) {
+      Supplier<RedisClusterCommands<String, String>> redis, KafkaRelayConfig config, String owner) {
     this.redis = redis;
-    this.topic = topic;
+    this.config = config;
     this.owner = owner;
-    this.lease = lease;
-  }
-
-  private String key(int shard) {
-    return "danmaku:kafka-relay:{" + topic + "}:" + shard;
   }
 
   /** Takes shard {@code shard} when free or keeps it when this owner has it; true when it has. */
@@ -49,14 +39,16 @@ final class ShardLeases {
             .eval(
                 TAKE_OR_KEEP,
                 ScriptOutputType.INTEGER,
-                new String[] {key(shard)},
+                new String[] {config.leaseKey(shard)},
                 owner,
-                Long.toString(lease.toMillis()));
+                Long.toString(config.lease().toMillis()));
     return r != null && r == 1L;
   }
 
   /** Gives shard {@code shard} up if this owner has it. */
   void release(int shard) {
-    redis.get().eval(RELEASE, ScriptOutputType.INTEGER, new String[] {key(shard)}, owner);
+    redis
+        .get()
+        .eval(RELEASE, ScriptOutputType.INTEGER, new String[] {config.leaseKey(shard)}, owner);
   }
 }
