@@ -26,6 +26,7 @@ import dev.danmakuledger.server.instances.HistorySampler;
 import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.instances.InstanceRegistry;
 import dev.danmakuledger.server.kafka.KafkaRelay;
+import dev.danmakuledger.server.kafka.RelayReports;
 import dev.danmakuledger.server.kafka.RoomLag;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.metrics.LedgerSnapshot;
@@ -264,7 +265,15 @@ public final class SyncServer implements AutoCloseable {
                   new AuditBundles(store, roomLogs),
                   dir.logSigner().verifierKey(),
                   dir.cosigner().verifierKey(),
-                  new AdminView(store, attempts, syncStates, config.clock(), config.offlineAfter()),
+                  new AdminView(
+                      store,
+                      attempts,
+                      syncStates,
+                      config.clock(),
+                      config.offlineAfter(),
+                      config.kafka() == null
+                          ? null
+                          : RelayReports.reader(links::shared, config.kafka(), config.clock())),
                   new InstanceHistory(history, config.clock()),
                   rooms,
                   admin,

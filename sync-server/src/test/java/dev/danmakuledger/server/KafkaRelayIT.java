@@ -9,9 +9,12 @@ import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.admin.AlertList;
+import dev.danmakuledger.protocol.wire.admin.RelayLag;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
+import dev.danmakuledger.protocol.wire.admin.RoomList;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import dev.danmakuledger.server.kafka.LocalKafka;
 import dev.danmakuledger.server.kafka.TopicCheck;
@@ -355,6 +358,14 @@ final class KafkaRelayIT {
       String metrics = api.get("/metrics").body();
       assertTrue(metrics.contains("danmaku_kafka_relay_published_total"), metrics);
       assertTrue(metrics.contains("danmaku_kafka_relay_behind"), metrics);
+
+      RoomList rooms = caughtUp(api);
+      assertEquals(new RelayLag(topic, 2, 2, true, 0, 0), rooms.relay(), rooms.toString());
+      for (String room : List.of(mixed, held)) {
+        RoomSummary summary =
+            rooms.rooms().stream().filter(x -> x.room().equals(room)).findFirst().orElseThrow();
+        assertEquals(new RoomSummary.Relay(0, 0), summary.relay(), summary.toString());
+      }
     } finally {
       s.close();
     }
@@ -389,9 +400,29 @@ final class KafkaRelayIT {
       assertTrue(failures(api) >= failures + 2, "the relay kept failing");
       assertEquals(1, unreachableAlerts(api), "one alert for the episode");
       assertTrue(api.get("/metrics").body().contains("danmaku_kafka_relay_reachable 0.0"));
+      RoomList rooms = api.admin("/admin/rooms").as(RoomList.class);
+      while ((rooms.relay() == null || rooms.relay().reachable()) && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        rooms = api.admin("/admin/rooms").as(RoomList.class);
+      }
+      assertFalse(rooms.relay().reachable(), "the rooms list shows the relay cut off: " + rooms);
     } finally {
       s.close();
     }
+  }
+
+  /** The rooms list once the relay reports every shard with nothing behind (or after 30 s). */
+  static RoomList caughtUp(Api api) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    RoomList rooms = api.admin("/admin/rooms").as(RoomList.class);
+    while ((rooms.relay() == null
+            || rooms.relay().behind() > 0
+            || rooms.relay().reporting() < rooms.relay().shards())
+        && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      rooms = api.admin("/admin/rooms").as(RoomList.class);
+    }
+    return rooms;
   }
 
   static long unreachableAlerts(Api api) {

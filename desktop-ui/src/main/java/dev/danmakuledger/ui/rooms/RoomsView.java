@@ -31,10 +31,11 @@ import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
 
 /**
- * The rooms tab: per-room sequence state and the console's own audit of the room's log (size,
- * checkpoint age, verdict) above, and the selected room's live tail below, each message drawn in
- * its danmaku colour on a dark, player-like background. A split view of any room log is a red bar
- * over everything, kept as long as the console's history records it.
+ * The rooms tab: per-room sequence state, the Kafka relay's lag (docs/kafka.md, "Lag") and the
+ * console's own audit of the room's log (size, checkpoint age, verdict) above, and the selected
+ * room's live tail below, each message drawn in its danmaku colour on a dark, player-like
+ * background. A split view of any room log is a red bar over everything, kept as long as the
+ * console's history records it.
  */
 public final class RoomsView extends BorderPane {
   public RoomsView(RoomsViewModel vm, RoomLogsViewModel logs) {
@@ -55,6 +56,7 @@ public final class RoomsView extends BorderPane {
                 column("Pending", RoomSummary::pending),
                 column("Rejected", RoomSummary::rejected),
                 column("Msgs/min", r -> String.format("%.1f", r.messagesPerMinute())),
+                column("Kafka lag", r -> RoomsViewModel.relayLag(r.relay())),
                 logColumn(logs, "Log size", s -> s.size() < 0 ? "—" : Long.toString(s.size())),
                 logColumn(logs, "Checkpoint age", s -> Format.age(s.ageSeconds())),
                 statusColumn(logs)));
@@ -106,7 +108,25 @@ public final class RoomsView extends BorderPane {
     lower.setTop(title);
     BorderPane.setMargin(title, new Insets(0, 0, 6, 0));
 
-    SplitPane split = new SplitPane(table, lower);
+    Label relay = new Label();
+    relay.setId("relay-status");
+    relay.setWrapText(true);
+    relay.textProperty().bind(vm.relayStatus());
+    relay.visibleProperty().bind(relay.textProperty().isNotEmpty());
+    relay.managedProperty().bind(relay.visibleProperty());
+    vm.relayTrouble()
+        .addListener(
+            (obs, was, now) -> {
+              relay.getStyleClass().remove("relay-trouble");
+              if (now) {
+                relay.getStyleClass().add("relay-trouble");
+              }
+            });
+    BorderPane upper = new BorderPane(table);
+    upper.setTop(relay);
+    BorderPane.setMargin(relay, new Insets(0, 0, 6, 0));
+
+    SplitPane split = new SplitPane(upper, lower);
     split.setOrientation(Orientation.VERTICAL);
     split.setDividerPositions(0.35);
     setCenter(split);

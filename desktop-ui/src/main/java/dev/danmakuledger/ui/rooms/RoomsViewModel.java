@@ -3,18 +3,22 @@ package dev.danmakuledger.ui.rooms;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.RelayLag;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.ui.client.ApiException;
 import dev.danmakuledger.ui.client.Backoff;
 import dev.danmakuledger.ui.client.EventStream;
 import dev.danmakuledger.ui.live.ConsoleContext;
+import dev.danmakuledger.ui.live.Format;
 import dev.danmakuledger.ui.live.LiveFeed;
 import dev.danmakuledger.ui.live.SingleFlight;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyListProperty;
 import javafx.beans.property.ReadOnlyListWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -27,7 +31,9 @@ import javafx.collections.FXCollections;
  * /v1/rooms/{room}/messages?after=} and then followed on the room's message stream {@code GET
  * /v1/rooms/{room}/stream}; the tail is also advanced at every poll, whenever a device batch is
  * verified (DEVICE event) and whenever a MESSAGE or ROOM event names the room, so it stays current
- * while the stream reconnects. Sequence numbers only move forward, so no message shows twice.
+ * while the stream reconnects. Sequence numbers only move forward, so no message shows twice. With
+ * a Kafka relay, the rooms list also carries the relay's lag (docs/kafka.md, "Lag"): per room, and
+ * summed up in {@link #relayStatus()}.
  */
 public final class RoomsViewModel implements LiveFeed {
   /** How many messages the tail keeps. */
@@ -46,6 +52,8 @@ public final class RoomsViewModel implements LiveFeed {
   private final ReadOnlyListWrapper<RoomMessage> tail =
       new ReadOnlyListWrapper<>(FXCollections.observableArrayList());
   private final ReadOnlyStringWrapper selected = new ReadOnlyStringWrapper();
+  private final ReadOnlyStringWrapper relayStatus = new ReadOnlyStringWrapper("");
+  private final ReadOnlyBooleanWrapper relayTrouble = new ReadOnlyBooleanWrapper();
   private boolean loaded;
   private volatile long after = -1;
   private int generation;
@@ -71,6 +79,19 @@ public final class RoomsViewModel implements LiveFeed {
   /** The selected room's latest CONFIRMED messages, oldest first. */
   public ReadOnlyListProperty<RoomMessage> tail() {
     return tail.getReadOnlyProperty();
+  }
+
+  /**
+   * The Kafka relay's lag in one line, such as "Kafka relay to danmaku.confirmed: 12 messages
+   * behind, the longest for 340 ms; 4 of 4 shards reporting"; empty without a relay.
+   */
+  public ReadOnlyStringProperty relayStatus() {
+    return relayStatus.getReadOnlyProperty();
+  }
+
+  /** True when the relay cannot reach Kafka or a shard has no running owner. */
+  public ReadOnlyBooleanProperty relayTrouble() {
+    return relayTrouble.getReadOnlyProperty();
   }
 
   /** The room whose tail is shown, or null. */
@@ -207,9 +228,48 @@ public final class RoomsViewModel implements LiveFeed {
     if (!rooms.equals(list.rooms())) {
       rooms.setAll(list.rooms());
     }
+    RelayLag relay = list.relay();
+    relayStatus.set(relay == null ? "" : relayStatus(relay));
+    relayTrouble.set(relay != null && (!relay.reachable() || relay.reporting() < relay.shards()));
     if (selected.get() == null && !list.rooms().isEmpty()) {
       select(list.rooms().get(0).room());
     }
+  }
+
+  /** The relay's lag in one line (see {@link #relayStatus()}). */
+  static String relayStatus(RelayLag r) {
+    StringBuilder b = new StringBuilder("Kafka relay to ").append(r.topic()).append(": ");
+    if (!r.reachable()) {
+      b.append("cannot reach Kafka (the ledger keeps accepting); ");
+    }
+    b.append(r.behind()).append(r.behind() == 1 ? " message behind" : " messages behind");
+    if (r.behind() > 0) {
+      b.append(", the longest for ").append(lagTime(r.lagMaxMillis()));
+    }
+    b.append("; ")
+        .append(r.reporting())
+        .append(" of ")
+        .append(r.shards())
+        .append(" shards reporting");
+    if (r.reporting() < r.shards()) {
+      b.append(" (the others have no running owner: their rooms' lag is unknown)");
+    }
+    return b.toString();
+  }
+
+  /**
+   * A room's relay lag for the table: "0" when caught up, "12 (340 ms)" when behind, "—" when
+   * unknown (no relay, or the room's shard has no running owner).
+   */
+  public static String relayLag(RoomSummary.Relay r) {
+    if (r == null) {
+      return "—";
+    }
+    return r.behind() == 0 ? "0" : r.behind() + " (" + lagTime(r.lagMillis()) + ")";
+  }
+
+  private static String lagTime(long millis) {
+    return millis < 1000 ? millis + " ms" : Format.age(millis / 1000);
   }
 
   private void loadTail(Runnable done) {

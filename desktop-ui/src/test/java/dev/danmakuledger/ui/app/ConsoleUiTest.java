@@ -118,6 +118,9 @@ class ConsoleUiTest {
     Display.await("the tail fills", () -> !tail.getItems().isEmpty());
     assertTrue(tail.getItems().stream().allMatch(m -> m.status() == RoomMessage.Status.CONFIRMED));
     assertTrue(tail.getItems().stream().anyMatch(m -> m.text().contains("弹幕")));
+    Label relay = robot.lookup("#relay-status").queryAs(Label.class);
+    Display.await("the relay's lag shows", () -> relay.getText().contains("3 messages behind"));
+    assertTrue(relay.isVisible());
 
     robot.clickOn("#tab-review");
     TableView<ReviewItem> review = table(robot, "#review-table");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
+import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.ui.testing.Harness;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,38 @@ class RoomsViewModelTest {
     assertEquals("/v1/rooms/lobby/messages?after=3&limit=100", h.server.takeRequest().getPath());
     assertEquals(2, vm.tail().size());
     assertEquals("新", vm.tail().get(1).text());
+  }
+
+  @Test
+  void theRelayLagShowsPerRoomAndSummedUpAndItsTroubleIsFlagged() {
+    h.server.enqueue(
+        new MockResponse()
+            .setBody(
+                "{\"rooms\":[{\"room\":\"lobby\",\"highSeq\":3,\"tombstones\":0,"
+                    + "\"confirmed\":3,\"pending\":0,\"rejected\":0,\"messagesPerMinute\":1.0,"
+                    + "\"relay\":{\"behind\":2,\"lagMillis\":1500}}],"
+                    + "\"relay\":{\"topic\":\"danmaku.confirmed\",\"shards\":4,\"reporting\":3,"
+                    + "\"reachable\":false,\"behind\":2,\"lagMaxMillis\":1500}}"));
+    h.json("room-page.json");
+    vm.refresh();
+    assertEquals("2 (1 s)", RoomsViewModel.relayLag(vm.rooms().get(0).relay()));
+    String status = vm.relayStatus().get();
+    assertTrue(status.startsWith("Kafka relay to danmaku.confirmed: cannot reach Kafka"), status);
+    assertTrue(status.contains("2 messages behind, the longest for 1 s"), status);
+    assertTrue(status.contains("3 of 4 shards reporting"), status);
+    assertTrue(vm.relayTrouble().get());
+  }
+
+  @Test
+  void withoutARelayNoLagShows() {
+    h.json("rooms.json");
+    h.json("room-page.json");
+    vm.refresh();
+    assertEquals("", vm.relayStatus().get());
+    assertEquals(false, vm.relayTrouble().get());
+    assertEquals("—", RoomsViewModel.relayLag(vm.rooms().get(0).relay()));
+    assertEquals("0", RoomsViewModel.relayLag(new RoomSummary.Relay(0, 0)));
+    assertEquals("7 (250 ms)", RoomsViewModel.relayLag(new RoomSummary.Relay(7, 250)));
   }
 
   @Test

@@ -17,6 +17,7 @@ import dev.danmakuledger.protocol.wire.admin.DeviceSummary;
 import dev.danmakuledger.protocol.wire.admin.DuplicateLayers;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.Overview;
+import dev.danmakuledger.protocol.wire.admin.RelayLag;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
@@ -526,8 +527,18 @@ public final class FixtureApi extends Dispatcher {
     }
     List<RoomSummary> out = new ArrayList<>();
     byRoom.forEach(
-        (room, c) -> out.add(new RoomSummary(room, c[0] + 1, 1, c[1], c[2], c[3], 12.5)));
-    return new RoomList(out);
+        (room, c) ->
+            out.add(
+                new RoomSummary(
+                    room,
+                    c[0] + 1,
+                    1,
+                    c[1],
+                    c[2],
+                    c[3],
+                    12.5,
+                    new RoomSummary.Relay(out.isEmpty() ? 3 : 0, out.isEmpty() ? 420 : 0))));
+    return new RoomList(out, new RelayLag("danmaku.confirmed", 4, 4, true, 3, 420));
   }
 
   private ReviewQueue review() {

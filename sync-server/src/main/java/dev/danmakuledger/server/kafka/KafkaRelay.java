@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -47,6 +49,9 @@ public final class KafkaRelay implements AutoCloseable {
 
   private static final Duration RETRY = Duration.ofMillis(500);
 
+  /** How often the relay writes its shards' lag reports (docs/kafka.md, "Lag"). */
+  static final Duration REPORT_EVERY = Duration.ofSeconds(1);
+
   /**
    * How long Kafka must keep failing before an episode starts: a topic just created or a leader
    * moving fails a call or two without the brokers being out of reach.
@@ -70,6 +75,8 @@ public final class KafkaRelay implements AutoCloseable {
   private long failingSince = -1;
   private final AtomicLong failures = new AtomicLong();
   private long leasesCheckedAt = Long.MIN_VALUE;
+  private final RelayReports reports;
+  private final ScheduledExecutorService reporter;
   private MultiGauge lagRecords;
   private MultiGauge lagMillis;
 
@@ -89,6 +96,7 @@ public final class KafkaRelay implements AutoCloseable {
     this.feed = Objects.requireNonNull(feed, "feed");
     this.instance = Objects.requireNonNull(instance, "instance");
     this.leases = new ShardLeases(redis, config, instance);
+    this.reports = new RelayReports(redis, config);
     this.unreachableAlert = Objects.requireNonNull(unreachableAlert, "unreachableAlert");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.shards = new ShardRelay[config.shards()];
@@ -97,6 +105,13 @@ public final class KafkaRelay implements AutoCloseable {
             config.shards(),
             r -> {
               Thread t = new Thread(r, "kafka-relay-shard-" + config.topic());
+              t.setDaemon(true);
+              return t;
+            });
+    this.reporter =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "kafka-relay-reports-" + config.topic());
               t.setDaemon(true);
               return t;
             });
@@ -141,6 +156,8 @@ public final class KafkaRelay implements AutoCloseable {
   public void start() {
     running = true;
     thread.start();
+    long every = REPORT_EVERY.toMillis();
+    reporter.scheduleWithFixedDelay(this::report, every, every, TimeUnit.MILLISECONDS);
   }
 
   /** The shards this instance runs now. */
@@ -205,11 +222,11 @@ public final class KafkaRelay implements AutoCloseable {
 
   /** One round: leases, then each shard held; the number of messages published. */
   int step() {
+    renewLeases();
     if (!topicsReady) {
       RelayTopics.ensure(config);
       topicsReady = true;
     }
-    renewLeases();
     Map<String, Long> heads = feed.heads();
     Map<Integer, Map<String, Long>> byShard = new HashMap<>();
     for (Map.Entry<String, Long> e : heads.entrySet()) {
@@ -232,6 +249,40 @@ public final class KafkaRelay implements AutoCloseable {
     }
     publishGauges();
     return failed && sent == 0 ? -1 : sent;
+  }
+
+  /**
+   * Writes the lag reports of the shards this instance runs, on a thread of its own every {@link
+   * #REPORT_EVERY} (a relay round that waits for Kafka does not hold them back); a report that
+   * cannot be written is left for the next (the relay does not wait for Redis).
+   */
+  private void report() {
+    long now = clock.millis();
+    List<RelayReports.ShardReport> out = new ArrayList<>();
+    for (ShardRelay s : held()) {
+      List<RoomLag> behind = lag.behind(s.shard());
+      long records = 0;
+      long millis = 0;
+      for (RoomLag l : behind) {
+        records += l.records();
+        millis = Math.max(millis, l.millis());
+      }
+      out.add(
+          new RelayReports.ShardReport(
+              s.shard(),
+              instance,
+              now,
+              reachable,
+              records,
+              millis,
+              behind.subList(0, Math.min(RelayReports.ROOMS, behind.size())),
+              behind.size() <= RelayReports.ROOMS));
+    }
+    try {
+      reports.write(out);
+    } catch (RuntimeException e) {
+      log.debug("kafka relay: cannot write the lag reports: {}", e.toString());
+    }
   }
 
   private static int await(Future<Integer> f) {
@@ -369,6 +420,7 @@ public final class KafkaRelay implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    reporter.shutdownNow();
     thread.interrupt();
     try {
       thread.join(10_000);

@@ -85,6 +85,11 @@ public record KafkaRelayConfig(
     return "danmaku:kafka-relay:{" + topic + "}:" + shard;
   }
 
+  /** The Redis hash of the shards' lag reports (docs/kafka.md, "Lag"), one field per shard. */
+  String lagKey() {
+    return "danmaku:kafka-relay:{" + topic + "}:lag";
+  }
+
   /** The shard that relays {@code room}. */
   int shardOf(String room) {
     return Math.floorMod(room.hashCode(), shards);

@@ -34,6 +34,18 @@ final class RelayLag {
     behindSince.keySet().removeIf(r -> !rooms.containsKey(r));
   }
 
+  /** The rooms of {@code shard} that are behind, most records behind first. */
+  synchronized List<RoomLag> behind(int shard) {
+    List<RoomLag> out = new ArrayList<>();
+    for (RoomLag l : rooms.values()) {
+      if (l.shard() == shard && l.records() > 0) {
+        out.add(l);
+      }
+    }
+    out.sort(Comparator.comparingLong(RoomLag::records).reversed().thenComparing(RoomLag::room));
+    return out;
+  }
+
   /** The rooms, most records behind first, at most {@code limit}. */
   synchronized List<RoomLag> top(int limit) {
     List<RoomLag> all = new ArrayList<>(rooms.values());

@@ -13,6 +13,7 @@ import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.server.events.Events;
+import dev.danmakuledger.server.kafka.RelayReports;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.Counter;
 import dev.danmakuledger.server.storage.DeviceRow;
@@ -31,6 +32,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,7 @@ public final class AdminView {
   private final DeviceSyncStates queues;
   private final Clock clock;
   private final Duration offlineAfter;
+  private final Supplier<RelayReports.View> relay;
   private final Object rateLock = new Object();
   private long rateAt = -1;
   private long rateRecords;
@@ -64,6 +67,20 @@ public final class AdminView {
       DeviceSyncStates queues,
       Clock clock,
       Duration offlineAfter) {
+    this(store, attempts, queues, clock, offlineAfter, null);
+  }
+
+  /**
+   * As {@link #AdminView(LedgerStore, SignatureAttempts, DeviceSyncStates, Clock, Duration)}, with
+   * the rooms' Kafka relay lag read from {@code relay} (docs/kafka.md, "Lag"), or none when null.
+   */
+  public AdminView(
+      LedgerStore store,
+      SignatureAttempts attempts,
+      DeviceSyncStates queues,
+      Clock clock,
+      Duration offlineAfter,
+      Supplier<RelayReports.View> relay) {
     if (offlineAfter.isNegative() || offlineAfter.isZero()) {
       throw new IllegalArgumentException("offlineAfter: got " + offlineAfter + ", want > 0");
     }
@@ -72,6 +89,7 @@ public final class AdminView {
     this.queues = queues;
     this.clock = clock;
     this.offlineAfter = offlineAfter;
+    this.relay = relay;
   }
 
   public Overview overview() {
@@ -197,6 +215,7 @@ public final class AdminView {
   }
 
   public RoomList rooms() {
+    RelayReports.View lag = relayLag();
     List<RoomSummary> out = new ArrayList<>();
     for (RoomStats r : store.rooms()) {
       out.add(
@@ -207,9 +226,25 @@ public final class AdminView {
               r.confirmed(),
               r.pending(),
               r.rejected(),
-              r.lastMinute()));
+              r.lastMinute(),
+              lag == null ? null : lag.room(r.room())));
     }
-    return new RoomList(out);
+    return new RoomList(out, lag == null ? null : lag.summary());
+  }
+
+  /**
+   * The relay's lag, or null without a relay or while Redis cannot be read (the rooms still are).
+   */
+  private RelayReports.View relayLag() {
+    if (relay == null) {
+      return null;
+    }
+    try {
+      return relay.get();
+    } catch (RuntimeException e) {
+      LOG.warn("rooms: the Kafka relay's lag is not shown: {}", e.toString());
+      return null;
+    }
   }
 
   public ReviewQueue review(int limit) {

@@ -12,6 +12,8 @@ import dev.danmakuledger.protocol.wire.Checks;
  * @param pending messages awaiting review
  * @param rejected rejected messages
  * @param messagesPerMinute recent message rate
+ * @param relay how far the Kafka relay is behind in the room (docs/kafka.md, "Lag"); null without a
+ *     relay or while the room's shard has no running owner
  */
 public record RoomSummary(
     String room,
@@ -20,7 +22,8 @@ public record RoomSummary(
     long confirmed,
     long pending,
     long rejected,
-    double messagesPerMinute) {
+    double messagesPerMinute,
+    Relay relay) {
   /** Checks that required members are present and counts are not negative. */
   public RoomSummary {
     Checks.required("room", room);
@@ -29,5 +32,31 @@ public record RoomSummary(
     Checks.nonNegative("confirmed", confirmed);
     Checks.nonNegative("pending", pending);
     Checks.nonNegative("rejected", rejected);
+  }
+
+  /** A room without a Kafka relay lag. */
+  public RoomSummary(
+      String room,
+      long highSeq,
+      long tombstones,
+      long confirmed,
+      long pending,
+      long rejected,
+      double messagesPerMinute) {
+    this(room, highSeq, tombstones, confirmed, pending, rejected, messagesPerMinute, null);
+  }
+
+  /**
+   * How far the Kafka relay is behind in one room.
+   *
+   * @param behind confirmed messages of the room not yet in the topic
+   * @param lagMillis how long the relay has seen the room behind, 0 when it is not
+   */
+  public record Relay(long behind, long lagMillis) {
+    /** Checks that counts are not negative. */
+    public Relay {
+      Checks.nonNegative("behind", behind);
+      Checks.nonNegative("lagMillis", lagMillis);
+    }
   }
 }

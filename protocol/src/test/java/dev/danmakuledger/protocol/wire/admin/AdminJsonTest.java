@@ -68,6 +68,12 @@ class AdminJsonTest {
         new DeviceKey("kiosk-01", "kiosk-01+01020304+AQ=="),
         room,
         new RoomList(List.of(room)),
+        new RoomSummary("live.side", 9, 0, 9, 0, 0, 1.5, new RoomSummary.Relay(3, 120)),
+        new RoomList(
+            List.of(
+                room,
+                new RoomSummary("live.side", 9, 0, 9, 0, 0, 1.5, new RoomSummary.Relay(3, 120))),
+            new RelayLag("danmaku.confirmed", 4, 3, true, 3, 120)),
         item,
         new ReviewQueue(List.of(item)),
         new ReviewDecision(ReviewDecision.APPROVE, 3, null),
@@ -116,6 +122,27 @@ class AdminJsonTest {
   void roundTripsThroughJson(Object dto) throws Exception {
     String text = JSON.writeValueAsString(dto);
     assertEquals(dto, JSON.readValue(text, dto.getClass()), text);
+  }
+
+  @Test
+  void roomsOfAServerWithoutARelayHaveNoRelayLag() throws Exception {
+    RoomList list =
+        JSON.readValue(
+            "{\"rooms\":[{\"room\":\"r\",\"highSeq\":1,\"tombstones\":0,\"confirmed\":1,"
+                + "\"pending\":0,\"rejected\":0,\"messagesPerMinute\":0.5}]}",
+            RoomList.class);
+    assertEquals(null, list.relay());
+    assertEquals(null, list.rooms().get(0).relay());
+  }
+
+  @Test
+  void relayLagRefusesNegativeCountsAndMoreReportingShardsThanShards() {
+    assertThrows(IllegalArgumentException.class, () -> new RoomSummary.Relay(-1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new RoomSummary.Relay(0, -1));
+    assertThrows(IllegalArgumentException.class, () -> new RelayLag("t", 4, 5, true, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new RelayLag("t", 4, 4, true, -1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new RelayLag(null, 4, 4, true, 0, 0));
+    assertEquals(4, new RelayLag("t", 4, 4, false, 0, 0).reporting());
   }
 
   @Test
