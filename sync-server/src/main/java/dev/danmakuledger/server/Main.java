@@ -78,7 +78,9 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--max-body-bytes",
       description =
-          "largest request body in bytes (default " + ServerConfig.DEFAULT_MAX_BODY_BYTES + ")")
+          "largest request body in bytes, as sent and, for a gzip body, once decoded (default "
+              + ServerConfig.DEFAULT_MAX_BODY_BYTES
+              + ")")
   Long maxBodyBytes;
 
   @Option(
