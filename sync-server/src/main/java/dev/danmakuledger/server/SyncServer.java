@@ -317,6 +317,7 @@ public final class SyncServer implements AutoCloseable {
                     config.clock())
                 .meteredBy(registry);
         relay.start();
+        rooms.onCommitted(relay::wake);
         resources.push(relay);
         started.add(
             "Kafka relay to "

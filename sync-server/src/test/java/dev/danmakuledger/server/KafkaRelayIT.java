@@ -372,6 +372,35 @@ final class KafkaRelayIT {
   }
 
   @Test
+  void theRelayWakesOnItsOwnCommitsInsteadOfWaitingForItsPoll() throws Exception {
+    String topic = topic();
+    String room = "wake-" + IDS.incrementAndGet();
+    // a poll far longer than the time each round is given below: only a wake can meet it
+    SyncServer s =
+        server(
+            new KafkaRelayConfig(
+                kafka.bootstrap(), topic, 1, Duration.ofSeconds(2), Duration.ofSeconds(10), 500));
+    try {
+      Api api = new Api(s.baseUri(), s.adminToken());
+      TestDevice d = enroll(api, s);
+      assertTrue(settled(topic).complete());
+      for (int round = 0; round < 3; round++) {
+        long started = System.nanoTime();
+        post(api, d, room, texts("w" + round, 4), 4);
+        TopicCheck.Report r = TopicCheck.check(kafka.bootstrap(), topic, feed, SETTLE);
+        while (!r.complete() && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(4)) {
+          Thread.sleep(100);
+          r = TopicCheck.check(kafka.bootstrap(), topic, feed, SETTLE);
+        }
+        assertTrue(r.complete(), "round " + round + " not relayed within 4 s: " + r.summary());
+      }
+      assertEquals(12, texts(topic).get(room).size());
+    } finally {
+      s.close();
+    }
+  }
+
+  @Test
   void aRelayThatCannotReachKafkaRaisesOneAlertPerEpisodeWhileIngestGoesOn() throws Exception {
     String dead;
     try (java.net.ServerSocket free =

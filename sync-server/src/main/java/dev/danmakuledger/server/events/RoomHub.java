@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,7 @@ public final class RoomHub implements AutoCloseable {
   private final ThreadPoolExecutor fanout;
   private final StreamAdmission admission;
   private final Announcer announcer;
+  private final List<Runnable> commitListeners = new CopyOnWriteArrayList<>();
   private RoomFollowers followers;
   private boolean closed;
 
@@ -162,6 +164,25 @@ public final class RoomHub implements AutoCloseable {
    */
   public void announce(Map<String, CursorRange> committed) {
     announcer.announce(committed);
+    tellCommitted();
+  }
+
+  /**
+   * Calls {@code listener} on the committing thread after every commit of this instance that
+   * confirmed messages (the Kafka relay wakes on it, docs/kafka.md, "Lag"); it must return at once.
+   */
+  public void onCommitted(Runnable listener) {
+    commitListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  private void tellCommitted() {
+    for (Runnable r : commitListeners) {
+      try {
+        r.run();
+      } catch (RuntimeException e) {
+        log.warn("commit listener failed: {}", e.toString());
+      }
+    }
   }
 
   /**
@@ -171,6 +192,7 @@ public final class RoomHub implements AutoCloseable {
    */
   public void publish(String room, List<MessageRow> confirmed) {
     announcer.announce(room, confirmed);
+    tellCommitted();
   }
 
   /** Wakes this instance's subscribers of {@code room} unless the bus carried the announcement. */

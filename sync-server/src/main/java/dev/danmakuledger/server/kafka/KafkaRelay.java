@@ -69,6 +69,8 @@ public final class KafkaRelay implements AutoCloseable {
   private final AtomicLong published = new AtomicLong();
   private final Thread thread;
   private final ExecutorService workers;
+  private final Object wakeLock = new Object();
+  private boolean woken;
   private volatile boolean running;
   private volatile boolean reachable = true;
   private volatile boolean topicsReady;
@@ -216,7 +218,39 @@ public final class KafkaRelay implements AutoCloseable {
       if (sent != 0 && sent != -1) {
         continue;
       }
-      pause(sent == -1 ? RETRY : config.poll());
+      if (sent == -1) {
+        pause(RETRY);
+      } else {
+        idle(config.poll());
+      }
+    }
+  }
+
+  /**
+   * Wakes the relay at once: this instance committed confirmations (docs/kafka.md, "Lag"). Never
+   * blocks; a wake during a round makes the next round start without waiting.
+   */
+  public void wake() {
+    synchronized (wakeLock) {
+      woken = true;
+      wakeLock.notifyAll();
+    }
+  }
+
+  /** Waits until {@link #wake} or for {@code most}, whichever comes first. */
+  private void idle(Duration most) {
+    long deadline = System.nanoTime() + most.toNanos();
+    synchronized (wakeLock) {
+      try {
+        long left;
+        while (!woken && (left = deadline - System.nanoTime()) > 0) {
+          TimeUnit.NANOSECONDS.timedWait(wakeLock, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        running = false;
+      }
+      woken = false;
     }
   }
 
