@@ -245,11 +245,9 @@ public final class BatchIngest implements AutoCloseable {
     }
     BatchMetadata report = provenance.trusted(metadata);
     QueueReports q = queues;
-    // Authenticated from here on: the queue report is stored in the batch's transaction when it
-    // commits; a signed one also on its own when the batch is refused below or adds nothing.
-    DeviceSyncStates.Report queue =
-        first && q != null ? q.of(deviceId, report, provenance, oldSize, now) : null;
-    boolean reported = queue == null;
+    QueueReport queue =
+        new QueueReport(
+            q, first && q != null ? q.of(deviceId, report, provenance, oldSize, now) : null);
     try {
       if (oldSize > device.verifiedSize()) {
         store.markSeen(deviceId, newSize, now);
@@ -258,12 +256,12 @@ public final class BatchIngest implements AutoCloseable {
       String receipt = witness.cosign(note);
       if (oldSize < device.verifiedSize()) {
         List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
-        reported = storeAlone(q, queue);
+        queue.storeAlone();
         return new IngestResult(response(device, stored, receipt), true);
       }
       if (canonicals.isEmpty()) {
         witness.checkSameRoot(device, cp);
-        reported = storeAlone(q, queue);
+        queue.storeAlone();
         return new IngestResult(response(device, List.of(), receipt), false);
       }
       stages.add(Stage.OPEN, System.nanoTime() - opened);
@@ -272,8 +270,9 @@ public final class BatchIngest implements AutoCloseable {
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
       DeviceRow updated = updated(device, newSize, ext, note, report, now);
-      TickSequencer.Committed done = ticks.commit(new ReadyBatch(device, updated, t, ext, queue));
-      reported = true;
+      TickSequencer.Committed done =
+          ticks.commit(new ReadyBatch(device, updated, t, ext, queue.pending()));
+      queue.committedWithBatch();
       if (q != null) {
         q.published(done.queueAlert());
       }
@@ -293,23 +292,47 @@ public final class BatchIngest implements AutoCloseable {
       tally.count(outcomes);
       return new IngestResult(response(updated, outcomes, receipt), false);
     } catch (StaleDeviceException | RuntimeException e) {
-      if (!reported) {
-        try {
-          q.storeAlone(queue);
-        } catch (RuntimeException also) {
-          e.addSuppressed(also);
-        }
+      try {
+        queue.storeAlone();
+      } catch (RuntimeException also) {
+        e.addSuppressed(also);
       }
       throw e;
     }
   }
 
-  /** Stores {@code queue} on its own (a batch that writes nothing); true when that is done. */
-  private static boolean storeAlone(QueueReports q, DeviceSyncStates.Report queue) {
-    if (queue != null) {
-      q.storeAlone(queue);
+  /**
+   * The queue report of one attempt, stored exactly once: in the batch's transaction when the batch
+   * commits, on its own otherwise (a resend, an empty batch, a refusal). Authenticated: a signed
+   * one is stored also when its batch is refused.
+   */
+  private static final class QueueReport {
+    private final QueueReports reports;
+    private DeviceSyncStates.Report pending;
+
+    QueueReport(QueueReports reports, DeviceSyncStates.Report report) {
+      this.reports = reports;
+      this.pending = report;
     }
-    return true;
+
+    /** The report for the batch's transaction, or null when there is none to store. */
+    DeviceSyncStates.Report pending() {
+      return pending;
+    }
+
+    /** The batch committed, and the report with it. */
+    void committedWithBatch() {
+      pending = null;
+    }
+
+    /** Stores the report on its own unless it was stored already. */
+    void storeAlone() {
+      DeviceSyncStates.Report r = pending;
+      pending = null;
+      if (r != null) {
+        reports.storeAlone(r);
+      }
+    }
   }
 
   private static DeviceRow updated(
@@ -330,26 +353,15 @@ public final class BatchIngest implements AutoCloseable {
                         metadata.bloomMaybe(),
                         metadata.edgeDuplicates(),
                         metadata.bloomFalsePositives()));
-    return new DeviceRow(
-        device.id(),
-        device.publicKey(),
-        device.verifierKey(),
-        device.status(),
-        device.statusReason(),
+    return device.verifiedUpTo(
         newSize,
-        Math.max(device.claimedSize(), newSize),
         ext.range().toBytes(),
         ext.range().root(),
         note,
         ext.receipt(),
         now,
-        now,
-        now,
         skew(metadata, now),
-        device.signatureFailures(),
-        edge,
-        device.version() + 1,
-        device.createdAt());
+        edge);
   }
 
   /**

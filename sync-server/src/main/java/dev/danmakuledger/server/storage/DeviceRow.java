@@ -64,6 +64,44 @@ public record DeviceRow(
     }
   }
 
+  /**
+   * This row after a verified batch extended the log to {@code size} at {@code now}: the new range
+   * and root, the checkpoint and the receipt of that size, contact times, clock skew and edge
+   * counters as the batch reported them, and the next version.
+   *
+   * @param clockSkewMs the device's clock minus the server's, or null when the batch sent none
+   */
+  public DeviceRow verifiedUpTo(
+      long size,
+      byte[] range,
+      byte[] root,
+      String checkpoint,
+      String receipt,
+      long now,
+      Long clockSkewMs,
+      EdgeCounters edge) {
+    return new DeviceRow(
+        id,
+        publicKey,
+        verifierKey,
+        status,
+        statusReason,
+        size,
+        Math.max(claimedSize, size),
+        range,
+        root,
+        checkpoint,
+        receipt,
+        now,
+        now,
+        now,
+        clockSkewMs,
+        signatureFailures,
+        edge,
+        version + 1,
+        createdAt);
+  }
+
   /** A freshly enrolled device with an empty verified log. */
   public static DeviceRow enrolled(
       String id,
