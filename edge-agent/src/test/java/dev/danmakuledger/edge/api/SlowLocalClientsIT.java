@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Local clients that stall mid-request (docs/edge-agent.md, "Local ingest API"): 200 connections
  * that send half a request head and then nothing neither stop captures from other local clients nor
- * stay open past the request deadline. Bounded: 200 connections, each held at most until the server
- * closes it.
+ * stay open past the request deadline; past every worker thread and queue slot a new client is
+ * closed unanswered until the deadline frees them. Bounded: at most 320 connections, each held at
+ * most until the server closes it.
  */
 class SlowLocalClientsIT {
   static final int SLOW = 200;
@@ -132,6 +133,38 @@ class SlowLocalClientsIT {
         closedAfter < (IngestServer.REQUEST_DEADLINE_SECONDS + 5) * 1000L,
         "stalled connections closed after " + closedAfter + " ms");
     assertEquals(40, device.store.recordCount());
+  }
+
+  @Test
+  void pastEveryThreadAndQueueSlotANewClientIsClosedAndServedOnceTheDeadlineFreesThem()
+      throws Exception {
+    int capacity = IngestServer.MAX_THREADS + IngestServer.MAX_QUEUED;
+    for (int i = 0; i < capacity; i++) {
+      slow.add(stalled());
+    }
+    // every thread holds a stalled client and the queue is full: one more is closed at once
+    long t0 = System.nanoTime();
+    int answer = answerTo(1);
+    long refusedAfter = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(-1, answer, "closed unanswered past " + capacity + " connections");
+    assertTrue(refusedAfter < 2_000, "closed after " + refusedAfter + " ms, not left waiting");
+    long freed =
+        System.nanoTime() + (3L * IngestServer.REQUEST_DEADLINE_SECONDS + 5) * 1_000_000_000L;
+    do {
+      Thread.sleep(200);
+      answer = answerTo(2);
+    } while (answer != 201 && System.nanoTime() < freed);
+    assertEquals(201, answer, "served once the request deadline closed the stalled clients");
+    assertEquals(201, capture(3), "and the server accepts connections as before");
+  }
+
+  /** The status of a capture, or -1 when the connection was closed or reset unanswered. */
+  private int answerTo(int i) {
+    try {
+      return capture(i);
+    } catch (IOException | RuntimeException closed) {
+      return -1;
+    }
   }
 
   static double ms(long[] nanos, int percentile) {
