@@ -67,7 +67,7 @@ final class CollisionRounds {
         resolved = true;
       } else {
         try {
-          CommittedBatch done = store.batches().commit(batch.commit(plan));
+          CommittedBatch done = store.commit(batch.commit(plan));
           long statements = done.deviceLogNanos() + done.messagesNanos();
           stages.add(Stage.DEVICE_LOG, done.deviceLogNanos());
           stages.add(Stage.MESSAGES, done.messagesNanos());
@@ -110,7 +110,7 @@ final class CollisionRounds {
     }
     for (Map.Entry<String, List<Long>> e : seqs.entrySet()) {
       String room = e.getKey();
-      Set<Long> now = store.messages().takenSeqs(room, e.getValue());
+      Set<Long> now = store.takenSeqs(room, e.getValue());
       changed |= taken.computeIfAbsent(room, r -> new HashSet<>()).addAll(now);
       List<Slot> renumber = new ArrayList<>();
       for (Slot s : plan.stored()) {

@@ -472,7 +472,7 @@ final class TickSequencer implements AutoCloseable {
     StageObserver.Scope scope = observer.start(PipelineStage.COMMIT);
     CommittedTick done;
     try {
-      done = store.batches().commitTick(commits);
+      done = store.commitTick(commits);
     } catch (StaleDeviceException | SlotTakenException | RuntimeException e) {
       scope.failed(e);
       scope.end();

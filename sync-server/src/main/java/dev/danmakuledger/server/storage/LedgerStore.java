@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The sync server's SQL storage (docs/architecture.md §5–§6), one object over one database: the
@@ -36,34 +37,9 @@ public final class LedgerStore {
     this.batches = new BatchWriter(jdbc, clock);
   }
 
-  /** Device rows, device records and proof nodes. */
-  public DeviceLogStore deviceLogs() {
-    return deviceLogs;
-  }
-
-  /** Room slots: messages and tombstones. */
-  public MessageStore messages() {
-    return messages;
-  }
-
-  /** The gap sealer's queries. */
+  /** The gap sealer's queries (its own concern: nothing of it is reached through this facade). */
   public GapStore gaps() {
     return gaps;
-  }
-
-  /** The batch transaction. */
-  public BatchWriter batches() {
-    return batches;
-  }
-
-  /** Alerts. */
-  public AlertStore alertStore() {
-    return alerts;
-  }
-
-  /** Counters. */
-  public CounterStore counterStore() {
-    return counters;
   }
 
   /** See {@link DeviceLogStore#enroll}. */
@@ -97,6 +73,17 @@ public final class LedgerStore {
   /** See {@link BatchWriter#commit}. */
   public CommittedBatch commit(BatchCommit batch) throws StaleDeviceException, SlotTakenException {
     return batches.commit(batch);
+  }
+
+  /** See {@link BatchWriter#commitTick}. */
+  public CommittedTick commitTick(List<BatchCommit> batches)
+      throws StaleDeviceException, SlotTakenException {
+    return this.batches.commitTick(batches);
+  }
+
+  /** Which of {@code seqs} of {@code room} are stored (messages or tombstones). */
+  public Set<Long> takenSeqs(String room, Collection<Long> seqs) {
+    return messages.takenSeqs(room, seqs);
   }
 
   /** Records of a device log with indices in [from, to), in index order. */

@@ -489,19 +489,15 @@ abstract class LedgerStoreContract {
     DeviceRow b = enrolled("d2");
     DeviceRow c = enrolled("d3");
     CommittedTick tick =
-        store
-            .batches()
-            .commitTick(
-                List.of(
-                    withQueue(
-                        commitOf(
-                            b, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))),
-                        queue("d2", 7L, 1_000L, "ok", 2_000)),
-                    withQueue(
-                        commitOf(
-                            a, 3, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED))),
-                        queue("d1", 100L, old + 1, "ok", 2_000)),
-                    commitOf(c, 1, List.of(message("s", 1, "k3", "c", MessageStatus.CONFIRMED)))));
+        store.commitTick(
+            List.of(
+                withQueue(
+                    commitOf(b, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))),
+                    queue("d2", 7L, 1_000L, "ok", 2_000)),
+                withQueue(
+                    commitOf(a, 3, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED))),
+                    queue("d1", 100L, old + 1, "ok", 2_000)),
+                commitOf(c, 1, List.of(message("s", 1, "k3", "c", MessageStatus.CONFIRMED)))));
     assertTrue(tick.queueAlerts().get(1).isPresent(), "d1's unmoved old queue again: STUCK");
     assertEquals(Optional.empty(), tick.queueAlerts().get(0), "a first report opens no episode");
     assertEquals(Optional.empty(), tick.queueAlerts().get(2));
@@ -531,15 +527,11 @@ abstract class LedgerStoreContract {
         assertThrows(
             StaleDeviceException.class,
             () ->
-                store
-                    .batches()
-                    .commitTick(
-                        List.of(
-                            withQueue(commitOf(d2, 1, List.of()), queue("d2", 1L, 1L, "ok", 1_000)),
-                            commitOf(
-                                d1,
-                                2,
-                                List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))))));
+                store.commitTick(
+                    List.of(
+                        withQueue(commitOf(d2, 1, List.of()), queue("d2", 1L, 1L, "ok", 1_000)),
+                        commitOf(
+                            d1, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))))));
     assertTrue(stale.getMessage().contains("d1"), stale.getMessage());
     assertEquals(0, store.device("d2").orElseThrow().verifiedSize());
     assertEquals(d2.version(), store.device("d2").orElseThrow().version());
@@ -556,12 +548,10 @@ abstract class LedgerStoreContract {
     DeviceRow now = store.device("d1").orElseThrow();
     DeviceRow other = enrolled("d2");
     CommittedTick tick =
-        store
-            .batches()
-            .commitTick(
-                List.of(
-                    withQueue(commitOf(now, 2, List.of()), queue("d1", 1L, 99 * MIN, "x", 4_000)),
-                    commitOf(other, 1, List.of())));
+        store.commitTick(
+            List.of(
+                withQueue(commitOf(now, 2, List.of()), queue("d1", 1L, 99 * MIN, "x", 4_000)),
+                commitOf(other, 1, List.of())));
     assertEquals(Optional.empty(), tick.queueAlerts().get(0));
     assertEquals(5_000, states.get("d1").orElseThrow().reportedAt(), "the replay stored nothing");
     assertEquals(2, store.device("d1").orElseThrow().verifiedSize(), "its batch committed");
@@ -607,7 +597,7 @@ abstract class LedgerStoreContract {
                 commitOf(now, 2, List.of(message("r", 1, "other", "b", MessageStatus.CONFIRMED)))));
     assertEquals(1, store.device("d1").orElseThrow().verifiedSize());
     assertEquals(Optional.empty(), store.messageByKey("other"));
-    assertEquals(java.util.Set.of(1L), store.messages().takenSeqs("r", List.of(1L, 2L)));
+    assertEquals(java.util.Set.of(1L), store.takenSeqs("r", List.of(1L, 2L)));
   }
 
   @Test
