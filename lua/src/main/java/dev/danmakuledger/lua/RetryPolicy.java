@@ -15,7 +15,7 @@ import java.util.function.DoubleSupplier;
  * began on the clock, whichever comes first. Which failures are retried is documented in
  * docs/lua-scripts.md; every script is safe to re-run.
  *
- * <p>Immutable; the {@code with*} methods return modified copies. Clock, sleeper and randomness are
+ * <p>Immutable; the {@code with*} methods return modified copies. Clock, pause and randomness are
  * injectable so tests check the schedule without waiting.
  */
 public final class RetryPolicy {
@@ -24,7 +24,7 @@ public final class RetryPolicy {
   private final Duration maxDelay;
   private final Duration maxElapsed;
   private final Clock clock;
-  private final Sleeper sleeper;
+  private final RetryPause pause;
   private final DoubleSupplier random;
 
   private RetryPolicy(
@@ -33,7 +33,7 @@ public final class RetryPolicy {
       Duration maxDelay,
       Duration maxElapsed,
       Clock clock,
-      Sleeper sleeper,
+      RetryPause pause,
       DoubleSupplier random) {
     if (maxAttempts < 1 || maxAttempts > 100) {
       throw new IllegalArgumentException("maxAttempts: got " + maxAttempts + ", want 1..100");
@@ -50,7 +50,7 @@ public final class RetryPolicy {
     this.maxDelay = maxDelay;
     this.maxElapsed = maxElapsed;
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.pause = Objects.requireNonNull(pause, "pause");
     this.random = Objects.requireNonNull(random, "random");
   }
 
@@ -72,7 +72,7 @@ public final class RetryPolicy {
         maxDelay,
         Duration.ofDays(1),
         Clock.systemUTC(),
-        Sleeper.SYSTEM,
+        RetryPause.SYSTEM,
         () -> ThreadLocalRandom.current().nextDouble());
   }
 
@@ -89,22 +89,22 @@ public final class RetryPolicy {
 
   /** A copy that stops retrying once {@code maxElapsed} (> 0) has passed since the first try. */
   public RetryPolicy withMaxElapsed(Duration maxElapsed) {
-    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, sleeper, random);
+    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, pause, random);
   }
 
   /** A copy that measures elapsed time on {@code clock}. */
   public RetryPolicy withClock(Clock clock) {
-    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, sleeper, random);
+    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, pause, random);
   }
 
-  /** A copy that waits with {@code sleeper}. */
-  public RetryPolicy withSleeper(Sleeper sleeper) {
-    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, sleeper, random);
+  /** A copy that waits with {@code pause}. */
+  public RetryPolicy withPause(RetryPause pause) {
+    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, pause, random);
   }
 
   /** A copy that draws jitter from {@code random}, which must return values in [0, 1). */
   public RetryPolicy withRandom(DoubleSupplier random) {
-    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, sleeper, random);
+    return new RetryPolicy(maxAttempts, baseDelay, maxDelay, maxElapsed, clock, pause, random);
   }
 
   /** The attempt bound, including the first attempt. */
@@ -142,8 +142,8 @@ public final class RetryPolicy {
     return Duration.between(start, clock.instant()).plus(delay).compareTo(maxElapsed) < 0;
   }
 
-  Sleeper sleeper() {
-    return sleeper;
+  RetryPause pause() {
+    return pause;
   }
 
   @Override

@@ -130,7 +130,7 @@ final class ScriptCaller {
           throw failure.toException(attempt);
         }
         try {
-          policy.sleeper().sleep(delay);
+          policy.pause().sleep(delay);
         } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
           throw new RedisUnavailableException(

@@ -78,7 +78,7 @@ class EmbeddedRedisFailureIT {
     List<Duration> waits = new ArrayList<>();
     RetryPolicy policy =
         RetryPolicy.exponential(8, Duration.ofMillis(100), Duration.ofSeconds(1))
-            .withSleeper(
+            .withPause(
                 d -> {
                   waits.add(d);
                   Thread.sleep(Math.min(d.toMillis(), 200));
@@ -105,7 +105,7 @@ class EmbeddedRedisFailureIT {
     List<Duration> waits = new ArrayList<>();
     RetryPolicy policy =
         RetryPolicy.exponential(4, Duration.ofMillis(10), Duration.ofMillis(40))
-            .withSleeper(waits::add)
+            .withPause(waits::add)
             .withRandom(() -> 0.999);
     try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), policy)) {
       scripts.seed("room", 0);
@@ -296,7 +296,7 @@ class EmbeddedRedisFailureIT {
       List<Duration> waits = new ArrayList<>();
       RetryPolicy policy =
           RetryPolicy.exponential(5, Duration.ofMillis(10), Duration.ofMillis(10))
-              .withSleeper(
+              .withPause(
                   d -> {
                     waits.add(d);
                     killer.sync().scriptKill();
@@ -320,7 +320,7 @@ class EmbeddedRedisFailureIT {
         RedisFixture.Raw killer = slow.connect()) {
       RetryPolicy policy =
           RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(10))
-              .withSleeper(d -> {});
+              .withPause(d -> {});
       try (DedupeScripts scripts = DedupeScripts.standalone(slow.uri(), policy)) {
         scripts.seed("room", 0);
         blocker.async().eval("while true do end", io.lettuce.core.ScriptOutputType.STATUS);
@@ -372,7 +372,7 @@ class EmbeddedRedisFailureIT {
       List<Duration> waits = new ArrayList<>();
       RetryPolicy policy =
           RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(10))
-              .withSleeper(waits::add);
+              .withPause(waits::add);
       try (DedupeScripts scripts = DedupeScripts.standalone(replica.uri(), policy)) {
         assertThrows(ReadOnlyException.class, () -> scripts.seed("room", 5));
         assertEquals(2, waits.size(), "READONLY is retried: a failover may promote the node");

@@ -95,7 +95,7 @@ class RedisClusterDedupeIT extends DedupeScriptsContract {
       b = unique("room");
     }
     List<Duration> waits = new ArrayList<>();
-    RetryPolicy policy = RetryPolicy.defaults().withSleeper(waits::add);
+    RetryPolicy policy = RetryPolicy.defaults().withPause(waits::add);
     try (RedisOps ops = RedisOps.cluster(cluster.uris())) {
       ScriptCaller caller = new ScriptCaller(ops, policy);
       String[] keys = {

@@ -29,7 +29,7 @@ class ScriptCallerTest {
   private final List<Duration> waits = new ArrayList<>();
   private final RetryPolicy policy =
       RetryPolicy.exponential(4, Duration.ofMillis(100), Duration.ofSeconds(1))
-          .withSleeper(waits::add)
+          .withPause(waits::add)
           .withRandom(() -> 0.5);
 
   /** Fails with {@code failures} in order, then answers "ok". */
@@ -98,7 +98,7 @@ class ScriptCallerTest {
             .withRandom(() -> 0.5)
             .withMaxElapsed(Duration.ofSeconds(1))
             .withClock(clock)
-            .withSleeper(d -> now[0] = now[0].plus(d));
+            .withPause(d -> now[0] = now[0].plus(d));
     AtomicInteger calls = new AtomicInteger();
     RedisException down = new RedisConnectionException("down");
     assertThrows(

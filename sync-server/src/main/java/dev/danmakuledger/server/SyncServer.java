@@ -14,7 +14,7 @@ import dev.danmakuledger.server.events.RedisRoomBus;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.http.HttpApi;
 import dev.danmakuledger.server.ingest.BatchIngest;
-import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.DeviceEnroller;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.OutcomeTally;
 import dev.danmakuledger.server.ingest.QueueReports;
@@ -252,7 +252,7 @@ public final class SyncServer implements AutoCloseable {
                       config.attemptWindow(),
                       config.maxBadSignaturesPerDevice(),
                       config.maxFailuresPerAddress()),
-                  new Enrollment(
+                  new DeviceEnroller(
                       store,
                       dir.enrollToken(),
                       dir.serverSigner(),

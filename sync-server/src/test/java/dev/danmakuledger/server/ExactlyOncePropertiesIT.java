@@ -20,7 +20,7 @@ import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchIngest;
-import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.DeviceEnroller;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.redis.RoomSequencer;
@@ -159,8 +159,8 @@ class ExactlyOncePropertiesIT {
 
   private static List<Device> enroll(LedgerStore store, MutableClock clock, int run) {
     List<Device> devices = new ArrayList<>();
-    Enrollment enrollment =
-        new Enrollment(
+    DeviceEnroller enroller =
+        new DeviceEnroller(
             store,
             "token",
             NoteSigner.generate("server", KEYS),
@@ -169,7 +169,7 @@ class ExactlyOncePropertiesIT {
             clock);
     for (int i = 0; i < 3; i++) {
       TestDevice d = TestDevice.create("dev" + run + "x" + i);
-      enrollment.enroll(d.id, d.signer.publicKey(), "token");
+      enroller.enroll(d.id, d.signer.publicKey(), "token");
       devices.add(new Device(d));
     }
     return devices;

@@ -114,7 +114,7 @@ public final class BacklogBenchmark {
     Path agentDir = tmp.resolve("agent");
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(
-            new ServerWarmUp.Plan(
+            new ServerWarmUp.Traffic(
                 o.warmUpRecords(),
                 ServerConfig.DEFAULT_MAX_RECORDS_PER_BATCH,
                 WARM_UP_DEVICES,

@@ -202,7 +202,7 @@ public final class IngestBenchmark {
         b -> b.roomLog(o.roomLog()).roomCheckpointInterval(o.roomCheckpointInterval());
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(
-            new ServerWarmUp.Plan(
+            new ServerWarmUp.Traffic(
                 o.warmUpRecords(), o.batchSize(), o.devices(), o.rooms(), o.duplicateShare()),
             o.jdbcUrl(),
             redisUri,

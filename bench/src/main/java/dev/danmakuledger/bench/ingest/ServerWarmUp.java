@@ -55,8 +55,8 @@ final class ServerWarmUp {
    * @param rooms rooms the messages spread over
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
    */
-  record Plan(long records, int batchSize, int devices, int rooms, double duplicateShare) {
-    Plan {
+  record Traffic(long records, int batchSize, int devices, int rooms, double duplicateShare) {
+    Traffic {
       if (records < 0) {
         throw new IllegalArgumentException("warm-up records: got " + records + ", want >= 0");
       }
@@ -112,7 +112,7 @@ final class ServerWarmUp {
    * @param settings the measured server's settings, applied to the warm-up server's builder
    */
   static Result run(
-      Plan plan,
+      Traffic plan,
       String jdbcUrl,
       String redisUri,
       Path dir,
@@ -154,7 +154,7 @@ final class ServerWarmUp {
    * {@code untilSettled}, stops early after a round in which the JIT settled.
    */
   private static Result rounds(
-      Plan plan,
+      Traffic plan,
       long records,
       boolean untilSettled,
       SyncServer server,
@@ -202,7 +202,7 @@ final class ServerWarmUp {
    * then compiled for both, and preparing the measured batches deoptimizes nothing the server runs.
    */
   private static void round(
-      Plan plan,
+      Traffic plan,
       SyncServer server,
       LedgerClient client,
       SecureRandom random,

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ServerWarmUpTest {
   @Test
   void refusesANegativeCount() {
-    assertThrows(IllegalArgumentException.class, () -> new ServerWarmUp.Plan(-1, 10, 1, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new ServerWarmUp.Traffic(-1, 10, 1, 1, 0));
   }
 
   @Test
@@ -21,7 +21,7 @@ class ServerWarmUpTest {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     ServerWarmUp.Result r =
         ServerWarmUp.run(
-            new ServerWarmUp.Plan(0, 100, 2, 4, 0.1),
+            new ServerWarmUp.Traffic(0, 100, 2, 4, 0.1),
             null,
             "redis://127.0.0.1:1",
             dir,

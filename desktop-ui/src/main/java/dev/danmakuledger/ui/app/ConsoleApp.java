@@ -2,8 +2,8 @@ package dev.danmakuledger.ui.app;
 
 import dev.danmakuledger.ui.alerts.AlertsViewModel;
 import dev.danmakuledger.ui.client.AdminClient;
-import dev.danmakuledger.ui.client.Backoff;
 import dev.danmakuledger.ui.client.Endpoint;
+import dev.danmakuledger.ui.client.ReconnectDelays;
 import dev.danmakuledger.ui.devices.DevicesViewModel;
 import dev.danmakuledger.ui.history.HistoryStore;
 import dev.danmakuledger.ui.inspector.InspectorViewModel;
@@ -92,7 +92,7 @@ final class ConsoleApp implements AutoCloseable {
             poller,
             streamer,
             pollEvery,
-            new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30)),
+            new ReconnectDelays(Duration.ofMillis(500), Duration.ofSeconds(30)),
             List.of(overview, devices, rooms, roomLogs, review, alerts, instances));
   }
 

@@ -212,7 +212,7 @@ public final class AdminClient {
    */
   public EventStream<AdminEvent> adminEvents(
       ScheduledExecutorService scheduler,
-      Backoff backoff,
+      ReconnectDelays backoff,
       EventStream.Listener<AdminEvent> listener) {
     return new EventStream<>(
         this, () -> url("admin", "events"), AdminEvent.class, scheduler, backoff, listener);
@@ -227,7 +227,7 @@ public final class AdminClient {
       String room,
       LongSupplier after,
       ScheduledExecutorService scheduler,
-      Backoff backoff,
+      ReconnectDelays backoff,
       EventStream.Listener<RoomMessage> listener) {
     return new EventStream<>(
         this,

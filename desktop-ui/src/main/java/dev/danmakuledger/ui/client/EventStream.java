@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * A server-sent event feed of JSON values (WHATWG HTML §9.2) kept open for as long as the console
  * wants it: the admin feed {@code GET /admin/events} (one {@code AdminEvent} per event) or a room
  * feed {@code GET /v1/rooms/{room}/stream} (one {@code RoomMessage} per event, id = seq). After any
- * failure it reconnects with exponential {@link Backoff}, sending the last event id it saw as
- * {@code Last-Event-ID}. Reading blocks the scheduler thread it runs on, so give it a scheduler of
- * its own. Listener calls come from that thread. Events whose data is not a {@code T} are logged
+ * failure it reconnects with exponential {@link ReconnectDelays}, sending the last event id it saw
+ * as {@code Last-Event-ID}. Reading blocks the scheduler thread it runs on, so give it a scheduler
+ * of its own. Listener calls come from that thread. Events whose data is not a {@code T} are logged
  * and skipped.
  *
  * @param <T> the JSON type of each event's data
@@ -48,7 +48,7 @@ public final class EventStream<T> implements AutoCloseable {
   private final Supplier<HttpUrl> url;
   private final Class<T> type;
   private final ScheduledExecutorService scheduler;
-  private final Backoff backoff;
+  private final ReconnectDelays backoff;
   private final Listener<T> listener;
   private final AtomicReference<Call> current = new AtomicReference<>();
   private volatile String lastEventId;
@@ -68,7 +68,7 @@ public final class EventStream<T> implements AutoCloseable {
       Supplier<HttpUrl> url,
       Class<T> type,
       ScheduledExecutorService scheduler,
-      Backoff backoff,
+      ReconnectDelays backoff,
       Listener<T> listener) {
     this.client = client;
     this.streaming = client.http().newBuilder().readTimeout(Duration.ZERO).build();

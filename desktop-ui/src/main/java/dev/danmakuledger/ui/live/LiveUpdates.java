@@ -2,9 +2,9 @@ package dev.danmakuledger.ui.live;
 
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.ui.client.ApiException;
-import dev.danmakuledger.ui.client.Backoff;
 import dev.danmakuledger.ui.client.Endpoint;
 import dev.danmakuledger.ui.client.EventStream;
+import dev.danmakuledger.ui.client.ReconnectDelays;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +37,7 @@ public final class LiveUpdates implements AutoCloseable {
       ScheduledExecutorService poller,
       ScheduledExecutorService streamer,
       Duration pollEvery,
-      Backoff backoff,
+      ReconnectDelays backoff,
       List<LiveFeed> feeds) {
     this.context = context;
     this.poller = poller;

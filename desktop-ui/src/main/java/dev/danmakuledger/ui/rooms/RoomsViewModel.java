@@ -7,8 +7,8 @@ import dev.danmakuledger.protocol.wire.admin.RelayLag;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
 import dev.danmakuledger.ui.client.ApiException;
-import dev.danmakuledger.ui.client.Backoff;
 import dev.danmakuledger.ui.client.EventStream;
+import dev.danmakuledger.ui.client.ReconnectDelays;
 import dev.danmakuledger.ui.live.ConsoleContext;
 import dev.danmakuledger.ui.live.Format;
 import dev.danmakuledger.ui.live.LiveFeed;
@@ -139,7 +139,7 @@ public final class RoomsViewModel implements LiveFeed {
                 room,
                 () -> after,
                 streamer,
-                new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)),
+                new ReconnectDelays(Duration.ofSeconds(1), Duration.ofSeconds(30)),
                 new EventStream.Listener<>() {
                   @Override
                   public void connected() {}

@@ -71,7 +71,7 @@ class EventStreamTest {
     h.server.enqueue(sse(""));
     try (EventStream<AdminEvent> s =
         h.client.adminEvents(
-            scheduler, new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)), listener)) {
+            scheduler, new ReconnectDelays(Duration.ofMillis(1), Duration.ofMillis(4)), listener)) {
       s.start();
       assertEquals(
           List.of(
@@ -96,7 +96,7 @@ class EventStreamTest {
     h.server.enqueue(sse("data: {}\n\n"));
     EventStream<AdminEvent> s =
         h.client.adminEvents(
-            scheduler, new Backoff(Duration.ofMillis(50), Duration.ofMillis(50)), listener);
+            scheduler, new ReconnectDelays(Duration.ofMillis(50), Duration.ofMillis(50)), listener);
     s.start();
     assertEquals("connected", next());
     assertTrue(next().startsWith("lost:"));
@@ -119,7 +119,7 @@ class EventStreamTest {
             "lobby",
             () -> 5,
             scheduler,
-            new Backoff(Duration.ofMillis(1), Duration.ofMillis(1)),
+            new ReconnectDelays(Duration.ofMillis(1), Duration.ofMillis(1)),
             new EventStream.Listener<>() {
               @Override
               public void connected() {}

@@ -15,7 +15,7 @@ import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.events.StreamRefusal;
 import dev.danmakuledger.server.ingest.BatchIngest;
-import dev.danmakuledger.server.ingest.Enrollment;
+import dev.danmakuledger.server.ingest.DeviceEnroller;
 import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
@@ -70,7 +70,7 @@ public final class HttpApi {
       ConfirmedFeed feed,
       BatchIngest ingest,
       SignatureFailures signatureFailures,
-      Enrollment enrollment,
+      DeviceEnroller enroller,
       Review review,
       LedgerQueries queries,
       RoomLogReads roomLogs,
@@ -315,7 +315,7 @@ public final class HttpApi {
     s.signatureFailures().admit(address);
     Requests.Enrollment e = requests.enrollment(ctx);
     try {
-      send(ctx, 200, s.enrollment().enroll(e.deviceId(), e.publicKey(), e.token()));
+      send(ctx, 200, s.enroller().enroll(e.deviceId(), e.publicKey(), e.token()));
     } catch (LedgerException refused) {
       if (refused.code() == ErrorCode.FORBIDDEN) {
         enrollmentFailures.increment();

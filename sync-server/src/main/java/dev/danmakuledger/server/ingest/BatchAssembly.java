@@ -39,7 +39,7 @@ final class BatchAssembly {
    * @param clashes slots whose number another slot of the batch already uses (renumber them)
    * @param counters counter deltas by stored name
    */
-  record Plan(
+  record RoundWrites(
       List<MessageRow> messages,
       List<DeviceRecordRow> rows,
       List<Slot> stored,
@@ -54,7 +54,7 @@ final class BatchAssembly {
    * @param inSql messages SQL is known to hold, by key
    * @param taken numbers SQL is known to hold, by room
    */
-  static Plan assemble(
+  static RoundWrites assemble(
       String deviceId,
       DeviceRecordRow[] rejected,
       Map<String, List<Slot>> slots,
@@ -136,7 +136,7 @@ final class BatchAssembly {
     }
     counters.merge(Counter.BATCHES.key(), 1L, Long::sum);
     counters.merge(Counter.RECORDS.key(), (long) rows.length, Long::sum);
-    return new Plan(messages, all, stored, clashes, counters);
+    return new RoundWrites(messages, all, stored, clashes, counters);
   }
 
   private static DeviceRecordRow duplicateOf(String deviceId, Candidate c, MessageRow original) {

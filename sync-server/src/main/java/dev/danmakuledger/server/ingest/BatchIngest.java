@@ -13,7 +13,7 @@ import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
+import dev.danmakuledger.server.ingest.BatchAssembly.RoundWrites;
 import dev.danmakuledger.server.ingest.CheckpointWitness.Extension;
 import dev.danmakuledger.server.ingest.RecordTriage.Triage;
 import dev.danmakuledger.server.ingest.StageTimes.Stage;
@@ -276,7 +276,7 @@ public final class BatchIngest implements AutoCloseable {
       if (q != null) {
         q.published(done.queueAlert());
       }
-      Plan plan = done.plan();
+      RoundWrites plan = done.plan();
       stage(
           PipelineStage.PUBLISH,
           () -> {
@@ -382,7 +382,7 @@ public final class BatchIngest implements AutoCloseable {
    * @param leafHashes the leaf hash of each record of the batch of {@code deviceId}, the first at
    *     {@code oldSize}
    */
-  private void handOver(Plan plan, String deviceId, long oldSize, List<byte[]> leafHashes) {
+  private void handOver(RoundWrites plan, String deviceId, long oldSize, List<byte[]> leafHashes) {
     BiConsumer<String, List<LogSlot>> sink = committedSlots;
     if (sink == null || plan.messages().isEmpty()) {
       return;

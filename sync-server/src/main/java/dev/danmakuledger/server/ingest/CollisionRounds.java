@@ -1,6 +1,6 @@
 package dev.danmakuledger.server.ingest;
 
-import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
+import dev.danmakuledger.server.ingest.BatchAssembly.RoundWrites;
 import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
 import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.storage.CommittedBatch;
@@ -30,7 +30,7 @@ final class CollisionRounds {
   static final int MAX_COMMIT_ROUNDS = 16;
 
   /** A batch's plan and what its transaction gave out. */
-  record Solo(Plan plan, CommittedBatch batch) {}
+  record Solo(RoundWrites plan, CommittedBatch batch) {}
 
   private final LedgerStore store;
   private final RoomAdmission admission;
@@ -57,7 +57,7 @@ final class CollisionRounds {
     Map<String, MessageRow> inSql = new HashMap<>(known);
     Map<String, Set<Long>> taken = new HashMap<>();
     for (int round = 1; ; round++) {
-      Plan plan =
+      RoundWrites plan =
           BatchAssembly.assemble(deviceId, batch.triage().rejected(), slots.byRoom(), inSql, taken);
       long t1 = System.nanoTime();
       stages.add(Stage.ASSEMBLE, t1 - t0);
@@ -95,7 +95,7 @@ final class CollisionRounds {
    * @return false when SQL shows no collision (the device row or something else raced: retry)
    */
   private boolean resolve(
-      Plan plan, Slots slots, Map<String, MessageRow> inSql, Map<String, Set<Long>> taken) {
+      RoundWrites plan, Slots slots, Map<String, MessageRow> inSql, Map<String, Set<Long>> taken) {
     boolean changed = false;
     List<String> keys = new ArrayList<>(plan.stored().size());
     for (Slot s : plan.stored()) {

@@ -44,7 +44,7 @@ record ReadyBatch(
   }
 
   /** What the batch's transaction writes, given its assembled plan. */
-  BatchCommit commit(BatchAssembly.Plan plan) {
+  BatchCommit commit(BatchAssembly.RoundWrites plan) {
     return new BatchCommit(
         device.version(),
         device.verifiedSize(),

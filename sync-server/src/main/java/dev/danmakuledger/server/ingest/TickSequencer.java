@@ -1,7 +1,7 @@
 package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.server.events.RoomHub;
-import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
+import dev.danmakuledger.server.ingest.BatchAssembly.RoundWrites;
 import dev.danmakuledger.server.ingest.CollisionRounds.Solo;
 import dev.danmakuledger.server.ingest.RecordTriage.Candidate;
 import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
@@ -62,11 +62,11 @@ final class TickSequencer implements AutoCloseable {
   /**
    * What the tick did for one batch: its final plan and the STUCK alert its queue report raised.
    */
-  record Committed(Plan plan, Optional<AlertRow> queueAlert) {}
+  record Committed(RoundWrites plan, Optional<AlertRow> queueAlert) {}
 
   private record Waiting(ReadyBatch batch, CompletableFuture<Committed> reply) {}
 
-  private record Assembled(Waiting waiting, Map<String, List<Slot>> slots, Plan plan) {
+  private record Assembled(Waiting waiting, Map<String, List<Slot>> slots, RoundWrites plan) {
     BatchCommit commit() {
       return waiting.batch().commit(plan);
     }
@@ -382,7 +382,7 @@ final class TickSequencer implements AutoCloseable {
       tick.known.putAll(known);
       for (int i = 0; i < batches.size(); i++) {
         Waiting w = batches.get(i);
-        Plan plan =
+        RoundWrites plan =
             BatchAssembly.assemble(
                 w.batch().deviceId(),
                 w.batch().triage().rejected(),
@@ -435,7 +435,7 @@ final class TickSequencer implements AutoCloseable {
    * Claims the keys and numbers {@code plan} writes unless an earlier plan of the tick holds one of
    * them (then the plan commits alone, after the tick, and its collision is resolved there).
    */
-  private static boolean claim(Plan plan, Set<String> claimed) {
+  private static boolean claim(RoundWrites plan, Set<String> claimed) {
     List<String> mine = new ArrayList<>(plan.messages().size() * 2);
     for (MessageRow m : plan.messages()) {
       mine.add("#" + m.room() + '\u0000' + m.seq());

@@ -7,7 +7,7 @@ import dev.danmakuledger.protocol.clock.Hlc;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.Outcome;
-import dev.danmakuledger.server.ingest.BatchAssembly.Plan;
+import dev.danmakuledger.server.ingest.BatchAssembly.RoundWrites;
 import dev.danmakuledger.server.ingest.RecordTriage.Candidate;
 import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
 import dev.danmakuledger.server.storage.Counter;
@@ -70,7 +70,7 @@ final class BatchAssemblyTest {
         0);
   }
 
-  private Plan assemble(Map<String, List<Slot>> slots, Map<String, MessageRow> inSql) {
+  private RoundWrites assemble(Map<String, List<Slot>> slots, Map<String, MessageRow> inSql) {
     return BatchAssembly.assemble(
         DEVICE, new DeviceRecordRow[position], slots, inSql, Map.of("r", Set.of(9L)));
   }
@@ -78,7 +78,7 @@ final class BatchAssemblyTest {
   @Test
   void anOrphanIsStoredAsNewAtTheNumberRedisRemembers() {
     Candidate c = candidate("r", "orphan");
-    Plan p = assemble(Map.of("r", List.of(new Slot(c, false, 7, 3))), Map.of());
+    RoundWrites p = assemble(Map.of("r", List.of(new Slot(c, false, 7, 3))), Map.of());
     assertEquals(1, p.messages().size());
     assertEquals(3, p.messages().get(0).seq());
     assertEquals(7L, p.messages().get(0).messageId());
@@ -90,7 +90,8 @@ final class BatchAssemblyTest {
   void aKeySqlHoldsIsAConflictNamingTheStoredMessageAndItsFreshNumberATombstone() {
     Candidate c = candidate("r", "new content");
     MessageRow original = stored(c, "other-room", 5, "different");
-    Plan p = assemble(Map.of("r", List.of(new Slot(c, true, 7, 4))), Map.of(c.key(), original));
+    RoundWrites p =
+        assemble(Map.of("r", List.of(new Slot(c, true, 7, 4))), Map.of(c.key(), original));
     DeviceRecordRow row = p.rows().get(0);
     assertEquals(Outcome.CONFLICT, row.outcome());
     assertEquals("other-room", row.wire().room());
@@ -109,7 +110,7 @@ final class BatchAssemblyTest {
     inSql.put(remembered.key(), stored(remembered, "r", 2, remembered.contentHash()));
     inSql.put(taken.key(), stored(taken, "r", 8, taken.contentHash()));
     List<Slot> room = List.of(new Slot(remembered, false, 7, 6), new Slot(taken, true, 8, 9));
-    Plan p = assemble(Map.of("r", room), inSql);
+    RoundWrites p = assemble(Map.of("r", room), inSql);
     assertTrue(p.messages().isEmpty(), p.messages().toString());
     assertEquals(Outcome.DUPLICATE, p.rows().get(0).outcome());
     assertEquals(2L, p.rows().get(0).seq());
@@ -121,7 +122,7 @@ final class BatchAssemblyTest {
     Candidate first = candidate("r", "first");
     Candidate second = candidate("r", "second");
     Slot late = new Slot(second, true, 8, 3);
-    Plan p = assemble(Map.of("r", List.of(new Slot(first, false, 7, 3), late)), Map.of());
+    RoundWrites p = assemble(Map.of("r", List.of(new Slot(first, false, 7, 3), late)), Map.of());
     assertEquals(Map.of("r", List.of(late)), p.clashes());
   }
 
@@ -134,7 +135,7 @@ final class BatchAssemblyTest {
     Map<String, List<Slot>> slots = new LinkedHashMap<>();
     slots.put("r", List.of(new Slot(first, true, 7, 1), new Slot(again, false, 7, 1)));
     slots.put("s", new ArrayList<>(List.of(new Slot(elsewhere, true, 8, 1))));
-    Plan p = assemble(slots, Map.of());
+    RoundWrites p = assemble(slots, Map.of());
     assertEquals(Outcome.CONFIRMED, p.rows().get(0).outcome());
     assertEquals(Outcome.DUPLICATE, p.rows().get(1).outcome());
     assertEquals(Outcome.CONFLICT, p.rows().get(2).outcome(), "content hash covers the room");

@@ -104,7 +104,7 @@ class TickSequencerIT {
 
   private TestDevice enrolled(String id) {
     TestDevice d = TestDevice.create(id);
-    new Enrollment(
+    new DeviceEnroller(
             new LedgerStore(db, clock),
             "token",
             NoteSigner.generate("server", KEYS),

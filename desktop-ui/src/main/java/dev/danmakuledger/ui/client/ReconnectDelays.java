@@ -7,7 +7,7 @@ import java.time.Duration;
  * failure, capped at {@code max}, and back to {@code initial} after a successful connection. Not
  * thread-safe; owned by one {@link EventStream}.
  */
-public final class Backoff {
+public final class ReconnectDelays {
   private final Duration initial;
   private final Duration max;
   private Duration next;
@@ -16,7 +16,7 @@ public final class Backoff {
    * @param initial first delay, positive
    * @param max the cap, at least {@code initial}
    */
-  public Backoff(Duration initial, Duration max) {
+  public ReconnectDelays(Duration initial, Duration max) {
     if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
       throw new IllegalArgumentException(
           "got initial=" + initial + " max=" + max + ", want 0 < initial <= max");

@@ -21,11 +21,12 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * Device enrolment ({@code POST /v1/devices}, docs/security.md): an operator-issued token admits a
- * device id with its Ed25519 key; the server then verifies that device's checkpoints with that key
- * only. Enrolling again with the same key is idempotent; another key for a taken id is refused.
+ * The server side of device enrolment ({@code POST /v1/devices}, docs/security.md): an
+ * operator-issued token admits a device id with its Ed25519 key; the server then verifies that
+ * device's checkpoints with that key only. Enrolling again with the same key is idempotent; another
+ * key for a taken id is refused.
  */
-public final class Enrollment {
+public final class DeviceEnroller {
   private final LedgerStore store;
   private final byte[] enrollToken;
   private final NoteSigner serverSigner;
@@ -33,7 +34,7 @@ public final class Enrollment {
   private final AdminHub admin;
   private final Clock clock;
 
-  public Enrollment(
+  public DeviceEnroller(
       LedgerStore store,
       String enrollToken,
       NoteSigner serverSigner,

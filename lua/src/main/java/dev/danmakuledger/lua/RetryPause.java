@@ -4,9 +4,9 @@ import java.time.Duration;
 
 /** Waits between retry attempts; tests pass one that records the delays instead of sleeping. */
 @FunctionalInterface
-public interface Sleeper {
+public interface RetryPause {
   /** The real thing: {@link Thread#sleep(long)}. */
-  Sleeper SYSTEM = d -> Thread.sleep(d.toMillis());
+  RetryPause SYSTEM = d -> Thread.sleep(d.toMillis());
 
   /** Blocks for {@code duration}. */
   void sleep(Duration duration) throws InterruptedException;

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BackoffTest {
+class ReconnectDelaysTest {
   @Test
   void doublesUpToTheCapAndResets() {
-    Backoff b = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(3));
+    ReconnectDelays b = new ReconnectDelays(Duration.ofMillis(500), Duration.ofSeconds(3));
     List<Long> got = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       got.add(b.next().toMillis());
@@ -23,9 +23,10 @@ class BackoffTest {
 
   @Test
   void rejectsNonsense() {
-    assertThrows(IllegalArgumentException.class, () -> new Backoff(Duration.ZERO, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class, () -> new ReconnectDelays(Duration.ZERO, Duration.ZERO));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1)));
+        () -> new ReconnectDelays(Duration.ofSeconds(2), Duration.ofSeconds(1)));
   }
 }
