@@ -42,7 +42,7 @@ final class LedgerAssertions {
       assertEquals(r.messageId(), m.messageId(), where);
       assertEquals(rec.text(), m.text(), where);
       if (!"DUPLICATE".equals(r.outcome())) {
-        assertEquals(r.outcome(), m.status(), where);
+        assertEquals(r.outcome(), m.status().name(), where);
         assertEquals(node.deviceId(), m.deviceId(), where);
         assertEquals(r.index(), m.deviceIndex(), where);
       }

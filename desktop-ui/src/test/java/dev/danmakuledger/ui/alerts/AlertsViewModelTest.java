@@ -47,4 +47,32 @@ class AlertsViewModelTest {
     assertEquals(sql, vm.alerts().get(0));
     assertEquals(2, vm.critical().get());
   }
+
+  /** A newer server's values read as UNKNOWN: listed as they come, never counted as critical. */
+  @Test
+  void anAlertOfAnUnknownSeverityIsListedAndAnEventOfAnUnknownTypeIsNot() {
+    h.json("alerts.json");
+    vm.refresh();
+    vm.onEvent(
+        new AdminEvent(
+            AdminEvent.Type.ALERT,
+            AdminEvent.Severity.UNKNOWN,
+            "k",
+            null,
+            "a newer severity",
+            "2026-11-30T06:00:02Z",
+            Map.of()));
+    vm.onEvent(
+        new AdminEvent(
+            AdminEvent.Type.UNKNOWN,
+            AdminEvent.Severity.CRITICAL,
+            "k",
+            null,
+            "a newer type",
+            "2026-11-30T06:00:03Z",
+            Map.of()));
+    assertEquals(3, vm.alerts().size());
+    assertEquals("a newer severity", vm.alerts().get(0).message());
+    assertEquals(1, vm.critical().get());
+  }
 }
