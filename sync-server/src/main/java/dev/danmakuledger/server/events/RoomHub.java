@@ -227,6 +227,19 @@ public final class RoomHub implements AutoCloseable {
   }
 
   private RoomChannel join(String room) {
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("room hub: got a subscription after close, want none");
+      }
+      RoomChannel ch = channels.get(room);
+      if (ch != null) {
+        ch.addMember();
+        return ch;
+      }
+    }
+    // A room's first subscriber reads its head outside the hub's lock, so that subscribers of other
+    // rooms do not queue behind the read; two first subscribers may both read it, one channel wins.
+    long head = feed.head(room);
     RoomChannel ch;
     boolean fresh = false;
     synchronized (this) {
@@ -235,7 +248,7 @@ public final class RoomHub implements AutoCloseable {
       }
       ch = channels.get(room);
       if (ch == null) {
-        ch = new RoomChannel(room, feed, render, feed.head(room));
+        ch = new RoomChannel(room, feed, render, head);
         channels.put(room, ch);
         fresh = true;
         if (bus != null && followers == null) {

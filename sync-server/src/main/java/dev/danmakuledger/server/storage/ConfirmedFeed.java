@@ -222,9 +222,14 @@ public final class ConfirmedFeed {
 
   /**
    * The cursor just before the first CONFIRMED message of {@code room} with seq greater than {@code
-   * afterSeq}, to start a catch-up that was asked for by seq; the head when there is none.
+   * afterSeq}, to start a catch-up that was asked for by seq; the head when there is none. A stream
+   * from the start ({@code afterSeq} 0) starts before cursor 1, the first of every room, without a
+   * read: opening it costs the request thread no SQL.
    */
   public long cursorBeforeSeq(String room, long afterSeq) {
+    if (afterSeq <= 0) {
+      return 0;
+    }
     Long first =
         Jdbc.read(
             ds,
