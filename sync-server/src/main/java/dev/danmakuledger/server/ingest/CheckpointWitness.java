@@ -20,7 +20,6 @@ import dev.danmakuledger.server.events.Events;
 import dev.danmakuledger.server.query.DeviceTrees;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.Counter;
-import dev.danmakuledger.server.storage.DeviceLogStore;
 import dev.danmakuledger.server.storage.DeviceRecordRow;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
@@ -102,13 +101,13 @@ final class CheckpointWitness {
    * device row to hold it and its receipt (400 otherwise, before anything is admitted).
    */
   Checkpoint open(DeviceRow device, String note, long newSize) {
-    if (note.length() > DeviceLogStore.MAX_CHECKPOINT_CHARS) {
+    if (note.length() > DeviceRow.MAX_CHECKPOINT_CHARS) {
       throw new LedgerException(
           ErrorCode.INVALID_FIELD,
           "checkpoint: got "
               + note.length()
               + " characters, want at most "
-              + DeviceLogStore.MAX_CHECKPOINT_CHARS
+              + DeviceRow.MAX_CHECKPOINT_CHARS
               + "; sign the checkpoint with the device key only");
     }
     String origin = DeviceLog.origin(device.id());
@@ -150,13 +149,13 @@ final class CheckpointWitness {
    */
   String cosign(String note) {
     String receipt = cosigner.cosign(SignedNote.addSignature(note, serverSigner), clock);
-    if (receipt.length() > DeviceLogStore.MAX_RECEIPT_CHARS) {
+    if (receipt.length() > DeviceRow.MAX_RECEIPT_CHARS) {
       throw new LedgerException(
           ErrorCode.INVALID_FIELD,
           "checkpoint: its receipt would have "
               + receipt.length()
               + " characters, want at most "
-              + DeviceLogStore.MAX_RECEIPT_CHARS);
+              + DeviceRow.MAX_RECEIPT_CHARS);
     }
     return receipt;
   }

@@ -8,7 +8,7 @@ import java.sql.Statement;
 import java.util.List;
 
 /** The alerts ingest raises (forks, bad signatures, bad proofs), newest first for the console. */
-public final class AlertStore {
+final class AlertStore {
   private final Jdbc jdbc;
 
   AlertStore(Jdbc jdbc) {

@@ -25,7 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * three statements, one counter upsert, one insert of every room slot and one cursor reservation
  * for every room of the tick.
  */
-public final class BatchWriter {
+final class BatchWriter {
   private final Jdbc jdbc;
   private final Clock clock;
 

@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The cluster-wide monotonic counters (docs/architecture.md §5), split in shards so that concurrent
  * batches of different devices do not queue on one row; a counter's value is the sum of its shards.
  */
-public final class CounterStore {
+final class CounterStore {
   /** Counter shards; a batch writes the shard of its device. */
   static final int SHARDS = 16;
 

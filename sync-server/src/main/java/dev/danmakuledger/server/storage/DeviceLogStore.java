@@ -17,13 +17,7 @@ import java.util.Optional;
  * bundles of consecutive records, {@link DeviceBundles}), and the blocks of proof nodes each
  * verified batch completed.
  */
-public final class DeviceLogStore {
-  /** Longest checkpoint note the device row holds ({@code devices.last_checkpoint}). */
-  public static final int MAX_CHECKPOINT_CHARS = 2048;
-
-  /** Longest receipt the device row holds ({@code devices.last_receipt}). */
-  public static final int MAX_RECEIPT_CHARS = 4096;
-
+final class DeviceLogStore {
   static final String DEVICE_COLUMNS =
       "id, public_key, verifier_key, status, status_reason, verified_size, claimed_size,"
           + " compact_range, root_hash, last_checkpoint, last_receipt, last_checkpoint_at,"

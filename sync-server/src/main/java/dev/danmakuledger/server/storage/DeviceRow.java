@@ -47,6 +47,12 @@ public record DeviceRow(
     long version,
     long createdAt) {
 
+  /** Longest checkpoint note the device row holds ({@code devices.last_checkpoint}). */
+  public static final int MAX_CHECKPOINT_CHARS = 2048;
+
+  /** Longest receipt the device row holds ({@code devices.last_receipt}). */
+  public static final int MAX_RECEIPT_CHARS = 4096;
+
   public DeviceRow {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(publicKey, "publicKey");

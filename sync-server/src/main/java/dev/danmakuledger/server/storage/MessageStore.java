@@ -20,7 +20,7 @@ import java.util.Set;
  * numbers, both under the primary key (room, seq), so that one writer of a number wins and every
  * other insert of it fails or is a no-op. Also the room views the API serves.
  */
-public final class MessageStore {
+final class MessageStore {
   /** Most keys per IN (...) lookup. */
   private static final int KEY_CHUNK = 500;
 
