@@ -257,9 +257,13 @@ final class TickSequencer implements AutoCloseable {
    * previous one committed.
    */
   private void handOver(Forming tick) throws InterruptedException {
+    ReadyTick ready = null;
     while (true) {
-      committing.addAll(tick.devices);
-      ReadyTick ready = tick.ready();
+      if (ready == null || ready.waiting().size() != tick.waiting.size()) {
+        // built again only when a top-up admitted more batches
+        committing.addAll(tick.devices);
+        ready = tick.ready();
+      }
       boolean taken;
       try {
         taken = handOver.offer(ready, TOP_UP_MILLIS, TimeUnit.MILLISECONDS);
