@@ -7,6 +7,7 @@ import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.http.HttpLimits;
 import dev.danmakuledger.server.ingest.StageTimes;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -198,8 +199,22 @@ public final class IngestBenchmark {
       PrintStream log)
       throws Exception {
     List<String> rooms = MessageStream.rooms("b" + runId + "-r", o.rooms());
+    // Every simulated device posts from 127.0.0.1: the per-address body limit, which stands
+    // against one hostile client, would refuse devices the run means as many clients.
+    int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices());
+    HttpLimits limits =
+        new HttpLimits(
+            bodies,
+            bodies,
+            HttpLimits.DEFAULTS.minBodyBytesPerSecond(),
+            HttpLimits.DEFAULTS.idleTimeout(),
+            HttpLimits.DEFAULTS.maxHeaderBytes(),
+            Math.max(HttpLimits.DEFAULTS.maxThreads(), bodies + 64));
     UnaryOperator<ServerConfig.Builder> settings =
-        b -> b.roomLog(o.roomLog()).roomCheckpointInterval(o.roomCheckpointInterval());
+        b ->
+            b.roomLog(o.roomLog())
+                .roomCheckpointInterval(o.roomCheckpointInterval())
+                .httpLimits(limits);
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(
             new ServerWarmUp.Traffic(
