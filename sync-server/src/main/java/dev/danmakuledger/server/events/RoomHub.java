@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,34 +123,46 @@ public final class RoomHub implements AutoCloseable {
   /**
    * Subscribes {@code sink} to the room of {@code ticket} from after {@code afterCursor} (and, for
    * the catch-up, only seqs above {@code afterSeq}); close the returned handle to stop, which also
-   * closes the ticket. The catch-up from SQL runs on a writer thread; then the subscriber gets live
-   * messages.
+   * closes the ticket. Returns at once: joining the room and the catch-up from SQL run on a writer
+   * thread, then the subscriber gets live messages.
    */
   public AutoCloseable subscribe(StreamTicket ticket, long afterCursor, long afterSeq, Sink sink) {
-    RoomChannel ch;
-    CatchUp catchUp;
-    try {
-      ch = join(ticket.room());
-      catchUp = new CatchUp(feed, render, ch, sink, afterCursor, afterSeq, this::newSubscriber);
-      try {
-        writers.execute(catchUp);
-      } catch (RuntimeException e) {
-        leave(ch, null);
-        throw e;
-      }
-    } catch (RuntimeException e) {
-      ticket.close();
-      throw e;
-    }
-    return () -> {
-      leave(ch, catchUp.subscriber());
-      ticket.close();
-    };
+    return open(ticket, () -> afterCursor, afterSeq, sink);
+  }
+
+  /**
+   * Subscribes {@code sink} to the room of {@code ticket} from its first message with a seq above
+   * {@code afterSeq}, as {@link #subscribe(StreamTicket, long, long, Sink)} does; where that is in
+   * cursors is read on the writer thread too.
+   */
+  public AutoCloseable subscribeAfterSeq(StreamTicket ticket, long afterSeq, Sink sink) {
+    return open(ticket, () -> feed.cursorBeforeSeq(ticket.room(), afterSeq), afterSeq, sink);
   }
 
   /** Subscribes {@code sink} to {@code room} as a local client under the same limits. */
   public AutoCloseable subscribe(String room, long afterCursor, long afterSeq, Sink sink) {
     return subscribe(admit(room, LOCAL), afterCursor, afterSeq, sink);
+  }
+
+  private AutoCloseable open(StreamTicket ticket, LongSupplier start, long afterSeq, Sink sink) {
+    Subscription subscription = new Subscription(ticket, this::leave);
+    try {
+      writers.execute(
+          new CatchUp(
+              feed,
+              render,
+              ticket.room(),
+              start,
+              afterSeq,
+              sink,
+              this::join,
+              subscription,
+              this::newSubscriber));
+    } catch (RuntimeException e) {
+      subscription.close();
+      throw e;
+    }
+    return subscription;
   }
 
   private Subscriber newSubscriber(Sink sink, long lastSent) {

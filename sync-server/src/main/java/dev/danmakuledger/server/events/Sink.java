@@ -18,6 +18,12 @@ public interface Sink {
    */
   void cutOff(long lastCursor, CutReason reason);
 
+  /**
+   * Closes the connection without a resume point, when not even where the stream starts could be
+   * read: the client reconnects the way it first asked.
+   */
+  void close();
+
   /** True once the connection is closed. */
   boolean closed();
 }

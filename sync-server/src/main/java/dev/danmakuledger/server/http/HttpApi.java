@@ -267,7 +267,7 @@ public final class HttpApi {
                         Requests.room(ctx),
                         Requests.pathLong(ctx, "seq"),
                         adminToken.presentedBy(ctx))));
-    new RoomStreamRoutes(s.rooms(), s.feed(), streams, this::toJson).register(app);
+    new RoomStreamRoutes(s.rooms(), streams, this::toJson).register(app);
     new RoomLogRoutes(
             s.roomLogs(),
             s.auditBundles(),

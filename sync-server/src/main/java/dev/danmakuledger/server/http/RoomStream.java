@@ -9,14 +9,10 @@ import dev.danmakuledger.server.events.Sink;
 import dev.danmakuledger.server.events.StreamRefusal;
 import dev.danmakuledger.server.events.StreamRefusedException;
 import dev.danmakuledger.server.events.StreamTicket;
-import dev.danmakuledger.server.storage.ConfirmedFeed;
-import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.sse.SseClient;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One SSE subscriber of a room's CONFIRMED messages (docs/sync-server.md, "Room streams"). The
@@ -28,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * disconnected; a reconnect with that id misses nothing.
  */
 final class RoomStream implements Sink {
-  private static final Logger log = LoggerFactory.getLogger(RoomStream.class);
-
   private final SseClient client;
   private final SseClients streams;
 
@@ -50,35 +44,20 @@ final class RoomStream implements Sink {
   }
 
   /**
-   * Opens the stream admitted by {@code ticket}; true once subscribed (the subscription then owns
-   * the ticket), false when it closed the client instead.
+   * Opens the stream admitted by {@code ticket}, which the subscription then owns. Returns at once,
+   * without reading SQL: where the stream starts, the room's head and the catch-up are read on a
+   * writer thread of the hub, so the request thread is free for the next request.
    */
-  static boolean open(
-      SseClient client,
-      SseClients streams,
-      RoomHub hub,
-      ConfirmedFeed feed,
-      StreamTicket ticket,
-      Resume resume) {
+  static void open(
+      SseClient client, SseClients streams, RoomHub hub, StreamTicket ticket, Resume resume) {
     client.keepAlive();
-    String room = ticket.room();
-    try {
-      long start =
-          resume.afterCursor() != null
-              ? resume.afterCursor()
-              : feed.cursorBeforeSeq(room, resume.afterSeq());
-      RoomStream stream = new RoomStream(client, streams);
-      streams.track(client);
-      streams.add(client, hub.subscribe(ticket, start, resume.afterSeq(), stream));
-      return true;
-    } catch (StorageUnavailableException e) {
-      log.warn(
-          "room stream {}: cannot read the resume point, closing so the client reconnects: {}",
-          room,
-          e.getMessage());
-      client.close();
-      return false;
-    }
+    RoomStream stream = new RoomStream(client, streams);
+    streams.track(client);
+    streams.add(
+        client,
+        resume.afterCursor() != null
+            ? hub.subscribe(ticket, resume.afterCursor(), 0, stream)
+            : hub.subscribeAfterSeq(ticket, resume.afterSeq(), stream));
   }
 
   /**
@@ -130,6 +109,13 @@ final class RoomStream implements Sink {
             c.close();
           }
         });
+  }
+
+  @Override
+  public void close() {
+    if (!streams.write(client, SseClient::close)) {
+      client.close();
+    }
   }
 
   @Override

@@ -4,7 +4,6 @@ import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.events.StreamRefusedException;
 import dev.danmakuledger.server.events.StreamTicket;
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
@@ -23,14 +22,11 @@ final class RoomStreamRoutes {
   private static final String EVENT_STREAM = "text/event-stream";
 
   private final RoomHub rooms;
-  private final ConfirmedFeed feed;
   private final SseClients streams;
   private final Function<Object, String> toJson;
 
-  RoomStreamRoutes(
-      RoomHub rooms, ConfirmedFeed feed, SseClients streams, Function<Object, String> toJson) {
+  RoomStreamRoutes(RoomHub rooms, SseClients streams, Function<Object, String> toJson) {
     this.rooms = rooms;
-    this.feed = feed;
     this.streams = streams;
     this.toJson = toJson;
   }
@@ -58,8 +54,9 @@ final class RoomStreamRoutes {
   /**
    * Admits a room stream under the subscriber limits before the SSE response starts, so a refusal
    * is a plain problem answer (docs/operations.md, "Room stream limits"); an invalid room is left
-   * to the stream's own error event. The stream then starts on the request thread and is kept open
-   * by a future, holding no thread while it is idle.
+   * to the stream's own error event. The request thread only admits it and writes the response
+   * head; the stream is opened and caught up on the hub's writer threads and kept open by a future,
+   * holding no request thread.
    */
   private void admit(Context ctx) {
     if (!EVENT_STREAM.equals(ctx.header("Accept"))) {
@@ -99,17 +96,18 @@ final class RoomStreamRoutes {
   }
 
   private void roomStream(SseClient client, StreamTicket ticket) {
-    Context ctx = client.ctx();
-    boolean opened = false;
     try {
-      opened = RoomStream.open(client, streams, rooms, feed, ticket, streamResume(ctx));
+      RoomStream.open(client, streams, rooms, ticket, streamResume(client.ctx()));
     } catch (LedgerException e) {
-      client.sendEvent("error", toJson.apply(e.problem()));
-      client.close();
-    } finally {
-      if (!opened && ticket != null) {
+      if (ticket != null) {
         ticket.close();
       }
+      client.sendEvent("error", toJson.apply(e.problem()));
+      client.close();
+    } catch (RuntimeException e) {
+      // the hub is closing: the subscription gave its ticket back
+      log.debug("room stream not opened: {}", e.toString());
+      client.close();
     }
   }
 }

@@ -48,6 +48,11 @@ class SubscriberTest {
     }
 
     @Override
+    public void close() {
+      closed = true;
+    }
+
+    @Override
     public boolean closed() {
       return closed;
     }
