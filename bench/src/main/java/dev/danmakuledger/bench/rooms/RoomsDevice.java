@@ -18,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One device of the rooms benchmark: captures at a fixed rate, round robin over its rooms, each
  * capture's text carrying its capture time; sends what is pending once the oldest capture waited
- * the linger (the edge agent's rule, docs/sync.md). Counts the acknowledged messages per room.
+ * the linger (the edge agent's rule, docs/sync.md), everything captured by then in one batch.
+ * Counts the acknowledged messages per room.
  */
 final class RoomsDevice {
   private static final int BATCH = 500;
@@ -51,7 +52,12 @@ final class RoomsDevice {
     return acked;
   }
 
-  /** Captures {@code rate} a second for {@code duration}; returns once all are acknowledged. */
+  /**
+   * Captures {@code rate} a second for {@code duration}; returns once all are acknowledged. One
+   * batch is in flight at a time, as on the edge agent: once the oldest pending capture waited the
+   * linger, everything captured by then goes (up to {@value #BATCH}), so a slow acknowledgement
+   * makes the next batch larger, never the device slower than its pace.
+   */
   void run(double rate, Duration duration, Duration linger)
       throws IOException, InterruptedException {
     long start = System.nanoTime();
@@ -63,18 +69,21 @@ final class RoomsDevice {
       if (first >= end) {
         return;
       }
-      long sendAt = first + linger.toNanos();
+      long wait = first + linger.toNanos() - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      long now = System.nanoTime();
       List<Long> due = new ArrayList<>();
       while (due.size() < BATCH) {
         long at = start + (n + due.size()) * period;
-        if (at >= end || at > sendAt) {
+        if (at >= end || at > now) {
           break;
         }
         due.add(at);
       }
-      long wait = Math.max(sendAt, due.get(due.size() - 1)) - System.nanoTime();
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
+      if (due.isEmpty()) {
+        continue; // woken before the first capture
       }
       send(n, due);
       n += due.size();
