@@ -31,7 +31,8 @@ final class AppendStatements implements AutoCloseable {
     checkpoint =
         conn.prepareStatement("INSERT INTO checkpoints(size, note, created_at) VALUES (?, ?, ?)");
     logState =
-        conn.prepareStatement("UPDATE log_state SET size = ?, compact_range = ? WHERE id = 0");
+        conn.prepareStatement(
+            "UPDATE log_state SET size = ?, compact_range = ? WHERE id = 0 AND size = ?");
     counter =
         conn.prepareStatement(
             "INSERT INTO counters(name, value) VALUES (?, ?) "
@@ -102,10 +103,16 @@ final class AppendStatements implements AutoCloseable {
     checkpoint.executeUpdate();
   }
 
-  void updateLogState(long size, byte[] compactRange) throws SQLException {
-    logState.setLong(1, size);
+  /**
+   * Moves the log state from {@code oldSize} to {@code newSize} with {@code compactRange}.
+   *
+   * @return false, changing nothing, if the committed size is not {@code oldSize}
+   */
+  boolean advanceLogState(long oldSize, long newSize, byte[] compactRange) throws SQLException {
+    logState.setLong(1, newSize);
     logState.setBytes(2, compactRange);
-    logState.executeUpdate();
+    logState.setLong(3, oldSize);
+    return logState.executeUpdate() == 1;
   }
 
   /** Adds the non-zero deltas, in the caller's transaction. */

@@ -229,18 +229,22 @@ final class SqliteEdgeStore implements EdgeStore {
             appendStatements = new AppendStatements(c);
           }
           AppendStatements st = appendStatements;
-          long committed = st.committedSize();
-          if (committed != batch.oldSize()) {
+          // The log state moves from the batch's old size or not at all: the guarded update is the
+          // check, with no read before it; the committed size is read only to say what went wrong.
+          boolean atCommittedSize =
+              batch.records().isEmpty()
+                  ? st.committedSize() == batch.oldSize()
+                  : st.advanceLogState(batch.oldSize(), batch.newSize(), batch.compactRange());
+          if (!atCommittedSize) {
             throw new StoreException(
                 "append at size "
                     + batch.oldSize()
                     + ": got that, want the committed size "
-                    + committed);
+                    + st.committedSize());
           }
           if (!batch.records().isEmpty()) {
             st.insertRecords(c, batch);
             st.insertCheckpoint(batch.newSize(), batch.checkpointNote(), batch.createdAt());
-            st.updateLogState(batch.newSize(), batch.compactRange());
           }
           st.addCounters(batch.counterDeltas());
         });

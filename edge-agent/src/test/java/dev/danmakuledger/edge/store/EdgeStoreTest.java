@@ -227,6 +227,43 @@ class EdgeStoreTest {
   }
 
   @Test
+  void appendAtAStaleSizeLeavesTheLogAsItWas() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"), record(1, "b"))));
+      // Behind the committed size, and ahead of it (a gap): both refused before any row is written.
+      for (long stale : new long[] {1, 3}) {
+        StoreException e =
+            assertThrows(
+                StoreException.class,
+                () -> s.append(batch(stale, List.of(record(stale, "c" + stale)))));
+        assertTrue(e.getMessage().contains("want the committed size 2"), e.getMessage());
+      }
+      assertEquals(2, s.logState().size());
+      assertEquals(List.of("a", "b"), s.keysFrom(0));
+      assertEquals(1, s.checkpoints().size());
+      assertEquals(Map.of("captures", 2L), s.counters());
+      s.append(batch(2, List.of(record(2, "c"))));
+      assertEquals(3, s.logState().size());
+    }
+  }
+
+  @Test
+  void countersOnlyBatchAtAStaleSizeIsRefused() throws Exception {
+    try (EdgeStore s = EdgeStore.open(EdgeStore.fileIn(dir), Durability.FULL)) {
+      s.append(batch(0, List.of(record(0, "a"))));
+      StoreException e =
+          assertThrows(
+              StoreException.class,
+              () ->
+                  s.append(new AppendBatch(0, List.of(), null, null, 7, Map.of("duplicates", 1L))));
+      assertTrue(e.getMessage().contains("want the committed size 1"), e.getMessage());
+      assertEquals(Map.of("captures", 1L), s.counters());
+      s.append(new AppendBatch(1, List.of(), null, null, 7, Map.of("duplicates", 1L)));
+      assertEquals(Map.of("captures", 1L, "duplicates", 1L), s.counters());
+    }
+  }
+
+  @Test
   void batchIndicesMustBeContiguous() {
     IllegalArgumentException e =
         assertThrows(
