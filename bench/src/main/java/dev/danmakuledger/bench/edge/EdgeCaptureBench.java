@@ -27,16 +27,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import org.sqlite.SQLiteConfig;
 
 /**
  * The edge capture benchmark (docs/benchmarks.md, edge capture).
@@ -51,12 +48,15 @@ import org.sqlite.SQLiteConfig;
  *       parsing included, against the same baseline.
  *   <li><b>API ack p99</b>: one client posting to {@code POST /v1/danmaku} one at a time over a
  *       keep-alive loopback connection ({@link LoopbackHttp}), each answer after its own durable
- *       commit, next to the p99 of a single-row INSERT + COMMIT in SQLite with the same pragmas.
- *       Both are timed after the same number of warm-up calls ({@link Settings#latencyWarmUp}), as
- *       in an agent that has been serving for a while; the acks of the freshly started agent are
- *       timed as well and printed beside them (its first acks run code the JIT has not compiled
- *       yet). Also printed: the same posts through {@code java.net.http.HttpClient}, and the HTTP
- *       stack alone (a GET the server answers 404 without touching the capture path).
+ *       commit, next to the p99 of a single-row INSERT + COMMIT in SQLite with the same pragmas on
+ *       the same disk ({@link RawCommitLatency}), one of each per iteration of the same loop, so
+ *       both see the same disk and machine. The loop also times one {@link CaptureService#capture}
+ *       without HTTP and the agent's transaction as plain statements, which take an ack apart. All
+ *       are timed after the same number of warm-up calls ({@link Settings#latencyWarmUp}), as in an
+ *       agent that has been serving for a while; the acks of the freshly started agent are timed as
+ *       well and printed beside them (its first acks run code the JIT has not compiled yet). Also
+ *       printed: the same posts through {@code java.net.http.HttpClient}, and the HTTP stack alone
+ *       (a GET the server answers 404 without touching the capture path).
  * </ul>
  *
  * After {@value #WARM_UP_ROUNDS} full-size warm-up runs of each side (agent, baseline and import,
@@ -67,6 +67,11 @@ public final class EdgeCaptureBench {
   public static final String BENCHMARK = "edge";
   public static final String BASELINE = "sqlite-raw-insert";
   static final int GROUP = 1024;
+
+  /**
+   * Number of the first capture the latency loop makes without HTTP (keys apart from the posts).
+   */
+  private static final int DIRECT_FIRST = 1_000_000;
 
   /**
    * Full-size runs of each side before measuring. The raw insert is one small loop, compiled after
@@ -167,18 +172,18 @@ public final class EdgeCaptureBench {
     double rawMedian = median(raw);
     ApiLatency apis = apiLatency(workDir.resolve("api"), s.latencySamples(), s.latencyWarmUp());
     Latency api = apis.loopback();
-    Latency commit =
-        rawCommitLatency(workDir.resolve("raw-latency"), s.latencySamples(), s.latencyWarmUp());
+    Latency commit = percentiles(apis.floor().oneRow().total);
     out.printf(
         Locale.ROOT,
         "POST /v1/danmaku ack after %,d warm-up acks: p50 %.3f ms, p99 %.3f ms; %s single commit"
-            + " after as many: p50 %.3f ms, p99 %.3f ms%n",
+            + " in the same loop: p50 %.3f ms, p99 %.3f ms%n",
         s.latencyWarmUp(),
         api.p50Ms,
         api.p99Ms,
         BASELINE,
         commit.p50Ms,
         commit.p99Ms);
+    printBreakdown(out, apis);
     out.printf(
         Locale.ROOT,
         "  the first %,d acks of the freshly started agent: p50 %.3f ms, p99 %.3f ms%n",
@@ -225,11 +230,25 @@ public final class EdgeCaptureBench {
             String.format(
                 Locale.ROOT,
                 "one durable POST /v1/danmaku at a time (keep-alive loopback client) vs one"
-                    + " INSERT+COMMIT, each after %d warm-up calls; the agent's first %d acks"
+                    + " INSERT+COMMIT in the same loop, each after %d warm-up calls; the agent's"
+                    + " first %d acks"
                     + " after start: p99 %.3f ms; lower is better; target p99 <= 2 ms",
                 s.latencyWarmUp(),
                 s.latencySamples(),
                 apis.cold().p99Ms)));
+    Latency shaped = percentiles(apis.floor().agentShaped().total);
+    results.add(
+        new BenchResult(
+            BENCHMARK,
+            "capture ms p99",
+            apis.direct().p99Ms,
+            "sqlite-raw-agent-txn",
+            shaped.p99Ms,
+            shaped.p99Ms > 0 ? apis.direct().p99Ms / shaped.p99Ms : null,
+            apis.direct().p99Ms,
+            "one CaptureService.capture without HTTP vs the same rows (record, checkpoint note, log"
+                + " state, counters) as plain statements + COMMIT, in the same loop as the acks;"
+                + " lower is better"));
     return results;
   }
 
@@ -291,26 +310,11 @@ public final class EdgeCaptureBench {
     }
   }
 
-  private static Connection rawConnection(Path dir) throws IOException, SQLException {
-    Files.createDirectories(dir);
-    Path file = EdgeStore.fileIn(dir);
-    EdgeStore.open(file, Durability.FULL).close();
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-    config.setBusyTimeout(5_000);
-    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
-  }
-
-  private static final String INSERT =
-      "INSERT INTO records(idx, idempotency_key, content_hash, canonical, leaf_hash, captured_at,"
-          + " checkpoint_size) VALUES (?, ?, ?, ?, ?, ?, ?)";
-
   private static double rawInsert(Path dir, List<StoredRecord> rows) throws Exception {
-    try (Connection c = rawConnection(dir)) {
+    try (Connection c = RawCommitLatency.connection(dir)) {
       c.setAutoCommit(false);
       long start = System.nanoTime();
-      try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      try (PreparedStatement ps = c.prepareStatement(RawCommitLatency.INSERT_RECORD)) {
         for (int i = 0; i < rows.size(); i += GROUP) {
           int end = Math.min(rows.size(), i + GROUP);
           for (StoredRecord r : rows.subList(i, end)) {
@@ -339,7 +343,13 @@ public final class EdgeCaptureBench {
    * (a {@code GET} of an unknown path, answered 404 without touching the capture path), each after
    * the warm-up; and the loopback client's first acks after the agent started ({@code cold}).
    */
-  private record ApiLatency(Latency loopback, Latency cold, Latency jdkClient, Latency httpAlone) {}
+  private record ApiLatency(
+      Latency loopback,
+      Latency cold,
+      Latency jdkClient,
+      Latency httpAlone,
+      Latency direct,
+      RawCommitLatency.Result floor) {}
 
   private static ApiLatency apiLatency(Path dir, int samples, int warmup) throws Exception {
     try (Agent agent = Agent.start(dir);
@@ -357,19 +367,36 @@ public final class EdgeCaptureBench {
       long[] cold = new long[samples];
       long[] viaJdk = new long[samples];
       long[] alone = new long[samples];
-      for (int i = 0; i < samples + warmup; i++) {
-        long t0 = System.nanoTime();
-        LoopbackHttp.Answer a = loopback.post("/v1/danmaku", body(requests.get(i)));
-        long t = System.nanoTime() - t0;
-        if (a.status() != 201) {
-          throw new IllegalStateException("POST answered " + a.status() + ": " + a.body());
+      long[] direct = new long[samples];
+      RawCommitLatency.Result floor;
+      List<CaptureRequest> directRequests = requests(DIRECT_FIRST, samples + warmup);
+      try (RawCommitLatency raw = RawCommitLatency.open(dir.resolve("raw"), samples)) {
+        for (int i = 0; i < samples + warmup; i++) {
+          long t0 = System.nanoTime();
+          LoopbackHttp.Answer a = loopback.post("/v1/danmaku", body(requests.get(i)));
+          long t = System.nanoTime() - t0;
+          if (a.status() != 201) {
+            throw new IllegalStateException("POST answered " + a.status() + ": " + a.body());
+          }
+          if (i < cold.length) {
+            cold[i] = t;
+          }
+          int at = i - warmup;
+          if (at >= 0) {
+            viaLoopback[at] = t;
+          }
+          t0 = System.nanoTime();
+          CaptureAck ack = agent.capture.capture(directRequests.get(i));
+          t = System.nanoTime() - t0;
+          if (ack.repeat()) {
+            throw new IllegalStateException("direct capture " + i + " was taken for a repeat");
+          }
+          if (at >= 0) {
+            direct[at] = t;
+          }
+          raw.commitBoth(i, requests.get(i).key().toString(), at);
         }
-        if (i < cold.length) {
-          cold[i] = t;
-        }
-        if (i >= warmup) {
-          viaLoopback[i - warmup] = t;
-        }
+        floor = raw.result();
       }
       for (int i = 0; i < samples + warmup; i++) {
         HttpRequest request =
@@ -404,7 +431,12 @@ public final class EdgeCaptureBench {
         }
       }
       return new ApiLatency(
-          percentiles(viaLoopback), percentiles(cold), percentiles(viaJdk), percentiles(alone));
+          percentiles(viaLoopback),
+          percentiles(cold),
+          percentiles(viaJdk),
+          percentiles(alone),
+          percentiles(direct),
+          floor);
     }
   }
 
@@ -420,31 +452,36 @@ public final class EdgeCaptureBench {
         + "\"}";
   }
 
-  private static Latency rawCommitLatency(Path dir, int samples, int warmup) throws Exception {
-    List<CaptureRequest> requests = requests(samples + warmup);
-    long[] nanos = new long[samples];
-    byte[] payload = new byte[120];
-    try (Connection c = rawConnection(dir);
-        PreparedStatement ps = c.prepareStatement(INSERT)) {
-      c.setAutoCommit(false);
-      for (int i = 0; i < requests.size(); i++) {
-        long t0 = System.nanoTime();
-        ps.setLong(1, i);
-        ps.setString(2, requests.get(i).key().toString());
-        ps.setString(3, "0".repeat(64));
-        ps.setBytes(4, payload);
-        ps.setBytes(5, new byte[32]);
-        ps.setLong(6, i);
-        ps.setLong(7, i + 1);
-        ps.executeUpdate();
-        c.commit();
-        long t = System.nanoTime() - t0;
-        if (i >= warmup) {
-          nanos[i - warmup] = t;
-        }
-      }
-    }
-    return percentiles(nanos);
+  /**
+   * One durable ack taken apart, each part measured in the same loop as the acks (one POST, one
+   * direct capture, one raw single-row commit and one raw agent-shaped commit per iteration), so
+   * every part sees the same disk and the same machine.
+   */
+  private static void printBreakdown(PrintStream out, ApiLatency apis) {
+    RawCommitLatency.Result floor = apis.floor();
+    out.printf(Locale.ROOT, "  where one ack's time goes (p50 / p99 ms, same loop):%n");
+    row(out, "POST /v1/danmaku, the whole ack", apis.loopback());
+    row(out, "CaptureService.capture, no HTTP", apis.direct());
+    row(out, "HTTP alone (GET answered 404)", apis.httpAlone());
+    row(out, "raw agent-shaped txn, all", percentiles(floor.agentShaped().total));
+    row(out, "  its statements", percentiles(floor.agentShaped().statements));
+    row(out, "  its COMMIT (WAL write + fsync)", percentiles(floor.agentShaped().commit));
+    row(out, "raw one-row txn (" + BASELINE + "), all", percentiles(floor.oneRow().total));
+    row(out, "  its statement", percentiles(floor.oneRow().statements));
+    row(out, "  its COMMIT (WAL write + fsync)", percentiles(floor.oneRow().commit));
+    Latency api = apis.loopback();
+    Latency direct = apis.direct();
+    Latency shaped = percentiles(floor.agentShaped().total);
+    out.printf(
+        Locale.ROOT,
+        "  p50 differences: HTTP + JSON %.3f ms (ack - capture), agent work beside its SQL %.3f ms"
+            + " (capture - raw agent-shaped txn)%n",
+        api.p50Ms - direct.p50Ms,
+        direct.p50Ms - shaped.p50Ms);
+  }
+
+  private static void row(PrintStream out, String what, Latency l) {
+    out.printf(Locale.ROOT, "    %-40s %8.3f %8.3f%n", what, l.p50Ms, l.p99Ms);
   }
 
   private static Latency percentiles(long[] nanos) {
@@ -467,8 +504,13 @@ public final class EdgeCaptureBench {
   };
 
   private static List<CaptureRequest> requests(int n) {
+    return requests(0, n);
+  }
+
+  /** {@code n} distinct captures, numbered from {@code first} (keys differ between numbers). */
+  private static List<CaptureRequest> requests(int first, int n) {
     List<CaptureRequest> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < first + n; i++) {
       String user = "u" + Integer.toHexString(i % 997);
       IdempotencyKey key =
           new IdempotencyKey("bench-1", user, 1_700_000_000_000L + i, String.format("%016x", i));
