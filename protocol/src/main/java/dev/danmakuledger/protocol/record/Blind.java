@@ -16,9 +16,17 @@ public record Blind(long high, long low) {
   /** Length of the encoding in bytes. */
   public static final int BYTES = 16;
 
-  /** A fresh value from {@code random} (a {@link SecureRandom} in production). */
+  /**
+   * A fresh value: {@value #BYTES} bytes from one {@link SecureRandom#nextBytes} call of {@code
+   * random} (a {@link SecureRandom} in production), read as {@link #of}. One call, not two {@code
+   * nextLong}s: each {@code nextLong} is two generator calls, and every call of the platform's
+   * default generator takes its lock and mixes in fresh bytes, once per capture on the capture
+   * path.
+   */
   public static Blind random(SecureRandom random) {
-    return new Blind(random.nextLong(), random.nextLong());
+    byte[] bytes = new byte[BYTES];
+    random.nextBytes(bytes);
+    return of(bytes);
   }
 
   /** The value of 16 bytes, big-endian. */

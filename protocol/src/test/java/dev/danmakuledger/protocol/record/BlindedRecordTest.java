@@ -135,6 +135,26 @@ final class BlindedRecordTest {
     assertThrows(IllegalArgumentException.class, () -> Blind.of(new byte[15]));
   }
 
+  @Test
+  void aBlindIsSixteenBytesOfOneGeneratorCallReadBigEndian() {
+    List<Integer> requested = new ArrayList<>();
+    SecureRandom counting =
+        new SecureRandom() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public void nextBytes(byte[] bytes) {
+            requested.add(bytes.length);
+            for (int i = 0; i < bytes.length; i++) {
+              bytes[i] = (byte) (i + 1);
+            }
+          }
+        };
+    Blind b = Blind.random(counting);
+    assertEquals(List.of(Blind.BYTES), requested);
+    assertEquals(new Blind(0x0102030405060708L, 0x090a0b0c0d0e0f10L), b);
+  }
+
   /**
    * The attack on a held message with what its room log entry publishes (device, index, key, leaf
    * hash): 20 guessed texts times every capture clock within 10 s of the key's time. Against a
