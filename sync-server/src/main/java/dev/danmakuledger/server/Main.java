@@ -272,6 +272,18 @@ public final class Main implements Callable<Integer> {
               + ")")
   Integer streamShards;
 
+  @Option(
+      names = "--batch-window",
+      paramLabel = "N",
+      description =
+          "most batches of one device this instance holds at once, announced to agents in the"
+              + " Danmaku-Batch-Window header; 1 keeps one in flight (1.."
+              + ServerConfig.MAX_BATCH_WINDOW
+              + ", default "
+              + ServerConfig.DEFAULT_BATCH_WINDOW
+              + ")")
+  Integer batchWindow;
+
   private final PrintStream out;
   private final PrintStream err;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -387,6 +399,17 @@ public final class Main implements Callable<Integer> {
     }
     if (serverName != null) {
       b.serverName(serverName);
+    }
+    if (batchWindow != null) {
+      if (batchWindow < 1 || batchWindow > ServerConfig.MAX_BATCH_WINDOW) {
+        throw new IllegalArgumentException(
+            "--batch-window: got "
+                + batchWindow
+                + ", want 1.."
+                + ServerConfig.MAX_BATCH_WINDOW
+                + " (batches of one device held at once)");
+      }
+      b.batchWindow(batchWindow);
     }
     StreamLimits d = StreamLimits.DEFAULTS;
     b.streamLimits(

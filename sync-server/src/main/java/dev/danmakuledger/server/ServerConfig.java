@@ -59,6 +59,9 @@ import java.util.regex.Pattern;
  * @param historyRetention how long the per-minute instance history is kept in SQL
  *     (docs/sync-server.md, "History"), one hour to {@link #MAX_HISTORY_RETENTION}
  * @param kafka the Kafka relay (docs/kafka.md), or null to relay nothing
+ * @param batchWindow most batches of one device this instance holds at once, announced to agents as
+ *     {@code Danmaku-Batch-Window} (docs/architecture.md §5, "Batches in flight"), 1..{@link
+ *     #MAX_BATCH_WINDOW}; 1 keeps one batch per device in flight
  */
 public record ServerConfig(
     Path dataDir,
@@ -88,7 +91,8 @@ public record ServerConfig(
     Clock clock,
     URI otlpEndpoint,
     Duration historyRetention,
-    KafkaRelayConfig kafka) {
+    KafkaRelayConfig kafka,
+    int batchWindow) {
 
   /**
    * Default largest request body: 4 MiB, enough for 1,000 records of maximal size (agents cut
@@ -139,6 +143,12 @@ public record ServerConfig(
 
   /** Longest history retention: a year. */
   public static final Duration MAX_HISTORY_RETENTION = Duration.ofDays(366);
+
+  /** Default most batches of one device held at once. */
+  public static final int DEFAULT_BATCH_WINDOW = 4;
+
+  /** Largest configurable batch window. */
+  public static final int MAX_BATCH_WINDOW = 16;
 
   /** Default server name in the key names. */
   public static final String DEFAULT_SERVER_NAME = "local";
@@ -215,6 +225,10 @@ public record ServerConfig(
       throw new IllegalArgumentException(
           "serverName: got " + serverName + ", want 1 to 64 of [A-Za-z0-9._-]");
     }
+    if (batchWindow < 1 || batchWindow > MAX_BATCH_WINDOW) {
+      throw new IllegalArgumentException(
+          "batchWindow: got " + batchWindow + ", want 1.." + MAX_BATCH_WINDOW);
+    }
     for (String word : bannedWords) {
       if (word == null || word.isBlank()) {
         throw new IllegalArgumentException("bannedWords: got a blank word, want non-blank words");
@@ -272,6 +286,7 @@ public record ServerConfig(
     b.otlpEndpoint = otlpEndpoint;
     b.historyRetention = historyRetention;
     b.kafka = kafka;
+    b.batchWindow = batchWindow;
     return b;
   }
 
@@ -305,6 +320,7 @@ public record ServerConfig(
     private URI otlpEndpoint;
     private Duration historyRetention = DEFAULT_HISTORY_RETENTION;
     private KafkaRelayConfig kafka;
+    private int batchWindow = DEFAULT_BATCH_WINDOW;
 
     private Builder(Path dataDir) {
       this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -437,6 +453,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder batchWindow(int batchWindow) {
+      this.batchWindow = batchWindow;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           dataDir,
@@ -466,7 +487,8 @@ public record ServerConfig(
           clock,
           otlpEndpoint,
           historyRetention,
-          kafka);
+          kafka,
+          batchWindow);
     }
   }
 }

@@ -216,6 +216,7 @@ public final class SyncServer implements AutoCloseable {
               config.reviewRule(),
               rooms,
               admin,
+              config.batchWindow(),
               config.clock());
       resources.push(ingest);
       ingest.notingNumberedRoomsTo(sealer::admitted);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,7 +30,18 @@ final class Api {
   }
 
   /** A reply: status, the Content-Type and selected headers, and the body. */
-  record Reply(int status, String contentType, String replayed, String retryAfter, String body) {
+  record Reply(
+      int status,
+      String contentType,
+      String replayed,
+      String retryAfter,
+      String body,
+      HttpHeaders headers) {
+    /** The first value of the response header {@code name}, or null. */
+    String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
+
     JsonNode json() {
       try {
         return JSON.readTree(body);
@@ -151,7 +163,8 @@ final class Api {
           r.headers().firstValue("Content-Type").orElse(""),
           r.headers().firstValue("Idempotent-Replayed").orElse(null),
           r.headers().firstValue("Retry-After").orElse(null),
-          r.body());
+          r.body(),
+          r.headers());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -129,6 +129,7 @@ class ExactlyOncePropertiesIT {
                     Pattern.compile("review-me"),
                     new RoomHub(new ConfirmedFeed(db)),
                     new AdminHub(),
+                    ServerConfig.DEFAULT_BATCH_WINDOW,
                     clock),
                 ids));
       }

@@ -157,6 +157,26 @@ final class MainTest {
       assertEquals(
           "--history-retention-hours: got " + hours + ", want 1..8784", e.getMessage(), hours);
     }
+    for (String n : new String[] {"0", "17", "-1"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> parse("--data-dir", dir.toString(), "--batch-window", n).config());
+      assertEquals(
+          "--batch-window: got " + n + ", want 1..16 (batches of one device held at once)",
+          e.getMessage(),
+          n);
+    }
+    for (int n : new int[] {1, 16}) {
+      assertEquals(
+          n,
+          parse("--data-dir", dir.toString(), "--batch-window", Integer.toString(n))
+              .config()
+              .batchWindow());
+    }
+    assertEquals(
+        ServerConfig.DEFAULT_BATCH_WINDOW,
+        parse("--data-dir", dir.toString()).config().batchWindow());
     assertEquals(
         java.time.Duration.ofHours(48),
         parse("--data-dir", dir.toString(), "--history-retention-hours", "48")

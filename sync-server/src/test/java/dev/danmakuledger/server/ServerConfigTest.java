@@ -73,5 +73,13 @@ final class ServerConfigTest {
         () -> ServerConfig.builder(dir).historyRetention(Duration.ofDays(367)).build());
     assertEquals(
         Duration.ofHours(24), ServerConfig.builder(dir).build().historyRetention(), "the default");
+    for (int n : new int[] {0, 17}) {
+      IllegalArgumentException window =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> ServerConfig.builder(dir).batchWindow(n).build());
+      assertEquals("batchWindow: got " + n + ", want 1..16", window.getMessage());
+    }
+    assertEquals(4, ServerConfig.builder(dir).build().batchWindow(), "the default");
   }
 }

@@ -105,6 +105,13 @@ public final class HttpApi {
   private volatile Supplier<InstanceList> instances;
   private volatile Consumer<DamagedRowException> damage = d -> {};
 
+  /**
+   * Response header of the batch and log endpoints: the most batches of one device this instance
+   * holds at once, so an agent keeps at most that many in flight (docs/architecture.md §5, "Batches
+   * in flight"). Without it an agent keeps one.
+   */
+  public static final String BATCH_WINDOW_HEADER = "Danmaku-Batch-Window";
+
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
 
@@ -127,6 +134,11 @@ public final class HttpApi {
         Counter.builder("danmaku.enrollment.failures")
             .description("enrolments refused for a wrong or missing enrolment token")
             .register(services.metrics().registry());
+    Gauge.builder("danmaku.batches.held", services.ingest(), BatchIngest::batchesHeld)
+        .description(
+            "batches this instance holds now, those chained behind a batch of the same device"
+                + " included (docs/architecture.md §5, \"Batches in flight\")")
+        .register(services.metrics().registry());
     Gauge.builder("danmaku.sse.subscribers", streams, SseClients::size)
         .description("open SSE connections (room streams and admin events) on this instance")
         .register(services.metrics().registry());
@@ -189,6 +201,9 @@ public final class HttpApi {
                 .result(s.metrics().scrape()));
 
     app.post("/v1/devices", this::enroll);
+    String window = Integer.toString(s.ingest().batchWindow());
+    app.before("/v1/devices/{deviceId}/log", ctx -> ctx.header(BATCH_WINDOW_HEADER, window));
+    app.before("/v1/devices/{deviceId}/batches", ctx -> ctx.header(BATCH_WINDOW_HEADER, window));
     get(
         "/v1/devices/{deviceId}/log",
         ctx -> send(ctx, 200, s.queries().log(Requests.deviceId(ctx))));

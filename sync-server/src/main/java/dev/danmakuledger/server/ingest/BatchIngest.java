@@ -60,8 +60,10 @@ import java.util.regex.Pattern;
  * </ol>
  *
  * The first three steps run on the request's thread, in parallel with other requests; the tick runs
- * on the sequencer's. Thread-safe; nothing of a refused batch is stored. Close it to stop the
- * sequencer.
+ * on the sequencer's. A device may have several batches in flight: {@link InFlightBatches} holds at
+ * most a window of them and starts a batch that continues one still held only once that one
+ * finished (docs/architecture.md §5, "Batches in flight"). Thread-safe; nothing of a refused batch
+ * is stored. Close it to stop the sequencer.
  */
 public final class BatchIngest implements AutoCloseable {
   /** Attempts of a batch whose device row changed concurrently before answering 409. */
@@ -73,6 +75,7 @@ public final class BatchIngest implements AutoCloseable {
   private final CheckpointWitness witness;
   private final RecordTriage triage;
   private final TickSequencer ticks;
+  private final InFlightBatches inFlight;
   private final AdminHub admin;
   private final Clock clock;
   private final StageTimes stages = new StageTimes();
@@ -92,7 +95,9 @@ public final class BatchIngest implements AutoCloseable {
       Pattern reviewRule,
       RoomHub rooms,
       AdminHub admin,
+      int batchWindow,
       Clock clock) {
+    this.inFlight = new InFlightBatches(batchWindow, InFlightBatches.PREDECESSOR_WAIT);
     this.store = Objects.requireNonNull(store, "store");
     this.admin = Objects.requireNonNull(admin, "admin");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -181,7 +186,8 @@ public final class BatchIngest implements AutoCloseable {
    *     checked their count and indices
    * @param checkpointNote the signed checkpoint for {@code oldSize + canonicals.size()}
    * @param metadata the edge counters, or null
-   * @throws LedgerException for every refusal, with its error code
+   * @throws LedgerException for every refusal, with its error code; {@code size-mismatch} also when
+   *     the batch was chained behind one of the same device that failed
    */
   public IngestResult ingest(
       String deviceId,
@@ -189,9 +195,43 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String checkpointNote,
       BatchMetadata metadata) {
+    try {
+      return inFlight.run(
+          deviceId,
+          oldSize,
+          oldSize + canonicals.size(),
+          after -> attempts(deviceId, oldSize, canonicals, checkpointNote, metadata, after));
+    } catch (InFlightBatches.PredecessorFailedException e) {
+      throw witness.sizeMismatch(witness.device(deviceId));
+    }
+  }
+
+  /** Most batches of one device this instance holds at once (the announced batch window). */
+  public int batchWindow() {
+    return inFlight.window();
+  }
+
+  /** Batches of every device this instance holds now, chained ones included. */
+  public int batchesHeld() {
+    return inFlight.held();
+  }
+
+  /**
+   * The batch's attempts, each from the device row: the one {@code after} a predecessor it was
+   * chained behind, else read anew.
+   */
+  private InFlightBatches.Settled attempts(
+      String deviceId,
+      long oldSize,
+      List<byte[]> canonicals,
+      String checkpointNote,
+      BatchMetadata metadata,
+      DeviceRow after) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return attempt(deviceId, oldSize, canonicals, checkpointNote, metadata, attempt == 1);
+        DeviceRow known = attempt == 1 ? after : null;
+        return attempt(
+            deviceId, oldSize, canonicals, checkpointNote, metadata, attempt == 1, known);
       } catch (StaleDeviceException e) {
         if (attempt >= MAX_ATTEMPTS) {
           throw new LedgerException(
@@ -226,16 +266,17 @@ public final class BatchIngest implements AutoCloseable {
     return tally;
   }
 
-  private IngestResult attempt(
+  private InFlightBatches.Settled attempt(
       String deviceId,
       long oldSize,
       List<byte[]> canonicals,
       String note,
       BatchMetadata metadata,
-      boolean first)
+      boolean first,
+      DeviceRow known)
       throws StaleDeviceException {
     long opened = System.nanoTime();
-    DeviceRow device = witness.device(deviceId);
+    DeviceRow device = known != null ? known : witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
     long now = clock.millis();
@@ -257,12 +298,12 @@ public final class BatchIngest implements AutoCloseable {
       if (oldSize < device.verifiedSize()) {
         List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
         queue.storeAlone();
-        return new IngestResult(response(device, stored, receipt), true);
+        return settled(device, stored, receipt, true);
       }
       if (canonicals.isEmpty()) {
         witness.checkSameRoot(device, cp);
         queue.storeAlone();
-        return new IngestResult(response(device, List.of(), receipt), false);
+        return settled(device, List.of(), receipt, false);
       }
       stages.add(Stage.OPEN, System.nanoTime() - opened);
       Extension ext =
@@ -290,7 +331,7 @@ public final class BatchIngest implements AutoCloseable {
         outcomes.add(r.wire());
       }
       tally.count(outcomes);
-      return new IngestResult(response(updated, outcomes, receipt), false);
+      return settled(updated, outcomes, receipt, false);
     } catch (StaleDeviceException | RuntimeException e) {
       try {
         queue.storeAlone();
@@ -432,6 +473,12 @@ public final class BatchIngest implements AutoCloseable {
             "verified " + updated.id() + " up to " + updated.verifiedSize(),
             now,
             data));
+  }
+
+  private static InFlightBatches.Settled settled(
+      DeviceRow device, List<RecordOutcome> outcomes, String receipt, boolean replayed) {
+    return new InFlightBatches.Settled(
+        new IngestResult(response(device, outcomes, receipt), replayed), device);
   }
 
   private static BatchResponse response(

@@ -12,15 +12,15 @@ import org.h2.api.Trigger;
  * An H2 trigger on {@code device_bundles} for the tick tests: the insert of {@link #held} waits,
  * inside its transaction, until {@link #release} opens (so the sequencer is busy and the batches
  * sent meanwhile queue for the next tick), and every insert of {@link #failing} fails as a dropped
- * connection does (SQLSTATE HYT00, transient).
+ * connection does (SQLSTATE HYT00, transient), also one that was held first.
  */
 public final class HeldCommits implements Trigger {
-  static volatile String held;
-  static volatile String failing;
-  static volatile CountDownLatch entered = new CountDownLatch(1);
-  static volatile CountDownLatch release = new CountDownLatch(1);
+  public static volatile String held;
+  public static volatile String failing;
+  public static volatile CountDownLatch entered = new CountDownLatch(1);
+  public static volatile CountDownLatch release = new CountDownLatch(1);
 
-  static void install(String url) throws SQLException {
+  public static void install(String url) throws SQLException {
     try (Connection c = DriverManager.getConnection(url);
         Statement s = c.createStatement()) {
       s.execute(
@@ -34,9 +34,6 @@ public final class HeldCommits implements Trigger {
   @Override
   public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
     Object device = newRow[0];
-    if (device.equals(failing)) {
-      throw new SQLTimeoutException("injected: commit timed out", "HYT00");
-    }
     if (device.equals(held)) {
       entered.countDown();
       try {
@@ -45,6 +42,9 @@ public final class HeldCommits implements Trigger {
         Thread.currentThread().interrupt();
         throw new SQLException("interrupted while held", e);
       }
+    }
+    if (device.equals(failing)) {
+      throw new SQLTimeoutException("injected: commit timed out", "HYT00");
     }
   }
 }

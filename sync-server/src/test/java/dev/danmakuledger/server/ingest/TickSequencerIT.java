@@ -15,6 +15,7 @@ import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.redis.MessageIds;
@@ -85,6 +86,7 @@ class TickSequencerIT {
             Pattern.compile("review-me"),
             new RoomHub(new ConfirmedFeed(db)),
             new AdminHub(),
+            ServerConfig.DEFAULT_BATCH_WINDOW,
             clock);
     pool = Executors.newFixedThreadPool(4);
   }

@@ -1,0 +1,205 @@
+package dev.danmakuledger.server.ingest;
+
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.server.LedgerException;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.storage.DeviceRow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The batches of each device this instance holds at once (docs/architecture.md §5, "Batches in
+ * flight"): at most a window of them per device, and a batch whose from-size is the end of one
+ * still held is chained behind it. A chained batch starts only once its predecessor finished: with
+ * the device row the predecessor left when it succeeded (as if it had arrived after that commit),
+ * with {@link PredecessorFailedException} when it failed in any way. Waiting takes no SQL read.
+ * Only batches on this instance chain; the device row's optimistic lock stays the authority.
+ *
+ * <p>A batch's entry leaves when the batch finishes, whatever way, so memory is bounded by the
+ * batches being held: a device with none has no entry.
+ */
+final class InFlightBatches {
+  /**
+   * Longest a chained batch waits for its predecessor: the write path has no deadline of its own
+   * for a tick, so this one bounds only the chaining.
+   */
+  static final Duration PREDECESSOR_WAIT = Duration.ofSeconds(30);
+
+  /** Seconds a device told to keep fewer batches in flight waits before sending again. */
+  static final long RETRY_AFTER_SECONDS = 1;
+
+  /** What a finished batch left: its reply and the device row after it. */
+  record Settled(IngestResult result, DeviceRow device) {
+    Settled {
+      Objects.requireNonNull(result, "result");
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** One batch's own work. */
+  interface Batch {
+    /**
+     * @param after the device row the predecessor this batch was chained behind left, or null when
+     *     it was chained behind none
+     */
+    Settled run(DeviceRow after);
+  }
+
+  /** The batch this one was chained behind failed; nothing of this one ran. */
+  static final class PredecessorFailedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    PredecessorFailedException(Throwable cause) {
+      super("the batch before this one failed: " + cause, cause);
+    }
+  }
+
+  /** One held batch: where it ends and, once it finished, the device row it left. */
+  private static final class Held {
+    final long end;
+    final CompletableFuture<DeviceRow> after = new CompletableFuture<>();
+
+    Held(long end) {
+      this.end = end;
+    }
+  }
+
+  private final int window;
+  private final Duration predecessorWait;
+
+  /** By device id, the batches held in arrival order; each list changes only inside compute. */
+  private final Map<String, List<Held>> devices = new ConcurrentHashMap<>();
+
+  private final AtomicInteger held = new AtomicInteger();
+
+  /**
+   * @param window most batches of one device held at once, 1..{@link ServerConfig#MAX_BATCH_WINDOW}
+   * @param predecessorWait longest a chained batch waits for its predecessor
+   */
+  InFlightBatches(int window, Duration predecessorWait) {
+    if (window < 1 || window > ServerConfig.MAX_BATCH_WINDOW) {
+      throw new IllegalArgumentException(
+          "window: got " + window + ", want 1.." + ServerConfig.MAX_BATCH_WINDOW);
+    }
+    if (predecessorWait.isNegative() || predecessorWait.isZero()) {
+      throw new IllegalArgumentException("predecessorWait: got " + predecessorWait + ", want > 0");
+    }
+    this.window = window;
+    this.predecessorWait = predecessorWait;
+  }
+
+  /** Most batches of one device held at once. */
+  int window() {
+    return window;
+  }
+
+  /** Batches held now, of every device: the {@code danmaku_batches_held} gauge. */
+  int held() {
+    return held.get();
+  }
+
+  /**
+   * Holds the batch of {@code deviceId} from {@code from} to {@code end} while {@code batch} runs,
+   * after the batch held that ends at {@code from}, if there is one.
+   *
+   * @throws LedgerException {@code rate-limited} (429) when the device has a window of batches held
+   *     already, {@code overloaded} (503) when the predecessor is not done after the wait
+   * @throws PredecessorFailedException when the predecessor failed
+   */
+  IngestResult run(String deviceId, long from, long end, Batch batch)
+      throws PredecessorFailedException {
+    Held mine = new Held(end);
+    Held predecessor = hold(deviceId, from, mine);
+    held.incrementAndGet();
+    try {
+      DeviceRow after = predecessor == null ? null : await(deviceId, from, predecessor);
+      Settled done = batch.run(after);
+      mine.after.complete(done.device());
+      return done.result();
+    } catch (RuntimeException | Error | PredecessorFailedException e) {
+      mine.after.completeExceptionally(e);
+      throw e;
+    } finally {
+      held.decrementAndGet();
+      devices.computeIfPresent(
+          deviceId,
+          (id, held) -> {
+            held.remove(mine);
+            return held.isEmpty() ? null : held;
+          });
+    }
+  }
+
+  /** Adds {@code mine} to the device's batches; returns the latest one ending at {@code from}. */
+  private Held hold(String deviceId, long from, Held mine) {
+    Held[] predecessor = new Held[1];
+    boolean[] full = new boolean[1];
+    devices.compute(
+        deviceId,
+        (id, held) -> {
+          List<Held> list = held == null ? new ArrayList<>(window) : held;
+          if (list.size() >= window) {
+            full[0] = true;
+            return list;
+          }
+          for (int i = list.size() - 1; i >= 0 && predecessor[0] == null; i--) {
+            if (list.get(i).end == from) {
+              predecessor[0] = list.get(i);
+            }
+          }
+          list.add(mine);
+          return list;
+        });
+    if (full[0]) {
+      throw new LedgerException(
+          ErrorCode.RATE_LIMITED,
+          "device "
+              + deviceId
+              + " has "
+              + window
+              + " batches in flight on this instance, the most it holds at once"
+              + " (Danmaku-Batch-Window: "
+              + window
+              + "); keep at most "
+              + window
+              + " in flight and send this one again once one of them is answered",
+          Map.of("retryAfterSeconds", RETRY_AFTER_SECONDS, "batchWindow", (long) window));
+    }
+    return predecessor[0];
+  }
+
+  private DeviceRow await(String deviceId, long from, Held predecessor)
+      throws PredecessorFailedException {
+    try {
+      return predecessor.after.get(predecessorWait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw new PredecessorFailedException(e.getCause());
+    } catch (TimeoutException e) {
+      throw notDone(deviceId, from, "after " + predecessorWait.toMillis() + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw notDone(deviceId, from, "when this instance stopped waiting");
+    }
+  }
+
+  private static LedgerException notDone(String deviceId, long from, String when) {
+    return new LedgerException(
+        ErrorCode.OVERLOADED,
+        "the batch of device "
+            + deviceId
+            + " ending at "
+            + from
+            + " is still in flight on this instance "
+            + when
+            + "; send this one again once that one is answered");
+  }
+}

@@ -1,0 +1,263 @@
+package dev.danmakuledger.server.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.server.LedgerException;
+import dev.danmakuledger.server.ServerConfig;
+import dev.danmakuledger.server.storage.DeviceRow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The batches of a device in flight (docs/architecture.md §5, "Batches in flight"): the window at
+ * its boundary, a chained batch starting from the row its predecessor left, a failed predecessor, a
+ * predecessor this instance does not hold, and the wait's bound. Batches are held with latches.
+ */
+final class InFlightBatchesTest {
+  private static final Duration LONG = Duration.ofSeconds(30);
+
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    pool.shutdownNow();
+  }
+
+  private static DeviceRow row(long verifiedSize) {
+    DeviceRow d = DeviceRow.enrolled("d", new byte[32], "d+key", new byte[0], new byte[32], 0);
+    return verifiedSize == 0
+        ? d
+        : d.verifiedUpTo(
+            verifiedSize, new byte[0], new byte[32], "note", "receipt", 0, null, d.edge());
+  }
+
+  private static InFlightBatches.Settled settled(DeviceRow device) {
+    return new InFlightBatches.Settled(
+        new IngestResult(
+            new BatchResponse(device.id(), device.verifiedSize(), null, List.of(), null), false),
+        device);
+  }
+
+  /** A batch that tells {@code started} it runs, then waits for {@code release}. */
+  private Future<IngestResult> held(
+      InFlightBatches batches,
+      long from,
+      long end,
+      CountDownLatch started,
+      CountDownLatch release,
+      RuntimeException failure) {
+    return pool.submit(
+        () ->
+            batches.run(
+                "d",
+                from,
+                end,
+                after -> {
+                  started.countDown();
+                  await(release);
+                  if (failure != null) {
+                    throw failure;
+                  }
+                  return settled(row(end));
+                }));
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertTrue(latch.await(30, TimeUnit.SECONDS), "latch not opened");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Spins until {@code n} batches are held (a chained batch shows no other sign of waiting). */
+  private static void heldAre(InFlightBatches batches, int n) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (batches.held() != n && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(n, batches.held(), "batches held");
+  }
+
+  @Test
+  void aChainedBatchStartsFromTheRowItsPredecessorLeft() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<IngestResult> first = held(batches, 0, 2, started, release, null);
+    await(started);
+    List<DeviceRow> seen = new ArrayList<>();
+    CountDownLatch followerRan = new CountDownLatch(1);
+    Future<IngestResult> second =
+        pool.submit(
+            () ->
+                batches.run(
+                    "d",
+                    2,
+                    5,
+                    after -> {
+                      seen.add(after);
+                      followerRan.countDown();
+                      return settled(row(5));
+                    }));
+    heldAre(batches, 2);
+    assertEquals(1, followerRan.getCount(), "the follower ran before its predecessor finished");
+    release.countDown();
+    assertEquals(2, first.get().response().verifiedSize());
+    assertEquals(5, second.get().response().verifiedSize());
+    assertEquals(1, seen.size());
+    assertEquals(2, seen.get(0).verifiedSize(), "the row the predecessor left");
+    heldAre(batches, 0);
+  }
+
+  @Test
+  void theFollowersOfAFailedBatchFailWithoutRunning() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    IllegalStateException boom = new IllegalStateException("injected: commit failed");
+    Future<IngestResult> first = held(batches, 0, 2, started, release, boom);
+    await(started);
+    CountDownLatch ran = new CountDownLatch(1);
+    Future<IngestResult> second =
+        pool.submit(
+            () ->
+                batches.run(
+                    "d",
+                    2,
+                    4,
+                    after -> {
+                      ran.countDown();
+                      return settled(row(4));
+                    }));
+    Future<IngestResult> third =
+        pool.submit(() -> batches.run("d", 4, 6, after -> settled(row(6))));
+    heldAre(batches, 3);
+    release.countDown();
+    assertSame(boom, assertThrows(ExecutionException.class, first::get).getCause());
+    assertInstanceOf(
+        InFlightBatches.PredecessorFailedException.class,
+        assertThrows(ExecutionException.class, second::get).getCause());
+    assertInstanceOf(
+        InFlightBatches.PredecessorFailedException.class,
+        assertThrows(ExecutionException.class, third::get).getCause(),
+        "a follower of a follower that failed fails too");
+    assertEquals(1, ran.getCount(), "the follower never ran");
+    heldAre(batches, 0);
+  }
+
+  @Test
+  void aBatchContinuingNoneHeldRunsAtOnceWithoutARow() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<IngestResult> first = held(batches, 0, 2, started, release, null);
+    await(started);
+    List<DeviceRow> seen = new ArrayList<>();
+    batches.run(
+        "d",
+        3,
+        5,
+        after -> {
+          seen.add(after);
+          return settled(row(0));
+        });
+    assertNull(seen.get(0), "from 3 continues no batch held (the one held ends at 2)");
+    release.countDown();
+    first.get();
+    batches.run(
+        "d",
+        2,
+        4,
+        after -> {
+          seen.add(after);
+          return settled(row(4));
+        });
+    assertNull(seen.get(1), "a batch that finished is held no more");
+  }
+
+  @Test
+  void exactlyTheWindowIsHeldAndOneMoreIsRateLimited() throws Exception {
+    int window = 3;
+    InFlightBatches batches = new InFlightBatches(window, LONG);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Future<IngestResult>> inFlight = new ArrayList<>();
+    inFlight.add(held(batches, 0, 1, started, release, null));
+    await(started);
+    for (int i = 1; i < window; i++) {
+      long from = i;
+      inFlight.add(
+          pool.submit(() -> batches.run("d", from, from + 1, a -> settled(row(from + 1)))));
+      heldAre(batches, i + 1);
+    }
+    LedgerException refused =
+        assertThrows(
+            LedgerException.class,
+            () -> batches.run("d", window, window + 1, a -> settled(row(window + 1))));
+    assertEquals(ErrorCode.RATE_LIMITED, refused.code());
+    assertEquals(1L, refused.extensions().get("retryAfterSeconds"));
+    assertEquals((long) window, refused.extensions().get("batchWindow"));
+    assertTrue(refused.getMessage().contains("keep at most 3 in flight"), refused.getMessage());
+    assertEquals(window, batches.held(), "the refused batch is not held");
+    assertEquals(
+        2,
+        batches.run("e", 0, 2, a -> settled(row(2))).response().verifiedSize(),
+        "another device has a window of its own");
+    release.countDown();
+    for (Future<IngestResult> f : inFlight) {
+      f.get();
+    }
+    assertEquals(
+        window + 1,
+        batches
+            .run("d", window, window + 1, a -> settled(row(window + 1)))
+            .response()
+            .verifiedSize());
+  }
+
+  @Test
+  void aFollowerWaitsForItsPredecessorNoLongerThanTheBound() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, Duration.ofMillis(50));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<IngestResult> first = held(batches, 0, 2, started, release, null);
+    await(started);
+    LedgerException late =
+        assertThrows(LedgerException.class, () -> batches.run("d", 2, 4, a -> settled(row(4))));
+    assertEquals(ErrorCode.OVERLOADED, late.code());
+    assertEquals(503, late.code().status());
+    assertTrue(late.getMessage().contains("still in flight"), late.getMessage());
+    release.countDown();
+    first.get();
+    heldAre(batches, 0);
+  }
+
+  @Test
+  void theWindowIsOneToSixteen() {
+    for (int bad : new int[] {0, -1, ServerConfig.MAX_BATCH_WINDOW + 1}) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> new InFlightBatches(bad, LONG));
+      assertEquals("window: got " + bad + ", want 1..16", e.getMessage());
+    }
+    assertEquals(1, new InFlightBatches(1, LONG).window());
+    assertEquals(16, new InFlightBatches(16, LONG).window());
+  }
+}
