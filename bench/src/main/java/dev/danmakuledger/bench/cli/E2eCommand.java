@@ -130,6 +130,16 @@ final class E2eCommand implements Callable<Integer> {
               + " the server's default)")
   Duration roomCheckpointInterval;
 
+  @Option(
+      names = "--window",
+      paramLabel = "N",
+      defaultValue = "4",
+      description =
+          "batches each simulated device keeps in flight, at most what the server announces in"
+              + " Danmaku-Batch-Window; 1 waits for each reply before the next batch (1..16,"
+              + " default ${DEFAULT-VALUE})")
+  int window;
+
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
@@ -211,7 +221,8 @@ final class E2eCommand implements Callable<Integer> {
                 nats,
                 roomLogOn(),
                 roomCheckpointInterval,
-                newShape ? warmUp.records : 0));
+                newShape ? warmUp.records : 0,
+                window));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumSet;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -64,6 +66,9 @@ public final class IngestBenchmark {
    * @param roomCheckpointInterval the server's {@code --room-checkpoint-interval}
    * @param warmUpRecords the most records the warm-up servers take before the measured one starts
    *     ({@link ServerWarmUp}), and the baselines' warm-up rows at most
+   * @param window the most batches each device keeps in flight, 1..16, capped by the window the
+   *     server announces (docs/architecture.md §5, "Batches in flight"); 1 waits for each reply
+   *     before the next batch
    */
   public record Options(
       long records,
@@ -78,7 +83,11 @@ public final class IngestBenchmark {
       String natsUrl,
       boolean roomLog,
       Duration roomCheckpointInterval,
-      long warmUpRecords) {
+      long warmUpRecords,
+      int window) {
+    /** Batches each device keeps in flight by default: the server's default window. */
+    public static final int DEFAULT_WINDOW = ServerConfig.DEFAULT_BATCH_WINDOW;
+
     /**
      * The most records the warm-up servers take, by default (docs/benchmarks.md, "e2e: warm-up");
      * the warm-up ends sooner, after a round in which the JIT settled ({@link ServerWarmUp}). On
@@ -111,7 +120,8 @@ public final class IngestBenchmark {
           natsUrl,
           true,
           ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
-          DEFAULT_WARM_UP_RECORDS);
+          DEFAULT_WARM_UP_RECORDS,
+          DEFAULT_WINDOW);
     }
 
     public Options {
@@ -147,6 +157,10 @@ public final class IngestBenchmark {
       }
       if (seedMessages < 0) {
         throw new IllegalArgumentException("seed messages: got " + seedMessages + ", want >= 0");
+      }
+      if (window < 1 || window > ServerConfig.MAX_BATCH_WINDOW) {
+        throw new IllegalArgumentException(
+            "window: got " + window + ", want 1.." + ServerConfig.MAX_BATCH_WINDOW);
       }
       if (warmUpRecords < 0) {
         throw new IllegalArgumentException("warm-up records: got " + warmUpRecords + ", want >= 0");
@@ -201,7 +215,7 @@ public final class IngestBenchmark {
     List<String> rooms = MessageStream.rooms("b" + runId + "-r", o.rooms());
     // Every simulated device posts from 127.0.0.1: the per-address body limit, which stands
     // against one hostile client, would refuse devices the run means as many clients.
-    int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices());
+    int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices() * o.window());
     HttpLimits limits =
         new HttpLimits(
             bodies,
@@ -214,7 +228,8 @@ public final class IngestBenchmark {
         b ->
             b.roomLog(o.roomLog())
                 .roomCheckpointInterval(o.roomCheckpointInterval())
-                .httpLimits(limits);
+                .httpLimits(limits)
+                .batchWindow(Math.max(ServerConfig.DEFAULT_BATCH_WINDOW, o.window()));
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(
             new ServerWarmUp.Traffic(
@@ -265,6 +280,18 @@ public final class IngestBenchmark {
             PreparedBatch.prepare(
                 client, devices.get(d), streams.get(d), prepare ? perDevice : 0, o.batchSize()));
       }
+      List<Integer> inFlight = new ArrayList<>();
+      for (SimulatedDevice device : devices) {
+        inFlight.add(windowOf(client, device, o.window()));
+      }
+      log.println(
+          "e2e: each device keeps up to "
+              + inFlight.stream().mapToInt(Integer::intValue).max().orElse(1)
+              + " batches in flight (--window "
+              + o.window()
+              + ", the server announces "
+              + client.batchWindow(devices.get(0).deviceId())
+              + ")");
       long deadline =
           o.duration() == null ? Long.MAX_VALUE : System.nanoTime() + o.duration().toNanos();
       AtomicInteger threads = new AtomicInteger();
@@ -284,33 +311,53 @@ public final class IngestBenchmark {
           MessageStream stream = streams.get(d);
           Deque<PreparedBatch> ready = prepared.get(d);
           List<List<DanmakuRecord>> mine = sent.get(d);
+          int window = inFlight.get(d);
           running.add(
               pool.submit(
                   () -> {
                     Latencies lat = new Latencies();
-                    long[] counts = new long[3];
-                    while (o.duration() == null
-                        ? counts[0] < perDevice
-                        : System.nanoTime() < deadline) {
-                      int n =
-                          (int)
-                              Math.min(
-                                  o.batchSize(),
-                                  o.duration() == null ? perDevice - counts[0] : o.batchSize());
-                      List<DanmakuRecord> batch;
-                      LedgerClient.Reply<BatchResponse> reply;
-                      long t0;
-                      if (prepare) {
-                        PreparedBatch p = ready.removeFirst();
-                        batch = p.records();
-                        t0 = System.nanoTime();
-                        reply = client.postBatch(device.deviceId(), p.body());
-                      } else {
-                        batch = stream.nextBatch(n);
-                        t0 = System.nanoTime();
-                        reply = client.postBatch(device.deviceId(), device.append(batch));
+                    long[] counts = new long[4];
+                    long queued = 0;
+                    Deque<InFlight> unanswered = new ArrayDeque<>(window);
+                    while (true) {
+                      while (unanswered.size() < window
+                          && (o.duration() == null
+                              ? queued < perDevice
+                              : System.nanoTime() < deadline)) {
+                        int n =
+                            (int)
+                                Math.min(
+                                    o.batchSize(),
+                                    o.duration() == null ? perDevice - queued : o.batchSize());
+                        List<DanmakuRecord> batch;
+                        byte[] body;
+                        if (prepare) {
+                          PreparedBatch p = ready.removeFirst();
+                          batch = p.records();
+                          body = p.body();
+                        } else {
+                          batch = stream.nextBatch(n);
+                          body = client.encode(device.append(batch));
+                        }
+                        long t0 = System.nanoTime();
+                        unanswered.addLast(
+                            new InFlight(
+                                batch, body, t0, client.postBatchAsync(device.deviceId(), body)));
+                        queued += batch.size();
                       }
-                      lat.add(System.nanoTime() - t0);
+                      InFlight oldest = unanswered.pollFirst();
+                      if (oldest == null) {
+                        break;
+                      }
+                      LedgerClient.Reply<BatchResponse> reply = oldest.reply().get();
+                      if (reply.status() == 409 && "size-mismatch".equals(reply.code())) {
+                        // it reached the server before the batch it continues (another
+                        // connection), or that one failed: every earlier one is answered now
+                        counts[3]++;
+                        reply = client.postBatch(device.deviceId(), oldest.body());
+                      }
+                      List<DanmakuRecord> batch = oldest.records();
+                      lat.add(System.nanoTime() - oldest.sentAt());
                       if (!reply.ok()) {
                         throw new IOException(
                             "batch of "
@@ -335,11 +382,13 @@ public final class IngestBenchmark {
                   }));
         }
         long records = 0;
+        long resent = 0;
         for (Future<long[]> f : running) {
           long[] c = f.get();
           records += c[0];
           confirmed += c[1];
           duplicates += c[2];
+          resent += c[3];
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         CpuUse cpuAfter = CpuUse.now();
@@ -354,6 +403,7 @@ public final class IngestBenchmark {
                     + " CONFIRMED, "
                     + duplicates
                     + " DUPLICATE"
+                    + (resent == 0 ? "" : ", " + resent + " batches sent again after a 409")
                     + (prepare
                         ? ", batches signed and encoded before the clock started"
                         : ", batches built during the run")
@@ -409,6 +459,22 @@ public final class IngestBenchmark {
     baselines.add(nats);
     return new Run(
         target, ours, baselines, confirmed, duplicates, stages, growth.windows(), batchesPerTick);
+  }
+
+  /** A batch sent and not yet answered. */
+  private record InFlight(
+      List<DanmakuRecord> records,
+      byte[] body,
+      long sentAt,
+      CompletableFuture<LedgerClient.Reply<BatchResponse>> reply) {}
+
+  /**
+   * The batches {@code device} keeps in flight: at most {@code most}, and no more than the server
+   * announces (one when it announces none).
+   */
+  private static int windowOf(LedgerClient client, SimulatedDevice device, int most)
+      throws IOException, InterruptedException {
+    return Math.min(most, client.batchWindow(device.deviceId()));
   }
 
   /** The stages a tick runs (docs/architecture.md §5, "Ticks"); the others run per request. */

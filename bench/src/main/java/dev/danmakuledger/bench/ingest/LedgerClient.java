@@ -12,7 +12,9 @@ import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
+import dev.danmakuledger.server.http.HttpApi;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -20,6 +22,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The device side of the sync-server HTTP API (docs/architecture.md §4, §8) as the benchmarks and
@@ -97,6 +100,48 @@ public final class LedgerClient {
   public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
       throws IOException, InterruptedException {
     return postJson("/v1/devices/" + deviceId + "/batches", encodedBatch, BatchResponse.class);
+  }
+
+  /**
+   * {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made, without waiting:
+   * the way a device keeps several batches in flight. The future fails with an {@link
+   * UncheckedIOException} when the reply is not what the API sends.
+   */
+  public CompletableFuture<Reply<BatchResponse>> postBatchAsync(
+      String deviceId, byte[] encodedBatch) {
+    HttpRequest req =
+        builder("/v1/devices/" + deviceId + "/batches")
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
+            .build();
+    return http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray())
+        .thenApply(
+            res -> {
+              try {
+                return reply(res, BatchResponse.class);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+  }
+
+  /**
+   * The most batches of {@code deviceId} the server holds at once, from the {@code
+   * Danmaku-Batch-Window} header of {@code GET /v1/devices/{deviceId}/log} (docs/architecture.md
+   * §5, "Batches in flight"); 1 when the server sends none, as an older server does.
+   */
+  public int batchWindow(String deviceId) throws IOException, InterruptedException {
+    HttpRequest req = builder("/v1/devices/" + deviceId + "/log").GET().build();
+    HttpResponse<Void> res = http.send(req, HttpResponse.BodyHandlers.discarding());
+    if (res.statusCode() != 200) {
+      throw new IOException("GET log of " + deviceId + ": HTTP " + res.statusCode());
+    }
+    String window = res.headers().firstValue(HttpApi.BATCH_WINDOW_HEADER).orElse("1");
+    try {
+      return Math.max(1, Integer.parseInt(window.strip()));
+    } catch (NumberFormatException e) {
+      throw new IOException(HttpApi.BATCH_WINDOW_HEADER + ": got " + window + ", want a number");
+    }
   }
 
   /** {@code GET /v1/devices/{deviceId}/log}. */

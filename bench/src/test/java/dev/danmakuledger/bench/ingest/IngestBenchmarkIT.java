@@ -35,11 +35,16 @@ class IngestBenchmarkIT {
             "nats://127.0.0.1:1",
             true,
             ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
-            400);
+            400,
+            2);
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     IngestBenchmark.Run run =
         IngestBenchmark.run(o, new PrintStream(log, true, StandardCharsets.UTF_8));
 
+    assertTrue(
+        log.toString(StandardCharsets.UTF_8)
+            .contains("each device keeps up to 2 batches in flight"),
+        log.toString(StandardCharsets.UTF_8));
     assertEquals(2_000, run.ours().records());
     assertEquals(2_000, run.confirmed() + run.duplicates());
     assertEquals(180, run.duplicates(), "10% of every batch after each device's first");
