@@ -47,6 +47,7 @@ final class RunCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
   @Override
   public Integer call() throws Exception {
     InetSocketAddress bind = parse(listen);
+    sync.settings(SyncCommand.RUN_LINGER); // usage errors before anything opens
     EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock);
     IngestServer server;
     AutoCloseable syncing;

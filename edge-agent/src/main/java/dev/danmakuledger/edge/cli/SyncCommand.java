@@ -95,12 +95,33 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
             "Attempts per request on network errors, 429 and 503 (default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
+    @Option(
+        names = "--window",
+        defaultValue = "4",
+        paramLabel = "N",
+        description =
+            "Most batches in flight at once, 1..16 (default: ${DEFAULT-VALUE}); a server that"
+                + " announces a smaller window, or none (one batch at a time), lowers it; 1 sends"
+                + " one batch at a time (docs/sync.md, \"Batches in flight\").")
+    int window;
+
+    @Option(
+        names = "--compress",
+        negatable = true,
+        defaultValue = "true",
+        fallbackValue = "true",
+        description =
+            "Send batches in gzip when the server takes it (default: on; --no-compress sends"
+                + " plain JSON: docs/sync.md, \"Compressed batches\").")
+    boolean compress;
+
     /** The settings, with {@code defaultLinger} unless {@code --linger} was given. */
     SyncSettings settings(Duration defaultLinger) {
       return SyncSettings.defaults()
           .withBatchSize(batchSize)
           .withLinger(linger != null ? linger : defaultLinger)
-          .withMaxAttempts(maxAttempts);
+          .withMaxAttempts(maxAttempts)
+          .withWindow(window);
     }
 
     /** The server link, with {@code --server} overriding the enrolled URL. */
@@ -126,11 +147,16 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
 
   /** The syncer of an open agent. */
   static Syncer syncer(
-      EdgeAgent agent, OkHttpClient http, ServerLink link, SyncSettings s, Clock clock) {
+      EdgeAgent agent,
+      OkHttpClient http,
+      ServerLink link,
+      SyncSettings s,
+      boolean compress,
+      Clock clock) {
     return Syncer.builder(
             agent.store(),
             agent.identity(),
-            new SyncClient(http, link.serverUrl(), clock),
+            new SyncClient(http, link.serverUrl(), clock, compress),
             link.receiptVerifier(),
             clock)
         .settings(s)
@@ -148,20 +174,20 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
       out.printf("not enrolled: capturing only (run `edge-agent enroll` to sync)%n");
       return () -> {};
     }
-    ServerLink link = options.link(agent.dataDir());
     SyncSettings settings = options.settings(RUN_LINGER);
+    ServerLink link = options.link(agent.dataDir());
     OkHttpClient http = SyncClient.defaultHttp();
     SecureRandom random = new SecureRandom();
     SyncDaemon daemon =
         SyncDaemon.start(
-            syncer(agent, http, link, settings, clock),
+            syncer(agent, http, link, settings, options.compress, clock),
             () -> agent.capture().logStatus().size(),
             settings,
             new Backoff(settings.backoffBase(), settings.backoffCap(), random::nextDouble),
             Sleeper.real());
     out.printf(
-        "syncing to %s in batches of up to %d (linger %s)%n",
-        link.serverUrl(), settings.batchSize(), settings.linger());
+        "syncing to %s in batches of up to %d (linger %s, up to %d in flight)%n",
+        link.serverUrl(), settings.batchSize(), settings.linger(), settings.window());
     return () -> {
       daemon.close();
       http.dispatcher().executorService().shutdown();
@@ -171,13 +197,13 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
 
   @Override
   public Integer call() throws Exception {
-    ServerLink link = options.link(dir.dataDir);
     SyncSettings settings = options.settings(SYNC_LINGER);
+    ServerLink link = options.link(dir.dataDir);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     OkHttpClient http = SyncClient.defaultHttp();
     try (EdgeAgent agent = EdgeAgent.open(dir.dataDir, clock)) {
-      Syncer syncer = syncer(agent, http, link, settings, clock);
+      Syncer syncer = syncer(agent, http, link, settings, options.compress, clock);
       if (!once) {
         return daemon(agent, syncer, settings, out);
       }

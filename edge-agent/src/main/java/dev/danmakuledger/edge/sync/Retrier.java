@@ -59,43 +59,66 @@ final class Retrier {
    */
   <T> T call(Kind kind, Call<T> call) throws IOException, InterruptedException {
     for (int attempt = 1; ; attempt++) {
-      IOException failure;
-      Duration retryAfter = null;
       try {
         T answer = call.run();
         if (kind == Kind.UPLOAD) {
           state.ended(SyncAttempt.OK);
         }
         return answer;
-      } catch (ServerProblemException e) {
-        state.ended(SyncState.outcomeOf(e));
-        if (!e.transientFailure() && e.errorCode().orElse(null) != ErrorCode.VERSION_CONFLICT) {
-          throw e;
-        }
-        failure = e;
-        retryAfter = e.retryAfter().orElse(null);
       } catch (SyncStoppedException e) {
         throw e;
       } catch (IOException e) {
-        state.ended(SyncState.outcomeOf(e));
-        failure = e;
+        if (!failed(attempt, e)) {
+          throw e;
+        }
       }
-      if (attempt >= maxAttempts) {
-        throw new SyncStoppedException(
-            SyncStoppedException.Reason.UNREACHABLE,
-            "gave up after "
-                + attempt
-                + " attempts: "
-                + failure.getMessage()
-                + "; everything is kept locally, sync again later",
-            failure);
-      }
-      retries++;
-      Duration wait = backoff.delay(attempt, retryAfter);
-      LOG.info("{}; retry {} in {} ms", failure.getMessage(), attempt, wait.toMillis());
-      state.retryIn(wait);
-      sleeper.sleep(wait);
-      state.retrying();
     }
+  }
+
+  /**
+   * Records that attempt {@code attempt} of a request failed with {@code failure} and, if the
+   * failure is transient, waits the backoff before the next attempt.
+   *
+   * @return true if the request should be made again now; false if {@code failure} is a refusal
+   *     that is not transient (the caller decides)
+   * @throws SyncStoppedException ({@code UNREACHABLE}) if that was the last attempt
+   */
+  boolean failed(int attempt, IOException failure)
+      throws SyncStoppedException, InterruptedException {
+    state.ended(SyncState.outcomeOf(failure));
+    Duration retryAfter = null;
+    if (failure instanceof ServerProblemException e) {
+      if (!transientRefusal(e)) {
+        return false;
+      }
+      retryAfter = e.retryAfter().orElse(null);
+    }
+    if (attempt >= maxAttempts) {
+      throw new SyncStoppedException(
+          SyncStoppedException.Reason.UNREACHABLE,
+          "gave up after "
+              + attempt
+              + " attempts: "
+              + failure.getMessage()
+              + "; everything is kept locally, sync again later",
+          failure);
+    }
+    retries++;
+    Duration wait = backoff.delay(attempt, retryAfter);
+    LOG.info("{}; retry {} in {} ms", failure.getMessage(), attempt, wait.toMillis());
+    state.retryIn(wait);
+    sleeper.sleep(wait);
+    state.retrying();
+    return true;
+  }
+
+  /** Records that an upload sent outside {@link #call} was answered. */
+  void uploaded() {
+    state.ended(SyncAttempt.OK);
+  }
+
+  /** A refusal worth the same request again later: 429, 5xx, {@code version-conflict}. */
+  private static boolean transientRefusal(ServerProblemException e) {
+    return e.transientFailure() || e.errorCode().orElse(null) == ErrorCode.VERSION_CONFLICT;
   }
 }

@@ -23,7 +23,9 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
+import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -44,10 +46,18 @@ import okhttp3.ResponseBody;
  * bytes it could not read: an older instance behind the same address), the same batch goes again
  * uncompressed within the call, and uncompressed it stays until an answer announces gzip again.
  *
- * <p>Thread-safe. Share one {@link OkHttpClient} per process: it owns the connection pool.
+ * <p>Every answer to {@code /log} and {@code /batches} says how many batches of the device the
+ * server takes in flight ({@value #WINDOW_HEADER}, docs/sync.md, "Batches in flight"); the latest
+ * is {@link #serverWindow()}, 1 for a server that does not say.
+ *
+ * <p>Thread-safe: batches of one device may be posted from several threads at once. Share one
+ * {@link OkHttpClient} per process: it owns the connection pool.
  */
 public final class SyncClient {
   private static final MediaType JSON = MediaType.get("application/json");
+
+  /** The header with which a server announces its window of batches in flight. */
+  public static final String WINDOW_HEADER = "Danmaku-Batch-Window";
 
   /** Largest reply body read, so a hostile server cannot exhaust memory. */
   static final long MAX_REPLY_BYTES = 64L * 1024 * 1024;
@@ -56,16 +66,33 @@ public final class SyncClient {
   private final HttpUrl base;
   private final ObjectMapper json;
   private final Clock clock;
+  private final boolean compress;
 
   /** The latest answer's {@code Accept-Encoding} named gzip (RFC 7694). */
   private volatile boolean serverTakesGzip;
 
+  /** The window of the latest answer to {@code /log} or {@code /batches}. */
+  private volatile int serverWindow = 1;
+
   /**
+   * A client that compresses batches when the server takes gzip.
+   *
    * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
    * @throws IllegalArgumentException if {@code base} is not an http(s) URL
    */
   public SyncClient(OkHttpClient http, String base, Clock clock) {
+    this(http, base, clock, true);
+  }
+
+  /**
+   * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
+   * @param compress whether batches go in gzip when the server takes it; false sends every batch as
+   *     plain JSON
+   * @throws IllegalArgumentException if {@code base} is not an http(s) URL
+   */
+  public SyncClient(OkHttpClient http, String base, Clock clock, boolean compress) {
     this.http = Objects.requireNonNull(http, "http");
+    this.compress = compress;
     HttpUrl url = HttpUrl.parse(Objects.requireNonNull(base, "base"));
     if (url == null) {
       throw new IllegalArgumentException("server URL: got " + base + ", want http(s)://host:port");
@@ -75,15 +102,28 @@ public final class SyncClient {
     this.json = Json.mapper().copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
 
-  /** A client with the timeouts the agent uses: connect 5 s, read/write 30 s, whole call 60 s. */
+  /**
+   * A client with the timeouts the agent uses: connect 5 s, read/write 30 s, whole call 60 s; its
+   * pool keeps a connection for each batch of the largest window idle between runs.
+   */
   public static OkHttpClient defaultHttp() {
     return new OkHttpClient.Builder()
+        .connectionPool(connectionPool())
         .connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ofSeconds(30))
         .writeTimeout(Duration.ofSeconds(30))
         .callTimeout(Duration.ofSeconds(60))
         .retryOnConnectionFailure(false)
         .build();
+  }
+
+  /**
+   * A connection pool that keeps up to {@link SyncSettings#MAX_WINDOW} idle connections for 5
+   * minutes: batches in flight are sent each on a connection of its own (HTTP/1.1), and OkHttp's
+   * default pool keeps only 5, so a larger window would connect again for every batch.
+   */
+  public static ConnectionPool connectionPool() {
+    return new ConnectionPool(SyncSettings.MAX_WINDOW, 5, TimeUnit.MINUTES);
   }
 
   public String baseUrl() {
@@ -100,7 +140,8 @@ public final class SyncClient {
     return call(
         new Request.Builder().url(url("v1", "devices", deviceId, "log")).get().build(),
         LogState.class,
-        "read the verified log of " + deviceId);
+        "read the verified log of " + deviceId,
+        true);
   }
 
   /** {@code GET /v1/devices/{id}/acks?from=A&to=B}: stored outcomes of {@code [from, to)}. */
@@ -114,7 +155,8 @@ public final class SyncClient {
     return call(
         new Request.Builder().url(u).get().build(),
         AcksResponse.class,
-        "read the acks [" + from + ", " + to + ") of " + deviceId);
+        "read the acks [" + from + ", " + to + ") of " + deviceId,
+        false);
   }
 
   /**
@@ -122,6 +164,16 @@ public final class SyncClient {
    * server's problem body, log lines and alerts name the same trace id as this agent's error.
    */
   public BatchResponse postBatch(String deviceId, BatchRequest batch) throws IOException {
+    return postBatch(deviceId, batch, () -> {});
+  }
+
+  /**
+   * {@link #postBatch(String, BatchRequest)}, running {@code bodySent} once the request body was
+   * written to the connection (not when it failed before): the {@link BatchWindow} starts the next
+   * batch's upload only then, so that batches reach the server in log order.
+   */
+  BatchResponse postBatch(String deviceId, BatchRequest batch, Runnable bodySent)
+      throws IOException {
     TraceParent trace = TraceParent.random();
     HttpUrl url = url("v1", "devices", deviceId, "batches");
     byte[] body = json.writeValueAsBytes(batch);
@@ -135,9 +187,10 @@ public final class SyncClient {
             + " (trace "
             + trace.traceId()
             + ")";
-    if (serverTakesGzip) {
+    if (compress && serverTakesGzip) {
       try {
-        return call(batchRequest(url, gzip(body), trace), BatchResponse.class, what);
+        return call(
+            batchRequest(url, gzip(body), trace, bodySent), BatchResponse.class, what, true);
       } catch (ServerProblemException e) {
         if (!refusedTheCoding(e)) {
           throw e;
@@ -147,32 +200,81 @@ public final class SyncClient {
         serverTakesGzip = false;
       }
     }
-    return call(batchRequest(url, body, trace), BatchResponse.class, what);
+    return call(batchRequest(url, body, trace, bodySent), BatchResponse.class, what, true);
   }
 
   /**
-   * Whether the server announced, on its latest answer, that it takes gzip request bodies (docs/
-   * sync.md, "Compressed batches"); batches are sent compressed while it does.
+   * Whether batches go in gzip now: the server announced, on its latest answer, that it takes gzip
+   * request bodies (docs/sync.md, "Compressed batches"), and this client compresses.
    */
   public boolean compressing() {
-    return serverTakesGzip;
+    return compress && serverTakesGzip;
   }
 
-  private static Request batchRequest(HttpUrl url, byte[] body, TraceParent trace) {
+  /**
+   * The most batches of one device the server takes in flight, as its latest answer to {@code /log}
+   * or {@code /batches} announced ({@value #WINDOW_HEADER}): 1 when that answer did not say (a
+   * server before batches in flight) or said something other than 1..{@value
+   * SyncSettings#MAX_WINDOW}; a larger number counts as {@value SyncSettings#MAX_WINDOW}.
+   */
+  public int serverWindow() {
+    return serverWindow;
+  }
+
+  /**
+   * The window announced by {@code values} of {@value #WINDOW_HEADER} (see {@link #serverWindow}).
+   */
+  static int windowOf(List<String> values) {
+    if (values.size() != 1) {
+      return 1;
+    }
+    String v = values.get(0).strip();
+    if (v.isEmpty() || v.length() > 9 || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return 1;
+    }
+    int n = Integer.parseInt(v);
+    return n < 1 ? 1 : Math.min(n, SyncSettings.MAX_WINDOW);
+  }
+
+  private static Request batchRequest(
+      HttpUrl url, byte[] body, TraceParent trace, Runnable bodySent) {
     return new Request.Builder()
         .url(url)
-        .post(RequestBody.create(body, JSON))
+        .post(signalling(RequestBody.create(body, JSON), bodySent))
         .header(TraceParent.HEADER, trace.header())
         .build();
   }
 
-  private static Request batchRequest(HttpUrl url, GzipBody body, TraceParent trace) {
+  private static Request batchRequest(
+      HttpUrl url, GzipBody body, TraceParent trace, Runnable bodySent) {
     return new Request.Builder()
         .url(url)
-        .post(RequestBody.create(body.bytes(), JSON))
+        .post(signalling(RequestBody.create(body.bytes(), JSON), bodySent))
         .header("Content-Encoding", "gzip")
         .header(TraceParent.HEADER, trace.header())
         .build();
+  }
+
+  /** {@code body}, running {@code sent} after it was written and flushed to the connection. */
+  private static RequestBody signalling(RequestBody body, Runnable sent) {
+    return new RequestBody() {
+      @Override
+      public MediaType contentType() {
+        return body.contentType();
+      }
+
+      @Override
+      public long contentLength() throws IOException {
+        return body.contentLength();
+      }
+
+      @Override
+      public void writeTo(okio.BufferedSink sink) throws IOException {
+        body.writeTo(sink);
+        sink.flush();
+        sent.run();
+      }
+    };
   }
 
   /** A refusal of the body's coding rather than of the batch: 415, or 400 for unreadable bytes. */
@@ -214,8 +316,17 @@ public final class SyncClient {
   }
 
   private <T> T call(Request request, Class<T> type, String what) throws IOException {
+    return call(request, type, what, false);
+  }
+
+  /** Runs {@code request}; {@code announcesWindow}: its answer carries the server's window. */
+  private <T> T call(Request request, Class<T> type, String what, boolean announcesWindow)
+      throws IOException {
     try (Response response = http.newCall(request).execute()) {
       serverTakesGzip = takesGzip(response.headers("Accept-Encoding"));
+      if (announcesWindow) {
+        serverWindow = windowOf(response.headers(WINDOW_HEADER));
+      }
       byte[] body = read(response.body(), what);
       if (!response.isSuccessful()) {
         throw new ServerProblemException(

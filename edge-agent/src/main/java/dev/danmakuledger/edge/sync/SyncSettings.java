@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param backlogBatchSize records per batch while at least this many wait (a device catching up
  *     after being offline): fewer, larger batches cost the server less per record
  *     (docs/benchmarks.md, backlog); never below {@code batchSize}
+ * @param window most batches in flight at once (docs/sync.md, "Batches in flight"), 1..{@value
+ *     #MAX_WINDOW}; the server's announced window may lower it, 1 sends one batch at a time
  */
 public record SyncSettings(
     int batchSize,
@@ -21,7 +23,8 @@ public record SyncSettings(
     int maxAttempts,
     Duration backoffBase,
     Duration backoffCap,
-    int backlogBatchSize) {
+    int backlogBatchSize,
+    int window) {
   /** Records per batch while live: small batches keep each acknowledgement quick. */
   public static final int DEFAULT_BATCH_SIZE = 500;
 
@@ -33,7 +36,20 @@ public record SyncSettings(
    */
   public static final int DEFAULT_BACKLOG_BATCH_SIZE = 10_000;
 
+  /**
+   * Batches in flight by default, when the server announces at least as many: four hide the round
+   * trip of a 4G link (80 ms) behind the upload of batches of 10,000 records.
+   */
+  public static final int DEFAULT_WINDOW = 4;
+
+  /** The most batches in flight a server may announce or an agent may ask for. */
+  public static final int MAX_WINDOW = 16;
+
   public SyncSettings {
+    if (window < 1 || window > MAX_WINDOW) {
+      throw new IllegalArgumentException(
+          "window: got " + window + ", want 1.." + MAX_WINDOW + " batches in flight");
+    }
     if (batchSize < 1 || batchSize > 100_000) {
       throw new IllegalArgumentException("batch size: got " + batchSize + ", want 1..100000");
     }
@@ -66,7 +82,8 @@ public record SyncSettings(
         maxAttempts,
         backoffBase,
         backoffCap,
-        Math.max(batchSize, DEFAULT_BACKLOG_BATCH_SIZE));
+        Math.max(batchSize, DEFAULT_BACKLOG_BATCH_SIZE),
+        DEFAULT_WINDOW);
   }
 
   /**
@@ -77,7 +94,10 @@ public record SyncSettings(
     return backlog >= backlogBatchSize ? Math.max(batchSize, backlogBatchSize) : batchSize;
   }
 
-  /** 500 records (10,000 while catching up), 1 s linger, 8 attempts, 200 ms doubling up to 30 s. */
+  /**
+   * 500 records (10,000 while catching up), 1 s linger, 8 attempts, 200 ms doubling up to 30 s, 4
+   * batches in flight.
+   */
   public static SyncSettings defaults() {
     return new SyncSettings(
         DEFAULT_BATCH_SIZE,
@@ -89,19 +109,33 @@ public record SyncSettings(
 
   public SyncSettings withBatchSize(int size) {
     return new SyncSettings(
-        size, linger, maxAttempts, backoffBase, backoffCap, Math.max(size, backlogBatchSize));
+        size,
+        linger,
+        maxAttempts,
+        backoffBase,
+        backoffCap,
+        Math.max(size, backlogBatchSize),
+        window);
   }
 
   /** These settings with {@code size} records per batch while catching up. */
   public SyncSettings withBacklogBatchSize(int size) {
-    return new SyncSettings(batchSize, linger, maxAttempts, backoffBase, backoffCap, size);
+    return new SyncSettings(batchSize, linger, maxAttempts, backoffBase, backoffCap, size, window);
   }
 
   public SyncSettings withLinger(Duration d) {
-    return new SyncSettings(batchSize, d, maxAttempts, backoffBase, backoffCap, backlogBatchSize);
+    return new SyncSettings(
+        batchSize, d, maxAttempts, backoffBase, backoffCap, backlogBatchSize, window);
   }
 
   public SyncSettings withMaxAttempts(int n) {
-    return new SyncSettings(batchSize, linger, n, backoffBase, backoffCap, backlogBatchSize);
+    return new SyncSettings(
+        batchSize, linger, n, backoffBase, backoffCap, backlogBatchSize, window);
+  }
+
+  /** These settings with at most {@code n} batches in flight (1 sends one at a time). */
+  public SyncSettings withWindow(int n) {
+    return new SyncSettings(
+        batchSize, linger, maxAttempts, backoffBase, backoffCap, backlogBatchSize, n);
   }
 }

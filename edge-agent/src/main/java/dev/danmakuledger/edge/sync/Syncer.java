@@ -6,7 +6,6 @@ import dev.danmakuledger.edge.store.EdgeStore;
 import dev.danmakuledger.edge.store.StoredCheckpoint;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.wire.BatchMetadata;
-import dev.danmakuledger.protocol.wire.BatchResponse;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -22,9 +21,12 @@ import org.slf4j.LoggerFactory;
  * ahead of the device or a fork stops it there), stores outcomes and the receipt the device lacks
  * for {@code [0, V)} ({@link Acks}), then sends {@code [V, size)} in batches ({@link BatchCutter}),
  * each with a checkpoint for exactly its end signed over the verified prefix with the batch's
- * leaves appended. An accepted batch's outcomes and receipt are checked and stored before the next.
+ * leaves appended. Up to the window of {@link SyncSettings#window()} and the server's announced
+ * window of batches are in flight at once ({@link BatchWindow}); their replies are taken in log
+ * order, and a batch's outcomes and receipt are checked and stored before the next one's.
  *
- * <p>Failures: connection errors, timeouts, 429 and 5xx are retried with full-jitter backoff
+ * <p>Failures end the window (the batches after the failed one are abandoned): connection errors,
+ * timeouts, 429 and 5xx are sent again, from the failed batch on, after a full-jitter backoff
  * honouring {@code Retry-After} ({@link Retrier}); 409 size-mismatch resumes from the server's size
  * again; 413 halves the batch ({@link BatchLimit}); 401/403, forks and bad proofs stop the run with
  * a {@link SyncStoppedException}. Nothing local is ever deleted.
@@ -45,6 +47,7 @@ public final class Syncer {
   private final Resumer resumer;
   private final Acks acks;
   private final BatchCutter cutter;
+  private final BatchWindow window;
 
   /**
    * The prefix the server last verified, kept across runs so that a run resuming at or after it
@@ -66,6 +69,7 @@ public final class Syncer {
     this.resumer = new Resumer(b.store, b.identity, uplink);
     this.acks = new Acks(b.store, b.identity, b.receipts, uplink, b.clock);
     this.cutter = new BatchCutter(b.store, b.identity);
+    this.window = new BatchWindow(uplink);
   }
 
   /**
@@ -110,18 +114,39 @@ public final class Syncer {
     int batches = 0;
     long recordsSent = 0;
     int resumes = 0;
+    int attempts = 0;
     long target = store.logState().size();
     verified = resume();
     BatchLimit limit = BatchLimit.NONE;
     progress.update(verified.size(), target);
-    while (verified.size() < target) {
-      long backlog = target - verified.size();
-      Batch batch =
-          cutter.cut(verified, (int) Math.min(backlog, limit.batchFor(settings, backlog)));
-      BatchResponse response;
-      try {
-        response = uplink.post(batch);
-      } catch (ServerProblemException e) {
+    try {
+      while (verified.size() < target) {
+        int room = Math.min(settings.window(), uplink.serverWindow());
+        for (LogPrefix tip = window.tip(verified);
+            window.size() < room && tip.size() < target;
+            tip = window.tip(verified)) {
+          long backlog = target - tip.size();
+          window.send(cutter.cut(tip, (int) Math.min(backlog, limit.batchFor(settings, backlog))));
+        }
+        BatchWindow.Reply reply = window.next();
+        if (reply.failure() == null) {
+          retrier.uploaded();
+          acks.accept(reply.batch(), reply.response());
+          verified = reply.batch().prefix();
+          attempts = 0;
+          batches++;
+          recordsSent += reply.batch().size();
+          progress.update(verified.size(), target);
+          continue;
+        }
+        window.abandon();
+        Batch batch = reply.batch();
+        IOException failure = reply.failure();
+        if (retrier.failed(++attempts, failure)) {
+          continue;
+        }
+        ServerProblemException e = (ServerProblemException) failure;
+        attempts = 0;
         if (e.errorCode().orElse(null) == ErrorCode.SIZE_MISMATCH) {
           if (++resumes > MAX_RESUMES) {
             throw new SyncStoppedException(
@@ -143,11 +168,8 @@ public final class Syncer {
         }
         throw uplink.stopped(e);
       }
-      acks.accept(batch, response);
-      verified = batch.prefix();
-      batches++;
-      recordsSent += batch.size();
-      progress.update(verified.size(), target);
+    } finally {
+      window.abandon();
     }
     return new SyncReport(
         target,

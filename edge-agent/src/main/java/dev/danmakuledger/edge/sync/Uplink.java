@@ -71,12 +71,31 @@ final class Uplink {
    * @throws ServerProblemException if the server refused it (not transiently)
    */
   BatchResponse post(Batch batch) throws IOException, InterruptedException {
-    return retrier.call(
-        Retrier.Kind.UPLOAD,
-        () ->
-            client.postBatch(
-                deviceId,
-                new BatchRequest(batch.from(), batch.wire(), batch.note(), report(batch))));
+    return retrier.call(Retrier.Kind.UPLOAD, () -> client.postBatch(deviceId, request(batch)));
+  }
+
+  /**
+   * The request of {@code batch}, with its report numbered and signed now: the attempt that sends
+   * it is the caller's ({@link #postOnce}).
+   */
+  BatchRequest request(Batch batch) throws IOException {
+    return new BatchRequest(batch.from(), batch.wire(), batch.note(), report(batch));
+  }
+
+  /**
+   * One attempt of {@code request}, without retries; safe to call from several threads at once.
+   * {@code bodySent} runs once the request body was written to the connection.
+   *
+   * @throws ServerProblemException if the server refused it
+   * @throws IOException if no answer arrived
+   */
+  BatchResponse postOnce(BatchRequest request, Runnable bodySent) throws IOException {
+    return client.postBatch(deviceId, request, bodySent);
+  }
+
+  /** The most batches in flight the server announced last (1 if it did not). */
+  int serverWindow() {
+    return client.serverWindow();
   }
 
   /** Why the refusal {@code e} stops the run. */

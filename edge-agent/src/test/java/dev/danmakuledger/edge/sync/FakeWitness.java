@@ -72,6 +72,27 @@ final class FakeWitness extends Dispatcher {
   /** Overrides the log state answered by the next {@code /log} (stale or forged views). */
   LogState logOverride;
 
+  /**
+   * The batch window announced on every {@code /log} and {@code /batches} answer, or 0 to announce
+   * none (a server before batches in flight). With a window, a batch that starts after the verified
+   * size waits for its predecessor (as a server chains it): it goes on once the log reaches its
+   * start, or is answered 409 size-mismatch once the batch ending at its start was refused.
+   */
+  int window;
+
+  /** One-shot faults by a batch's {@code oldSize}, for the first batch sent from there. */
+  final java.util.Map<Long, Function<RecordedRequest, MockResponse>> batchFaults =
+      new java.util.HashMap<>();
+
+  /** How long the reply to a batch waits, by {@code oldSize}, so replies arrive out of order. */
+  final java.util.Map<Long, Long> replyDelayMillis = new java.util.HashMap<>();
+
+  /** Ends of batches refused in the current window, which their followers learn. */
+  private final java.util.Set<Long> refusedEnds = new java.util.HashSet<>();
+
+  /** Batch requests waiting for their predecessor. */
+  private int waiting;
+
   FakeWitness(String deviceId, NoteVerifier device) {
     this.deviceId = deviceId;
     this.device = device;
@@ -119,8 +140,76 @@ final class FakeWitness extends Dispatcher {
 
   @Override
   public synchronized MockResponse dispatch(RecordedRequest r) {
+    try {
+      return answer(r);
+    } finally {
+      notifyAll();
+    }
+  }
+
+  private MockResponse answer(RecordedRequest r) {
     Function<RecordedRequest, MockResponse> f = faults.poll();
-    return f != null ? f.apply(r) : normal(r);
+    MockResponse answer;
+    if (f != null) {
+      answer = f.apply(r);
+    } else if (window > 0 && r.getRequestUrl().encodedPath().endsWith("/batches")) {
+      answer = windowed(r);
+    } else {
+      answer = normal(r);
+    }
+    if (window > 0) {
+      answer.setHeader(SyncClient.WINDOW_HEADER, Integer.toString(window));
+    }
+    return answer;
+  }
+
+  /**
+   * A batch under a window, chained as the server chains it: one that starts after the verified
+   * size waits for its predecessor, and goes on once the log reaches its start, or is answered 409
+   * size-mismatch once the batch ending at its start was refused (or after a second, for one that
+   * arrived after that refusal); faulted or delayed as set.
+   */
+  private MockResponse windowed(RecordedRequest r) {
+    try {
+      BatchRequest b = json.readValue(r.getBody().clone().readByteArray(), BatchRequest.class);
+      long from = b.oldSize();
+      long end = from + b.records().size();
+      long deadline = System.nanoTime() + 1_000_000_000L;
+      waiting++;
+      try {
+        while (from > range.end() && !refusedEnds.contains(from) && System.nanoTime() < deadline) {
+          wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        }
+      } finally {
+        waiting--;
+      }
+      MockResponse answer;
+      if (from > range.end()) {
+        answer =
+            problem(
+                Problem.of(ErrorCode.SIZE_MISMATCH, "the batch before failed")
+                    .with("verifiedSize", range.end()));
+      } else {
+        Function<RecordedRequest, MockResponse> fault = batchFaults.remove(from);
+        answer = fault != null ? fault.apply(r) : normal(r);
+      }
+      if (range.end() < end) {
+        refusedEnds.add(end);
+      }
+      if (waiting == 0) {
+        refusedEnds.clear(); // only batches waiting now learn of a refusal
+      }
+      Long delay = replyDelayMillis.get(from);
+      if (delay != null) {
+        answer.setHeadersDelay(delay, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+      return answer;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return problem(ErrorCode.INTERNAL, "interrupted");
+    } catch (Exception e) {
+      return problem(ErrorCode.INTERNAL, e.toString());
+    }
   }
 
   /** The normal answer (for faults that only affect later requests). */

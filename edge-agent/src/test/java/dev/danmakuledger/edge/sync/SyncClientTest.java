@@ -233,6 +233,53 @@ class SyncClientTest {
   }
 
   @Test
+  void anAgentWithoutCompressionSendsPlainToAServerTakingGzip() throws Exception {
+    SyncClient plain = new SyncClient(http, web.url("/").toString(), clock, false);
+    web.enqueue(takingGzip(json(200, LOG_REPLY)));
+    web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
+    plain.log("d");
+    plain.postBatch("d", batch);
+    assertFalse(plain.compressing());
+    web.takeRequest();
+    RecordedRequest sent = web.takeRequest();
+    assertNull(sent.getHeader("Content-Encoding"));
+    assertEquals(Json.mapper().writeValueAsString(batch), sent.getBody().readUtf8());
+  }
+
+  @Test
+  void theWindowIsWhatTheLatestLogOrBatchAnswerAnnounced() throws Exception {
+    web.enqueue(json(200, LOG_REPLY).setHeader(SyncClient.WINDOW_HEADER, "4"));
+    web.enqueue(json(200, "{\"deviceId\":\"d\",\"from\":0,\"to\":0,\"outcomes\":[]}"));
+    web.enqueue(json(200, EMPTY_REPLY).setHeader(SyncClient.WINDOW_HEADER, "2"));
+    web.enqueue(problem(503, "redis-unavailable"));
+    assertEquals(1, client.serverWindow(), "nothing announced yet");
+    client.log("d");
+    assertEquals(4, client.serverWindow());
+    client.acks("d", 0, 0);
+    assertEquals(4, client.serverWindow(), "acks answers do not announce the window");
+    client.postBatch("d", batch);
+    assertEquals(2, client.serverWindow());
+    assertThrows(ServerProblemException.class, () -> client.postBatch("d", batch));
+    assertEquals(1, client.serverWindow(), "an answer without the header: one at a time");
+  }
+
+  @Test
+  void aWindowOutside1To16IsReadSafely() {
+    assertEquals(1, SyncClient.windowOf(List.of()), "absent");
+    assertEquals(1, SyncClient.windowOf(List.of("1")));
+    assertEquals(16, SyncClient.windowOf(List.of("16")));
+    assertEquals(16, SyncClient.windowOf(List.of("17")), "larger: the most an agent keeps");
+    assertEquals(16, SyncClient.windowOf(List.of("999999999")));
+    assertEquals(3, SyncClient.windowOf(List.of(" 3 ")));
+    assertEquals(1, SyncClient.windowOf(List.of("0")), "zero");
+    assertEquals(1, SyncClient.windowOf(List.of("-4")), "negative");
+    assertEquals(1, SyncClient.windowOf(List.of("4.0")), "not an integer");
+    assertEquals(1, SyncClient.windowOf(List.of("")), "empty");
+    assertEquals(1, SyncClient.windowOf(List.of("99999999999999999999")), "overflowing");
+    assertEquals(1, SyncClient.windowOf(List.of("4", "8")), "repeated");
+  }
+
+  @Test
   void theLogReadAtTheStartOfARunAnnouncesGzip() throws Exception {
     web.enqueue(takingGzip(json(200, LOG_REPLY)));
     web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
