@@ -48,6 +48,16 @@ final class BacklogCommand implements Callable<Integer> {
               + " the link's capacity instead of the raw-insert baseline")
   String link;
 
+  @Option(
+      names = "--window",
+      defaultValue = "4",
+      description =
+          "batches the agent keeps in flight, 1..16, at most the server's window (default"
+              + " ${DEFAULT-VALUE}); with --link the same run also drains a second device with"
+              + " --window 1 and --no-compress, the agent before compression and batches in"
+              + " flight, as the baseline")
+  int window;
+
   @Override
   public Integer call() throws Exception {
     BacklogBenchmark.Options o;
@@ -60,7 +70,8 @@ final class BacklogCommand implements Callable<Integer> {
               targets.redis,
               targets.jdbc,
               warmUp.records,
-              link == null ? null : LinkProfile.named(link));
+              link == null ? null : LinkProfile.named(link),
+              window);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

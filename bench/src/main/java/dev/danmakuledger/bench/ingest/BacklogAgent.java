@@ -26,12 +26,15 @@ import okhttp3.OkHttpClient;
 /**
  * The device of {@code bin/bench backlog}, as a child process with a heap of its own: a real edge
  * agent captures N messages while offline, then drains them into the server with one run of the
- * real {@link Syncer} (the {@code edge-agent sync --once} path). Prints one result line, {@code
- * backlog-agent records seconds batches peakHeapBytes cpuNanos jitNanos}: the heap peak, and the
- * CPU time of this JVM and of its compiler threads (-1 where {@code /proc} cannot be read), during
- * the drain.
+ * real {@link Syncer} (the {@code edge-agent sync --once} path), with up to WINDOW batches in
+ * flight and gzip as the server takes it, or with {@code COMPRESS} false plain JSON (the {@code
+ * --window} and {@code --no-compress} options of {@code edge-agent sync}). Prints one result line,
+ * {@code backlog-agent records seconds batches peakHeapBytes cpuNanos jitNanos}: the heap peak, and
+ * the CPU time of this JVM and of its compiler threads (-1 where {@code /proc} cannot be read),
+ * during the drain.
  *
- * <p>Usage: {@code BacklogAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN RECORDS ROOMS}.
+ * <p>Usage: {@code BacklogAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN RECORDS ROOMS WINDOW
+ * COMPRESS}.
  */
 public final class BacklogAgent {
   /** First word of the result line. */
@@ -42,21 +45,24 @@ public final class BacklogAgent {
   private BacklogAgent() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 6) {
+    if (args.length != 8) {
       System.err.println(
-          "usage: BacklogAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN RECORDS ROOMS");
+          "usage: BacklogAgent DATA_DIR DEVICE_ID SERVER_URL ENROLL_TOKEN RECORDS ROOMS WINDOW"
+              + " COMPRESS");
       System.exit(2);
     }
     Path dir = Path.of(args[0]);
     String deviceId = args[1];
     int records = Integer.parseInt(args[4]);
     List<String> rooms = List.of(args[5].split(","));
+    int window = Integer.parseInt(args[6]);
+    boolean compress = Boolean.parseBoolean(args[7]);
     Clock clock = Clock.systemUTC();
     try (AgentDevice device = AgentDevice.openOrInit(dir, deviceId, clock)) {
       capture(device, records, rooms, clock);
-      SyncClient client = new SyncClient(http(), args[2], clock);
+      SyncClient client = new SyncClient(http(), args[2], clock, compress);
       ServerLink link = Enrollment.enroll(client, device.identity(), args[3], dir);
-      SyncSettings settings = SyncSettings.defaults();
+      SyncSettings settings = SyncSettings.defaults().withWindow(window);
       Syncer syncer =
           Syncer.builder(device.store(), device.identity(), client, link.receiptVerifier(), clock)
               .settings(settings)
@@ -118,6 +124,7 @@ public final class BacklogAgent {
         .connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ofSeconds(120))
         .writeTimeout(Duration.ofSeconds(60))
+        .connectionPool(SyncClient.connectionPool())
         // as the agent's own client: a dropped connection is the Syncer's to retry
         .retryOnConnectionFailure(false)
         .build();

@@ -33,6 +33,11 @@ import java.util.concurrent.TimeUnit;
  * child JVM of its own ({@link BacklogAgent}), the server in this JVM on the given Redis and
  * database. Baseline, in the same run and database: the same rows as batched multi-row INSERTs over
  * one connection. Reports both processes' peak heap and the agent's {@code -Xmx}.
+ *
+ * <p>Over a shaped link ({@link LinkProxy}) the baselines are the link's capacity at the bytes a
+ * record that crossed it, and a second device drained in the same run over the same link by the
+ * agent before gzip and batches in flight (window 1, plain JSON; docs/sync.md, "Batches in
+ * flight").
  */
 public final class BacklogBenchmark {
   /** Name of the baseline row. */
@@ -61,6 +66,8 @@ public final class BacklogBenchmark {
    *     ({@link ServerWarmUp}): the device comes back to a server that has been running
    * @param link the link between device and server ({@link LinkProxy}), or null for loopback
    *     without a proxy
+   * @param window batches the agent keeps in flight, 1..{@value SyncSettings#MAX_WINDOW} (the
+   *     server under test holds at least as many)
    */
   public record Options(
       int records,
@@ -69,8 +76,13 @@ public final class BacklogBenchmark {
       String redisUri,
       String jdbcUrl,
       long warmUpRecords,
-      LinkProfile link) {
+      LinkProfile link,
+      int window) {
     public Options {
+      if (window < 1 || window > SyncSettings.MAX_WINDOW) {
+        throw new IllegalArgumentException(
+            "window: got " + window + ", want 1.." + SyncSettings.MAX_WINDOW);
+      }
       if (records < 1 || records > 10_000_000) {
         throw new IllegalArgumentException("records: got " + records + ", want 1..10000000");
       }
@@ -128,17 +140,20 @@ public final class BacklogBenchmark {
             "backlog",
             log);
     log.println("backlog: warm-up on servers and databases of their own: " + warmedUp.describe());
-    ServerConfig config = db.serverOn(tmp.resolve("server"), redisUri).build();
+    ServerConfig config =
+        db.serverOn(tmp.resolve("server"), redisUri)
+            .batchWindow(Math.max(ServerConfig.DEFAULT_BATCH_WINDOW, o.window()))
+            .build();
+    if (o.link() != null) {
+      return overLink(o, config, runId, rooms, tmp, log);
+    }
     String[] result;
     String stages;
     long serverPeak;
     Map<String, Double> processMicros;
     String cpu;
-    LinkUse linkUse = null;
-    try (SyncServer server = SyncServer.start(config);
-        LinkProxy proxy = o.link() == null ? null : proxy(server, o.link())) {
-      URI serverUri =
-          proxy == null ? server.baseUri() : URI.create("http://127.0.0.1:" + proxy.port());
+    try (SyncServer server = SyncServer.start(config)) {
+      URI serverUri = server.baseUri();
       System.gc();
       BacklogAgent.resetHeapPeaks();
       StageTimes.Snapshot before = server.stageTimes();
@@ -151,10 +166,9 @@ public final class BacklogBenchmark {
               serverUri,
               server.enrollToken(),
               rooms,
-              tmp.resolve("agent.log"));
-      if (proxy != null) {
-        linkUse = new LinkUse(proxy.profile(), proxy.bytesUp(), proxy.bytesDown(), proxy.drops());
-      }
+              tmp.resolve("agent.log"),
+              o.window(),
+              true);
       long sent = Long.parseLong(result[1]);
       CpuUse cpuAfter = CpuUse.whenQuiet(CpuUse.SETTLE);
       processMicros = cpuAfter.processMicrosSince(cpuBefore, sent);
@@ -177,9 +191,6 @@ public final class BacklogBenchmark {
         batches,
         stages,
         cpu);
-    if (linkUse != null) {
-      return List.of(linkUse.row(records, seconds, batches, stages, cpu, log));
-    }
     List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
     String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
     Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows), List.of());
@@ -217,54 +228,149 @@ public final class BacklogBenchmark {
             : DatabaseWork.onAnotherHost("backlog", raw));
   }
 
-  private static LinkProxy proxy(SyncServer server, LinkProfile link) throws IOException {
-    URI uri = server.baseUri();
-    return new LinkProxy(new InetSocketAddress(uri.getHost(), uri.getPort()), link, 1);
-  }
+  /** Name of the baseline of a drain over a link: the agent before gzip and batches in flight. */
+  public static final String BASELINE_LINK = "agent-plain-window-1";
 
   /**
-   * What went over the link during a drain (the enrolment's few hundred bytes included) and the
-   * link's capacity at those bytes a record.
+   * Drains a backlog over {@code o.link()} twice on one server, each device through a link of its
+   * own: with {@code o.window()} batches in flight and gzip (ours), then, as the same-run baseline,
+   * a second device with one batch in flight and plain JSON (the agent before both). Rows: ours
+   * against the link's capacity at our bytes a record, and ours against the baseline.
    */
-  private record LinkUse(LinkProfile link, long bytesUp, long bytesDown, long drops) {
-    BenchResult row(
-        long records, double seconds, long batches, String stages, String cpu, PrintStream log) {
-      double upPerRecord = (double) bytesUp / records;
-      double downPerRecord = (double) bytesDown / records;
-      double capacity =
-          Math.min(
-              link.upBytesPerSecond() == 0
-                  ? Double.POSITIVE_INFINITY
-                  : link.upBytesPerSecond() / upPerRecord,
-              link.downBytesPerSecond() == 0
-                  ? Double.POSITIVE_INFINITY
-                  : link.downBytesPerSecond() / downPerRecord);
+  private static List<BenchResult> overLink(
+      Options o, ServerConfig config, String runId, List<String> rooms, Path tmp, PrintStream log)
+      throws Exception {
+    try (SyncServer server = SyncServer.start(config)) {
+      Drain ours = drain(o, server, runId, rooms, tmp, "ours", o.window(), true, log);
+      Drain baseline = drain(o, server, runId, rooms, tmp, "baseline", 1, false, log);
+      double capacity = ours.capacity();
       String note =
           String.format(
               Locale.ROOT,
-              "1 device, %d records, %d batches, link %s; on the wire %.1f bytes a record up,"
-                  + " %.1f down (%,d and %,d bytes); %d drops; link capacity at these bytes a"
-                  + " record %,.0f records/s; server ms/batch: %s; %s",
-              records,
-              batches,
-              link.describe(),
-              upPerRecord,
-              downPerRecord,
-              bytesUp,
-              bytesDown,
-              drops,
+              "1 device, %d records, link %s; ours: window %d, gzip: %s; baseline %s (window 1,"
+                  + " plain JSON, same link, same server, same run): %s; link capacity at our bytes"
+                  + " a record %,.0f records/s, at the baseline's %,.0f",
+              ours.records(),
+              o.link().describe(),
+              o.window(),
+              ours.describe(),
+              BASELINE_LINK,
+              baseline.describe(),
               capacity,
-              stages,
-              cpu);
+              baseline.capacity());
       log.println("backlog: " + note);
-      return BenchResult.compared(
-          "backlog-" + link.name(),
-          "records/s",
-          records / seconds,
-          "link-capacity",
-          Double.isInfinite(capacity) ? Double.NaN : capacity,
-          null,
-          note);
+      return List.of(
+          BenchResult.compared(
+              "backlog-" + o.link().name(),
+              "records/s",
+              ours.perSecond(),
+              "link-capacity",
+              Double.isInfinite(capacity) ? Double.NaN : capacity,
+              null,
+              note),
+          BenchResult.compared(
+              "backlog-" + o.link().name(),
+              "records/s",
+              ours.perSecond(),
+              BASELINE_LINK,
+              baseline.perSecond(),
+              null,
+              note));
+    }
+  }
+
+  private static Drain drain(
+      Options o,
+      SyncServer server,
+      String runId,
+      List<String> rooms,
+      Path tmp,
+      String name,
+      int window,
+      boolean compress,
+      PrintStream log)
+      throws Exception {
+    URI uri = server.baseUri();
+    StageTimes.Snapshot before = server.stageTimes();
+    try (LinkProxy proxy =
+        new LinkProxy(new InetSocketAddress(uri.getHost(), uri.getPort()), o.link(), 1)) {
+      String[] result =
+          agent(
+              o,
+              tmp.resolve("agent-" + name),
+              "backlog-" + runId + "-" + name,
+              URI.create("http://127.0.0.1:" + proxy.port()),
+              server.enrollToken(),
+              rooms,
+              tmp.resolve("agent-" + name + ".log"),
+              window,
+              compress);
+      long records = Long.parseLong(result[1]);
+      Drain d =
+          new Drain(
+              o.link(),
+              records,
+              Double.parseDouble(result[2]),
+              Long.parseLong(result[3]),
+              proxy.bytesUp(),
+              proxy.bytesDown(),
+              proxy.drops(),
+              IngestBenchmark.breakdown(server.stageTimes().minus(before)),
+              agentCpu(result, records));
+      log.printf(Locale.ROOT, "backlog: %s: %s%n", name, d.describe());
+      return d;
+    }
+  }
+
+  /**
+   * One drain over a link: what went over it (the enrolment's few hundred bytes included) and the
+   * link's capacity at those bytes a record.
+   */
+  private record Drain(
+      LinkProfile link,
+      long records,
+      double seconds,
+      long batches,
+      long bytesUp,
+      long bytesDown,
+      long drops,
+      String stages,
+      String cpu) {
+    double perSecond() {
+      return records / seconds;
+    }
+
+    double capacity() {
+      double upPerRecord = (double) bytesUp / records;
+      double downPerRecord = (double) bytesDown / records;
+      return Math.min(
+          link.upBytesPerSecond() == 0
+              ? Double.POSITIVE_INFINITY
+              : link.upBytesPerSecond() / upPerRecord,
+          link.downBytesPerSecond() == 0
+              ? Double.POSITIVE_INFINITY
+              : link.downBytesPerSecond() / downPerRecord);
+    }
+
+    String describe() {
+      return String.format(
+          Locale.ROOT,
+          "%,.0f records/s (%d records in %.1f s, %d batches); on the wire %.1f bytes a record up,"
+              + " %.1f down (%,d and %,d bytes); %d drops; %.2f of the link's capacity at these"
+              + " bytes a record (%,.0f records/s); server ms/batch: %s%s",
+          perSecond(),
+          records,
+          seconds,
+          batches,
+          (double) bytesUp / records,
+          (double) bytesDown / records,
+          bytesUp,
+          bytesDown,
+          drops,
+          perSecond() / capacity(),
+          capacity(),
+          stages,
+          cpu);
     }
   }
 
@@ -275,7 +381,9 @@ public final class BacklogBenchmark {
       URI serverUri,
       String enrollToken,
       List<String> rooms,
-      Path logFile)
+      Path logFile,
+      int window,
+      boolean compress)
       throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> command =
@@ -290,7 +398,9 @@ public final class BacklogBenchmark {
             serverUri.toString(),
             enrollToken,
             Integer.toString(o.records()),
-            String.join(",", rooms));
+            String.join(",", rooms),
+            Integer.toString(window),
+            Boolean.toString(compress));
     Process p =
         new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
