@@ -21,8 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * flight"): at most a window of them per device, and a batch whose from-size is the end of one
  * still held is chained behind it. A chained batch starts only once its predecessor finished: with
  * the device row the predecessor left when it succeeded (as if it had arrived after that commit),
- * with {@link PredecessorFailedException} when it failed in any way. Waiting takes no SQL read.
- * Only batches on this instance chain; the device row's optimistic lock stays the authority.
+ * with {@link PredecessorFailedException} when it failed in any way. Waiting takes no SQL read. A
+ * batch that continued none held when it arrived, and that its own run then refuses as starting
+ * beyond the verified size, is chained after all if the batch it continues arrived meanwhile (sent
+ * on another connection, it was parsed later). Only batches on this instance chain; the device
+ * row's optimistic lock stays the authority.
  *
  * <p>A batch's entry leaves when the batch finishes, whatever way, so memory is bounded by the
  * batches being held: a device with none has no entry.
@@ -122,7 +125,16 @@ final class InFlightBatches {
     held.incrementAndGet();
     try {
       DeviceRow after = predecessor == null ? null : await(deviceId, from, predecessor);
-      Settled done = batch.run(after);
+      Settled done;
+      try {
+        done = batch.run(after);
+      } catch (LedgerException refused) {
+        Held late = predecessor == null ? arrivedSince(deviceId, from, end, refused) : null;
+        if (late == null) {
+          throw refused;
+        }
+        done = batch.run(await(deviceId, from, late));
+      }
       mine.after.complete(done.device());
       return done.result();
     } catch (RuntimeException | Error | PredecessorFailedException e) {
@@ -137,6 +149,33 @@ final class InFlightBatches {
             return held.isEmpty() ? null : held;
           });
     }
+  }
+
+  /**
+   * The batch ending at {@code from} that arrived while a batch that continued none held was read,
+   * when {@code refused} says that batch starts beyond the verified size; else null. Two batches
+   * sent one after the other on two connections may be parsed in the other order; the later one,
+   * non-empty, cannot be what the earlier one waits for.
+   */
+  private Held arrivedSince(String deviceId, long from, long end, LedgerException refused) {
+    if (end == from
+        || refused.code() != ErrorCode.SIZE_MISMATCH
+        || !(refused.extensions().get("verifiedSize") instanceof Long verified)
+        || verified >= from) {
+      return null;
+    }
+    Held[] found = new Held[1];
+    devices.computeIfPresent(
+        deviceId,
+        (id, held) -> {
+          for (int i = held.size() - 1; i >= 0 && found[0] == null; i--) {
+            if (held.get(i).end == from) {
+              found[0] = held.get(i);
+            }
+          }
+          return held;
+        });
+    return found[0];
   }
 
   /** Adds {@code mine} to the device's batches; returns the latest one ending at {@code from}. */

@@ -15,12 +15,15 @@ import dev.danmakuledger.server.storage.DeviceRow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -147,6 +150,7 @@ final class InFlightBatchesTest {
                       ran.countDown();
                       return settled(row(4));
                     }));
+    heldAre(batches, 2);
     Future<IngestResult> third =
         pool.submit(() -> batches.run("d", 4, 6, after -> settled(row(6))));
     heldAre(batches, 3);
@@ -191,6 +195,61 @@ final class InFlightBatchesTest {
           return settled(row(4));
         });
     assertNull(seen.get(1), "a batch that finished is held no more");
+  }
+
+  @Test
+  void aBatchWhosePredecessorArrivedWhileItWasReadIsChainedAfterAll() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG);
+    CountDownLatch predecessorStarted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<DeviceRow> seen = new ArrayList<>();
+    List<Future<IngestResult>> predecessor = new ArrayList<>();
+    AtomicReference<Thread> follower = new AtomicReference<>();
+    AtomicBoolean refused = new AtomicBoolean();
+    Future<IngestResult> r =
+        pool.submit(
+            () ->
+                batches.run(
+                    "d",
+                    2,
+                    4,
+                    after -> {
+                      seen.add(after);
+                      if (after == null) {
+                        // [0, 2) arrives while this one is read, and the device has verified 0
+                        follower.set(Thread.currentThread());
+                        predecessor.add(held(batches, 0, 2, predecessorStarted, release, null));
+                        await(predecessorStarted);
+                        refused.set(true);
+                        throw new LedgerException(
+                            ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                      }
+                      return settled(row(4));
+                    }));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!(refused.get() && follower.get().getState() == Thread.State.TIMED_WAITING)
+        && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(Thread.State.TIMED_WAITING, follower.get().getState(), "waiting for [0, 2)");
+    release.countDown();
+    assertEquals(4, r.get().response().verifiedSize());
+    assertNull(seen.get(0));
+    assertEquals(2, seen.get(1).verifiedSize(), "run again from the row [0, 2) left");
+    assertEquals(2, predecessor.get(0).get().response().verifiedSize());
+    LedgerException alone =
+        assertThrows(
+            LedgerException.class,
+            () ->
+                batches.run(
+                    "d",
+                    6,
+                    8,
+                    after -> {
+                      throw new LedgerException(
+                          ErrorCode.SIZE_MISMATCH, "verified 4", Map.of("verifiedSize", 4L));
+                    }));
+    assertEquals(ErrorCode.SIZE_MISMATCH, alone.code(), "none arrived: refused as before");
   }
 
   @Test
