@@ -319,8 +319,10 @@ public final class IngestBenchmark {
                     long[] counts = new long[4];
                     long queued = 0;
                     Deque<InFlight> unanswered = new ArrayDeque<>(window);
+                    boolean resuming = false;
                     while (true) {
-                      while (unanswered.size() < window
+                      while (!resuming
+                          && unanswered.size() < window
                           && (o.duration() == null
                               ? queued < perDevice
                               : System.nanoTime() < deadline)) {
@@ -351,10 +353,17 @@ public final class IngestBenchmark {
                       }
                       LedgerClient.Reply<BatchResponse> reply = oldest.reply().get();
                       if (reply.status() == 409 && "size-mismatch".equals(reply.code())) {
-                        // it reached the server before the batch it continues (another
-                        // connection), or that one failed: every earlier one is answered now
+                        // It reached the server before the batch it continues (another
+                        // connection), or that one failed, and those sent after it continue it:
+                        // as an agent resumes from the verified size, send nothing new until
+                        // each of them is answered, and send each refused one again alone, in
+                        // order (every earlier one is answered by then).
                         counts[3]++;
+                        resuming = true;
                         reply = client.postBatch(device.deviceId(), oldest.body());
+                      }
+                      if (unanswered.isEmpty()) {
+                        resuming = false;
                       }
                       List<DanmakuRecord> batch = oldest.records();
                       lat.add(System.nanoTime() - oldest.sentAt());
