@@ -17,10 +17,11 @@ import java.util.concurrent.Future;
  * one attempt, as soon as it is cut, while the ones before it wait for their replies; replies are
  * handed back strictly in log order, whatever order they arrive in, so batch k is checked and
  * stored only after k-1. Each request runs on a thread of its own with a connection of its own
- * ({@link SyncClient#connectionPool()}); a batch's upload starts once the body of the batch before
- * it was written, so that the server receives them in log order and chains each behind the one
- * before; a batch whose predecessor never reached the server is not sent at all. The requests and
- * their signed reports are built on the caller's thread, in log order.
+ * ({@link SyncClient#connectionPool()}) and encodes (and compresses) its body at once; its upload
+ * starts once the body of the batch before it was written, so that the server receives them in log
+ * order and chains each behind the one before; a batch whose predecessor never reached the server
+ * is not sent at all. The requests and their signed reports are built on the caller's thread, in
+ * log order.
  *
  * <p>Not thread-safe: driven by one {@link Syncer} run at a time.
  */
@@ -83,6 +84,7 @@ final class BatchWindow {
         senders.submit(
             () -> {
               try {
+                SyncClient.Encoded body = uplink.encode(request);
                 if (!awaitWritten(before)) {
                   throw new IOException(
                       "records ["
@@ -91,7 +93,7 @@ final class BatchWindow {
                           + batch.end()
                           + ") not sent: the batch before them did not reach the server");
                 }
-                return uplink.postOnce(request, () -> written.complete(true));
+                return uplink.postOnce(body, () -> written.complete(true));
               } finally {
                 written.complete(false);
               }

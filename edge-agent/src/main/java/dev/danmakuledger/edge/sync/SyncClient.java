@@ -168,15 +168,43 @@ public final class SyncClient {
   }
 
   /**
-   * {@link #postBatch(String, BatchRequest)}, running {@code bodySent} once the request body was
-   * written to the connection (not when it failed before): the {@link BatchWindow} starts the next
-   * batch's upload only then, so that batches reach the server in log order.
+   * A batch's body encoded ahead of its upload: the JSON, and its gzip when the server took gzip at
+   * the time of encoding and this client compresses.
+   */
+  static final class Encoded {
+    private final BatchRequest request;
+    private final byte[] json;
+    private final GzipBody gzip;
+
+    private Encoded(BatchRequest request, byte[] json, GzipBody gzip) {
+      this.request = request;
+      this.json = json;
+      this.gzip = gzip;
+    }
+  }
+
+  /** Encodes {@code batch} now, so that its upload can start the moment the link is free. */
+  Encoded encode(BatchRequest batch) throws IOException {
+    byte[] body = json.writeValueAsBytes(batch);
+    return new Encoded(batch, body, compressing() ? gzip(body) : null);
+  }
+
+  /**
+   * {@link #postBatch(String, BatchRequest)} of a body encoded before, running {@code bodySent}
+   * once the request body was written to the connection (not when it failed before): the {@link
+   * BatchWindow} starts the next batch's upload only then, so that batches reach the server in log
+   * order.
    */
   BatchResponse postBatch(String deviceId, BatchRequest batch, Runnable bodySent)
       throws IOException {
+    return postBatch(deviceId, encode(batch), bodySent);
+  }
+
+  /** See {@link #postBatch(String, BatchRequest, Runnable)}. */
+  BatchResponse postBatch(String deviceId, Encoded encoded, Runnable bodySent) throws IOException {
+    BatchRequest batch = encoded.request;
     TraceParent trace = TraceParent.random();
     HttpUrl url = url("v1", "devices", deviceId, "batches");
-    byte[] body = json.writeValueAsBytes(batch);
     String what =
         "send records ["
             + batch.oldSize()
@@ -187,10 +215,10 @@ public final class SyncClient {
             + " (trace "
             + trace.traceId()
             + ")";
-    if (compress && serverTakesGzip) {
+    if (compressing()) {
+      GzipBody gzip = encoded.gzip != null ? encoded.gzip : gzip(encoded.json);
       try {
-        return call(
-            batchRequest(url, gzip(body), trace, bodySent), BatchResponse.class, what, true);
+        return call(batchRequest(url, gzip, trace, bodySent), BatchResponse.class, what, true);
       } catch (ServerProblemException e) {
         if (!refusedTheCoding(e)) {
           throw e;
@@ -200,7 +228,7 @@ public final class SyncClient {
         serverTakesGzip = false;
       }
     }
-    return call(batchRequest(url, body, trace, bodySent), BatchResponse.class, what, true);
+    return call(batchRequest(url, encoded.json, trace, bodySent), BatchResponse.class, what, true);
   }
 
   /**

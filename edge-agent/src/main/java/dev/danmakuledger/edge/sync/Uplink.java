@@ -83,14 +83,19 @@ final class Uplink {
   }
 
   /**
-   * One attempt of {@code request}, without retries; safe to call from several threads at once.
-   * {@code bodySent} runs once the request body was written to the connection.
+   * One attempt of the batch encoded in {@code body}, without retries; safe to call from several
+   * threads at once. {@code bodySent} runs once the request body was written to the connection.
    *
    * @throws ServerProblemException if the server refused it
    * @throws IOException if no answer arrived
    */
-  BatchResponse postOnce(BatchRequest request, Runnable bodySent) throws IOException {
-    return client.postBatch(deviceId, request, bodySent);
+  BatchResponse postOnce(SyncClient.Encoded body, Runnable bodySent) throws IOException {
+    return client.postBatch(deviceId, body, bodySent);
+  }
+
+  /** The body of {@code request}, encoded (and compressed) ahead of its upload. */
+  SyncClient.Encoded encode(BatchRequest request) throws IOException {
+    return client.encode(request);
   }
 
   /** The most batches in flight the server announced last (1 if it did not). */
