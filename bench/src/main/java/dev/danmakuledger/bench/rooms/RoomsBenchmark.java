@@ -138,15 +138,16 @@ public final class RoomsBenchmark {
         List<String> activeRooms = new ArrayList<>();
         activeRooms.add(CROWD);
         activeRooms.addAll(rooms.subList(0, o.active() - 1));
-        long ingestStart = System.nanoTime();
-        Map<String, Long> expected = ingest(o, p, activeRooms, out);
-        long lastAck = System.nanoTime();
+        Latencies acks = new Latencies();
+        Ingested ingested = ingest(o, p, activeRooms, acks, out);
+        Map<String, Long> expected = ingested.acked();
+        long lastAck = ingested.lastAck();
         long total = expected.values().stream().mapToLong(Long::longValue).sum();
         double achieved =
             total
                 / Math.max(
                     o.duration().toNanos() / 1e9,
-                    (lastAck - ingestStart - o.linger().toNanos()) / 1e9);
+                    (lastAck - ingested.start() - o.linger().toNanos()) / 1e9);
         Usage peak = p.usage().max(subscribedUsage);
         long delivered = waitForDelivery(viewers, expected, Duration.ofSeconds(60));
         double deliveredAfter = (System.nanoTime() - lastAck) / 1e9;
@@ -165,6 +166,7 @@ public final class RoomsBenchmark {
             delivered,
             deliveredAfter,
             latencies,
+            acks,
             achieved,
             checkpointLag,
             refused);
@@ -224,16 +226,33 @@ public final class RoomsBenchmark {
     return refused.get();
   }
 
-  /** Runs the devices; returns the messages acknowledged per room. */
-  private static Map<String, Long> ingest(
-      Options o, RoomsProcesses p, List<String> active, PrintStream out) throws Exception {
+  /**
+   * What the devices did: the messages acknowledged per room, when they started capturing and when
+   * the last acknowledgement came (nanoTime).
+   */
+  private record Ingested(Map<String, Long> acked, long start, long lastAck) {}
+
+  /** Runs the devices; each acknowledged capture's capture→ack time goes to {@code acks}. */
+  private static Ingested ingest(
+      Options o, RoomsProcesses p, List<String> active, Latencies acks, PrintStream out)
+      throws Exception {
     List<RoomsDevice> devices = new ArrayList<>();
     for (int d = 0; d < o.devices(); d++) {
       List<String> mine = new ArrayList<>();
       for (int i = d; i < active.size(); i += o.devices()) {
         mine.add(active.get(i));
       }
-      devices.add(RoomsDevice.enroll(p.serverUri(), p.enrollToken(), "rooms-bench-" + d, mine));
+      devices.add(
+          RoomsDevice.enroll(
+              p.serverUri(),
+              p.enrollToken(),
+              "rooms-bench-" + d,
+              mine,
+              nanos -> {
+                synchronized (acks) {
+                  acks.add(nanos);
+                }
+              }));
     }
     ExecutorService pool = Executors.newFixedThreadPool(o.devices());
     List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
@@ -254,6 +273,7 @@ public final class RoomsBenchmark {
     for (java.util.concurrent.Future<?> f : runs) {
       f.get();
     }
+    long lastAck = System.nanoTime();
     pool.shutdown();
     Map<String, Long> expected = new HashMap<>();
     long total = 0;
@@ -270,7 +290,7 @@ public final class RoomsBenchmark {
         expected.size(),
         (System.nanoTime() - start) / 1e9,
         peak);
-    return expected;
+    return new Ingested(expected, start, lastAck);
   }
 
   /** Waits until every viewer received its room's count or {@code max} passed; returns how many. */
@@ -344,6 +364,7 @@ public final class RoomsBenchmark {
       long delivered,
       double deliveredAfter,
       Latencies latencies,
+      Latencies acks,
       double achieved,
       double checkpointLag,
       int refused) {
@@ -411,6 +432,20 @@ public final class RoomsBenchmark {
                 achieved < KEEP_UP * o.rate()
                     ? "; not valid: the devices fell behind, the percentiles measure their backlog"
                     : "")));
+    rows.add(
+        new BenchResult(
+            "rooms",
+            "capture->ack ms (the devices' side of the above)",
+            acks.percentileMs(50),
+            null,
+            null,
+            null,
+            acks.percentileMs(99),
+            String.format(
+                Locale.ROOT,
+                "%d acknowledged; ours = p50; linger %d ms, one batch in flight per device",
+                acks.count(),
+                o.linger().toMillis())));
     rows.add(
         new BenchResult(
             "rooms",

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * One device of the rooms benchmark: captures at a fixed rate, round robin over its rooms, each
@@ -29,22 +30,27 @@ final class RoomsDevice {
   private final List<String> rooms;
   private final SecureRandom random = new SecureRandom();
   private final Map<String, Long> acked = new ConcurrentHashMap<>();
+  private final LongConsumer captureToAck;
   private long millis = System.currentTimeMillis();
 
-  private RoomsDevice(LedgerClient client, SimulatedDevice device, List<String> rooms) {
+  private RoomsDevice(
+      LedgerClient client, SimulatedDevice device, List<String> rooms, LongConsumer captureToAck) {
     this.client = client;
     this.device = device;
     this.rooms = List.copyOf(rooms);
+    this.captureToAck = captureToAck;
   }
 
-  static RoomsDevice enroll(URI server, String token, String id, List<String> rooms)
+  /** Enrols device {@code id}; each acknowledged capture's capture→ack nanos go to {@code acks}. */
+  static RoomsDevice enroll(
+      URI server, String token, String id, List<String> rooms, LongConsumer acks)
       throws IOException, InterruptedException {
     LedgerClient client = new LedgerClient(server, Duration.ofSeconds(30));
     SimulatedDevice device = SimulatedDevice.create(id, new SecureRandom());
     if (!client.enroll(device.deviceId(), device.publicKeyBase64(), token).ok()) {
       throw new IOException("enroll " + id + " failed");
     }
-    return new RoomsDevice(client, device, rooms);
+    return new RoomsDevice(client, device, rooms, acks);
   }
 
   /** Messages acknowledged per room. */
@@ -120,8 +126,12 @@ final class RoomsDevice {
     if (!r.ok()) {
       throw new IOException("batch of " + device.deviceId() + " failed: " + r.code());
     }
+    long now = System.nanoTime();
     for (String room : to) {
       acked.merge(room, 1L, Long::sum);
+    }
+    for (long at : captured) {
+      captureToAck.accept(now - at);
     }
   }
 }
