@@ -26,6 +26,7 @@ import dev.danmakuledger.server.instances.HistorySampler;
 import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.instances.InstanceRegistry;
 import dev.danmakuledger.server.kafka.KafkaRelay;
+import dev.danmakuledger.server.kafka.RelayFeed;
 import dev.danmakuledger.server.kafka.RelayReports;
 import dev.danmakuledger.server.kafka.RoomLag;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
@@ -311,14 +312,14 @@ public final class SyncServer implements AutoCloseable {
         relay =
             new KafkaRelay(
                     config.kafka(),
-                    feed,
+                    RelayFeed.of(feed),
                     links::shared,
                     instanceId,
                     message -> kafkaAlert(store, admin, config, message),
                     config.clock())
                 .meteredBy(registry);
         relay.start();
-        rooms.onCommitted(relay::wake);
+        rooms.onCommitted(relay::committed);
         resources.push(relay);
         started.add(
             "Kafka relay to "

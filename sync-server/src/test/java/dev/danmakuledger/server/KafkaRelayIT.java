@@ -15,21 +15,26 @@ import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
 import dev.danmakuledger.protocol.wire.admin.RoomList;
 import dev.danmakuledger.protocol.wire.admin.RoomSummary;
+import dev.danmakuledger.server.kafka.KafkaRelay;
 import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import dev.danmakuledger.server.kafka.LocalKafka;
+import dev.danmakuledger.server.kafka.RelayFeed;
 import dev.danmakuledger.server.kafka.TopicCheck;
+import dev.danmakuledger.server.redis.RedisLinks;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import dev.danmakuledger.testkit.TestDevice;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -395,8 +400,130 @@ final class KafkaRelayIT {
         assertTrue(r.complete(), "round " + round + " not relayed within 4 s: " + r.summary());
       }
       assertEquals(12, texts(topic).get(room).size());
+
+      // an approval: its cursor is not known to the commit's listener; the relay reads the head
+      post(api, d, room, List.of("see https://example.org/held"), 1);
+      ReviewItem item =
+          api.admin("/admin/review?limit=1000").as(ReviewQueue.class).items().stream()
+              .filter(i -> i.room().equals(room))
+              .findFirst()
+              .orElseThrow();
+      long started = System.nanoTime();
+      assertEquals(
+          200,
+          api.adminPost(
+                  "/admin/review/" + item.messageId(),
+                  new ReviewDecision("APPROVE", item.version(), null))
+              .status());
+      while (texts(topic).get(room).size() < 13
+          && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(4)) {
+        Thread.sleep(100);
+      }
+      assertEquals("see https://example.org/held", texts(topic).get(room).get(12));
     } finally {
       s.close();
+    }
+  }
+
+  /** A room that shard {@code shard} of {@code shards} relays (docs/kafka.md, "Exactly once"). */
+  static String roomOfShard(String prefix, int shard, int shards) {
+    while (true) {
+      String room = prefix + "-" + IDS.incrementAndGet();
+      if (Math.floorMod(room.hashCode(), shards) == shard) {
+        return room;
+      }
+    }
+  }
+
+  @Test
+  void aShardPublishesWhileAnotherShardIsStalled() throws Exception {
+    String topic = topic();
+    String stalled = roomOfShard("stalled", 0, 2);
+    String flowing = roomOfShard("flowing", 1, 2);
+    SyncServer filler = server(null);
+    try {
+      Api api = new Api(filler.baseUri(), filler.adminToken());
+      TestDevice d = enroll(api, filler);
+      post(api, d, stalled, texts("s", 20), 5);
+      post(api, d, flowing, texts("f", 20), 5);
+    } finally {
+      filler.close();
+    }
+    CountDownLatch reading = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    RelayFeed sql = RelayFeed.of(feed);
+    RelayFeed stalling =
+        new RelayFeed() {
+          @Override
+          public Map<String, Long> heads() {
+            return sql.heads();
+          }
+
+          @Override
+          public Map<String, Long> heads(List<String> rooms) {
+            return sql.heads(rooms);
+          }
+
+          @Override
+          public List<ConfirmedFeed.Confirmed> after(String room, long afterCursor, int limit) {
+            if (room.equals(stalled)) {
+              reading.countDown();
+              try {
+                release.await(2, TimeUnit.MINUTES);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return sql.after(room, afterCursor, limit);
+          }
+        };
+    try (RedisLinks links = RedisLinks.standalone(redis.uri());
+        KafkaRelay relay =
+            new KafkaRelay(
+                relay(topic, 2), stalling, links::shared, "stall", m -> {}, Clock.systemUTC())) {
+      relay.start();
+      assertTrue(reading.await(60, TimeUnit.SECONDS), "shard 0 reads the stalled room");
+      long deadline = System.nanoTime() + SETTLE.toNanos();
+      Map<String, List<String>> seen = texts(topic);
+      while (seen.getOrDefault(flowing, List.of()).size() < 20 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        seen = texts(topic);
+      }
+      assertEquals(texts("f", 20), seen.get(flowing), "shard 1 relays while shard 0 is stalled");
+      assertEquals(null, seen.get(stalled), "nothing of the stalled shard's transaction");
+      release.countDown();
+      TopicCheck.Report r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(texts("s", 20), texts(topic).get(stalled));
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void aCommitOfAnotherInstanceIsRelayedByTheReadOfEveryRoomsHead() throws Exception {
+    String topic = topic();
+    String room = "elsewhere-" + IDS.incrementAndGet();
+    // the relaying instance hears nothing of the other's commits: only its read of every room's
+    // head, once a second here, finds them
+    SyncServer relaying =
+        server(
+            new KafkaRelayConfig(
+                kafka.bootstrap(), topic, 2, Duration.ofSeconds(2), Duration.ofSeconds(1), 500));
+    SyncServer other = server(null);
+    try {
+      assertTrue(settled(topic).complete());
+      long before = relaying.kafkaPublished();
+      Api api = new Api(other.baseUri(), other.adminToken());
+      TestDevice d = enroll(api, other);
+      post(api, d, room, texts("o", 30), 6);
+      TopicCheck.Report r = settled(topic);
+      assertTrue(r.complete(), r.summary());
+      assertEquals(texts("o", 30), texts(topic).get(room));
+      assertEquals(before + 30, relaying.kafkaPublished());
+    } finally {
+      other.close();
+      relaying.close();
     }
   }
 

@@ -7,11 +7,13 @@ import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.kafka.KafkaRelay;
 import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import dev.danmakuledger.server.kafka.LocalKafka;
+import dev.danmakuledger.server.kafka.RelayFeed;
 import dev.danmakuledger.server.kafka.TopicCheck;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import dev.danmakuledger.server.redis.RedisLinks;
 import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,15 +145,17 @@ public final class KafkaBenchmark {
         RedisLinks links = RedisLinks.standalone(redis.uri())) {
       ConfirmedFeed feed = new ConfirmedFeed(db);
       KafkaRelayConfig config = KafkaRelayConfig.of(kafka.bootstrap(), "bench.relay");
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
       long start = System.nanoTime();
       try (KafkaRelay relay =
           new KafkaRelay(
-              config,
-              feed,
-              links::shared,
-              "bench",
-              m -> log.println("kafka: ALERT " + m),
-              Clock.systemUTC())) {
+                  config,
+                  RelayFeed.of(feed),
+                  links::shared,
+                  "bench",
+                  m -> log.println("kafka: ALERT " + m),
+                  Clock.systemUTC())
+              .meteredBy(registry)) {
         relay.start();
         long deadline = start + TimeUnit.MINUTES.toNanos(10);
         while (relay.published() == 0 && System.nanoTime() < deadline) {
@@ -168,6 +172,7 @@ public final class KafkaBenchmark {
         }
         long end = System.nanoTime();
         relayRate = (total - before) / ((end - first) / 1e9);
+        log.println("kafka: throughput: " + RelayPhaseTimes.of(registry));
         startup = (first - start) / 1e6;
         withStartup = total / ((end - start) / 1e9);
       }

@@ -10,6 +10,9 @@ import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import dev.danmakuledger.server.kafka.LocalKafka;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,6 +122,12 @@ final class LiveLag {
       }
       stop.set(true);
       consumer.join(30_000);
+      HttpResponse<String> scrape =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(server.baseUri().resolve("/metrics")).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
+      log.println("kafka: lag: " + RelayPhaseTimes.ofScrape(scrape.body()));
       Latencies ours = new Latencies();
       Latencies floor = new Latencies();
       int early = 0;

@@ -5,6 +5,7 @@ import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.CursorRange;
 import dev.danmakuledger.server.storage.MessageRow;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -55,7 +57,7 @@ public final class RoomHub implements AutoCloseable {
   private final ThreadPoolExecutor fanout;
   private final StreamAdmission admission;
   private final Announcer announcer;
-  private final List<Runnable> commitListeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<Map<String, Long>>> commitListeners = new CopyOnWriteArrayList<>();
   private RoomFollowers followers;
   private boolean closed;
 
@@ -177,21 +179,27 @@ public final class RoomHub implements AutoCloseable {
    */
   public void announce(Map<String, CursorRange> committed) {
     announcer.announce(committed);
-    tellCommitted();
+    if (!commitListeners.isEmpty()) {
+      Map<String, Long> heads = new HashMap<>();
+      committed.forEach((room, r) -> heads.put(room, r.last()));
+      tellCommitted(heads);
+    }
   }
 
   /**
    * Calls {@code listener} on the committing thread after every commit of this instance that
-   * confirmed messages (the Kafka relay wakes on it, docs/kafka.md, "Lag"); it must return at once.
+   * confirmed messages, with the rooms and the highest cursor the commit gave out in each, or 0
+   * when the commit's cursors are not known here (a review decision); the Kafka relay learns the
+   * rooms' heads from it (docs/kafka.md, "Lag"). It must return at once.
    */
-  public void onCommitted(Runnable listener) {
+  public void onCommitted(Consumer<Map<String, Long>> listener) {
     commitListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  private void tellCommitted() {
-    for (Runnable r : commitListeners) {
+  private void tellCommitted(Map<String, Long> heads) {
+    for (Consumer<Map<String, Long>> r : commitListeners) {
       try {
-        r.run();
+        r.accept(heads);
       } catch (RuntimeException e) {
         log.warn("commit listener failed: {}", e.toString());
       }
@@ -205,7 +213,7 @@ public final class RoomHub implements AutoCloseable {
    */
   public void publish(String room, List<MessageRow> confirmed) {
     announcer.announce(room, confirmed);
-    tellCommitted();
+    tellCommitted(Map.of(room, 0L));
   }
 
   /** Wakes this instance's subscribers of {@code room} unless the bus carried the announcement. */

@@ -1,6 +1,5 @@
 package dev.danmakuledger.server.kafka;
 
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -18,28 +17,27 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Relays every CONFIRMED message to Kafka exactly once, in confirmation-cursor order per room
- * (docs/kafka.md): one thread that reads the rooms' last cursors from SQL, and for each relay shard
- * this instance holds the lease of, publishes what SQL holds past the shard's committed positions
- * in one Kafka transaction together with the new positions ({@link ShardRelay}). Ingest never waits
- * for it; when Kafka cannot be reached the relay raises one alert per episode and catches up once
- * it can.
+ * (docs/kafka.md): for each relay shard this instance holds the lease of, a loop of its own ({@link
+ * ShardLoop}) publishes what SQL holds past the shard's committed positions, one Kafka transaction
+ * at a time, each together with the new positions ({@link ShardRelay}). The loops learn the rooms'
+ * heads from this instance's commits ({@link #committed}) and from a read of every room's head that
+ * one thread makes every {@link KafkaRelayConfig#poll} (the commits of other instances); that
+ * thread also keeps the leases. Ingest never waits for it; when Kafka cannot be reached the relay
+ * raises one alert per episode and catches up once it can.
  */
 public final class KafkaRelay implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KafkaRelay.class);
@@ -59,24 +57,24 @@ public final class KafkaRelay implements AutoCloseable {
   static final Duration UNREACHABLE_AFTER = Duration.ofSeconds(10);
 
   private final KafkaRelayConfig config;
-  private final ConfirmedFeed feed;
+  private final RelayFeed feed;
   private final ShardLeases leases;
   private final Consumer<String> unreachableAlert;
   private final Clock clock;
   private final String instance;
-  private final ShardRelay[] shards;
+  private final AtomicReferenceArray<ShardLoop> loops;
   private final RelayLag lag = new RelayLag();
+  private final RelayPhases phases = new RelayPhases();
   private final AtomicLong published = new AtomicLong();
   private final Thread thread;
-  private final ExecutorService workers;
-  private final Object wakeLock = new Object();
-  private boolean woken;
+  private final ExecutorService prefetcher;
   private volatile boolean running;
   private volatile boolean reachable = true;
   private volatile boolean topicsReady;
   private long failingSince = -1;
   private final AtomicLong failures = new AtomicLong();
   private long leasesCheckedAt = Long.MIN_VALUE;
+  private long fullReadAt = Long.MIN_VALUE;
   private final RelayReports reports;
   private final ScheduledExecutorService reporter;
   private MultiGauge lagRecords;
@@ -89,7 +87,7 @@ public final class KafkaRelay implements AutoCloseable {
    */
   public KafkaRelay(
       KafkaRelayConfig config,
-      ConfirmedFeed feed,
+      RelayFeed feed,
       Supplier<RedisClusterCommands<String, String>> redis,
       String instance,
       Consumer<String> unreachableAlert,
@@ -101,12 +99,12 @@ public final class KafkaRelay implements AutoCloseable {
     this.reports = new RelayReports(redis, config);
     this.unreachableAlert = Objects.requireNonNull(unreachableAlert, "unreachableAlert");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.shards = new ShardRelay[config.shards()];
-    this.workers =
+    this.loops = new AtomicReferenceArray<>(config.shards());
+    this.prefetcher =
         Executors.newFixedThreadPool(
             config.shards(),
             r -> {
-              Thread t = new Thread(r, "kafka-relay-shard-" + config.topic());
+              Thread t = new Thread(r, "kafka-relay-prefetch-" + config.topic());
               t.setDaemon(true);
               return t;
             });
@@ -142,6 +140,7 @@ public final class KafkaRelay implements AutoCloseable {
         .baseUnit("milliseconds")
         .description("longest time a room of this instance's shards has been behind")
         .register(registry);
+    phases.register(registry);
     lagRecords =
         MultiGauge.builder("danmaku.kafka.relay.room.behind")
             .description("confirmed messages of the room not yet in the topic")
@@ -165,12 +164,8 @@ public final class KafkaRelay implements AutoCloseable {
   /** The shards this instance runs now. */
   public Set<Integer> ownedShards() {
     Set<Integer> out = new TreeSet<>();
-    synchronized (shards) {
-      for (ShardRelay s : shards) {
-        if (s != null) {
-          out.add(s.shard());
-        }
-      }
+    for (ShardLoop l : held()) {
+      out.add(l.shard());
     }
     return out;
   }
@@ -200,100 +195,89 @@ public final class KafkaRelay implements AutoCloseable {
     return config;
   }
 
+  /**
+   * The thread that keeps the leases, creates the topics, starts the loops of the shards held and
+   * reads every room's head every {@link KafkaRelayConfig#poll}.
+   */
   private void loop() {
     while (running) {
-      int sent;
+      Duration next;
       try {
-        sent = step();
+        next = tick();
       } catch (StorageUnavailableException | RedisException e) {
         log.warn("kafka relay: cannot read SQL or Redis: {}", e.toString());
-        sent = -1;
+        next = RETRY;
       } catch (KafkaException e) {
         unreachable(e);
-        sent = -1;
+        next = RETRY;
       } catch (RuntimeException e) {
         log.error("kafka relay step failed", e);
-        sent = -1;
+        next = RETRY;
       }
-      if (sent != 0 && sent != -1) {
-        continue;
-      }
-      if (sent == -1) {
-        pause(RETRY);
-      } else {
-        idle(config.poll());
+      pause(next);
+    }
+  }
+
+  /**
+   * Tells the shards' loops that this instance committed confirmations: rooms to the highest cursor
+   * the commit gave out, or 0 when the commit's cursors are not known here (an approval; the loop
+   * reads the room's head). Never blocks: ingest does not wait for the relay (docs/kafka.md,
+   * "Lag").
+   */
+  public void committed(Map<String, Long> heads) {
+    for (Map.Entry<String, Long> e : heads.entrySet()) {
+      ShardLoop l = loops.get(config.shardOf(e.getKey()));
+      if (l != null) {
+        l.offer(e.getKey(), e.getValue());
       }
     }
   }
 
   /**
-   * Wakes the relay at once: this instance committed confirmations (docs/kafka.md, "Lag"). Never
-   * blocks; a wake during a round makes the next round start without waiting.
+   * One turn of the relay thread: leases (every third of the lease), topics, loops, and the read of
+   * every room's head when it is due; how long until the next turn.
    */
-  public void wake() {
-    synchronized (wakeLock) {
-      woken = true;
-      wakeLock.notifyAll();
-    }
-  }
-
-  /** Waits until {@link #wake} or for {@code most}, whichever comes first. */
-  private void idle(Duration most) {
-    long deadline = System.nanoTime() + most.toNanos();
-    synchronized (wakeLock) {
-      try {
-        long left;
-        while (!woken && (left = deadline - System.nanoTime()) > 0) {
-          TimeUnit.NANOSECONDS.timedWait(wakeLock, left);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        running = false;
-      }
-      woken = false;
-    }
-  }
-
-  /** One round: leases, then each shard held; the number of messages published. */
-  int step() {
-    renewLeases();
+  Duration tick() {
+    boolean taken = renewLeases();
     if (!topicsReady) {
       RelayTopics.ensure(config);
       topicsReady = true;
     }
-    Map<String, Long> heads = feed.heads();
-    Map<Integer, Map<String, Long>> byShard = new HashMap<>();
-    for (Map.Entry<String, Long> e : heads.entrySet()) {
-      byShard
-          .computeIfAbsent(config.shardOf(e.getKey()), s -> new HashMap<>())
-          .put(e.getKey(), e.getValue());
+    for (ShardLoop l : held()) {
+      l.start();
     }
-    List<ShardRelay> held = held();
-    List<Future<Integer>> running = new ArrayList<>();
-    for (ShardRelay s : held) {
-      Map<String, Long> mine = byShard.getOrDefault(s.shard(), Map.of());
-      running.add(workers.submit(() -> runShard(s, mine)));
-    }
-    int sent = 0;
-    boolean failed = false;
-    for (Future<Integer> f : running) {
-      int n = await(f);
-      failed |= n < 0;
-      sent += Math.max(0, n);
+    long now = clock.millis();
+    long every = config.poll().toMillis();
+    if (taken || fullReadAt == Long.MIN_VALUE || now - fullReadAt >= every) {
+      fullReadAt = now;
+      long started = System.nanoTime();
+      Map<String, Long> heads = feed.heads();
+      phases.ran(RelayPhases.Phase.HEADS, started);
+      Map<Integer, Map<String, Long>> byShard = new HashMap<>();
+      for (Map.Entry<String, Long> e : heads.entrySet()) {
+        byShard
+            .computeIfAbsent(config.shardOf(e.getKey()), s -> new HashMap<>())
+            .put(e.getKey(), e.getValue());
+      }
+      for (ShardLoop l : held()) {
+        l.offerAll(byShard.getOrDefault(l.shard(), Map.of()));
+      }
     }
     publishGauges();
-    return failed && sent == 0 ? -1 : sent;
+    long leaseDue = leasesCheckedAt + config.lease().toMillis() / 3 - now;
+    long readDue = fullReadAt + every - now;
+    return Duration.ofMillis(Math.max(1, Math.min(leaseDue, readDue)));
   }
 
   /**
    * Writes the lag reports of the shards this instance runs, on a thread of its own every {@link
-   * #REPORT_EVERY} (a relay round that waits for Kafka does not hold them back); a report that
+   * #REPORT_EVERY} (a transaction that waits for Kafka does not hold them back); a report that
    * cannot be written is left for the next (the relay does not wait for Redis).
    */
   private void report() {
     long now = clock.millis();
     List<RelayReports.ShardReport> out = new ArrayList<>();
-    for (ShardRelay s : held()) {
+    for (ShardLoop s : held()) {
       List<RoomLag> behind = lag.behind(s.shard());
       long records = 0;
       long millis = 0;
@@ -319,82 +303,86 @@ public final class KafkaRelay implements AutoCloseable {
     }
   }
 
-  private static int await(Future<Integer> f) {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KafkaException("interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+  /** What a shard's loop reports: counters, the alert episode, the rooms' lag. */
+  private ShardLoop.Outcome outcome(int shard) {
+    return new ShardLoop.Outcome() {
+      @Override
+      public void succeeded(int records) {
+        published.addAndGet(records);
+        reachableAgain();
       }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
 
-  /**
-   * One shard's part of a round, on a worker thread (the shards of an instance publish in parallel,
-   * each one transaction at a time): the number of messages published, -1 on failure.
-   */
-  private int runShard(ShardRelay s, Map<String, Long> mine) {
-    int sent = -1;
-    try {
-      if (!s.open()) {
-        s.openShard();
-        log.info("kafka relay: runs shard {} of {}", s.shard(), config.topic());
+      @Override
+      public void fenced(KafkaException e) {
+        log.warn("kafka relay: shard {} fenced by a newer owner: {}", shard, e.toString());
+        failures.incrementAndGet();
       }
-      ShardRelay.Published p = s.publish(feed, mine, config.maxRecordsPerTransaction());
-      sent = p.records();
-      published.addAndGet(p.records());
-      reachableAgain();
-    } catch (ProducerFencedException | InvalidProducerEpochException e) {
-      log.warn("kafka relay: shard {} fenced by a newer owner: {}", s.shard(), e.toString());
-      failures.incrementAndGet();
-      s.close();
-    } catch (KafkaException e) {
-      s.close();
-      unreachable(e);
-    }
-    long now = clock.millis();
-    for (Map.Entry<String, Long> e : mine.entrySet()) {
-      lag.saw(e.getKey(), s.shard(), e.getValue(), s.position(e.getKey()), now);
-    }
-    return sent;
-  }
 
-  private List<ShardRelay> held() {
-    List<ShardRelay> out = new ArrayList<>();
-    synchronized (shards) {
-      for (ShardRelay s : shards) {
-        if (s != null) {
-          out.add(s);
+      @Override
+      public void failed(KafkaException e) {
+        unreachable(e);
+      }
+
+      @Override
+      public void broken(RuntimeException e) {
+        if (e instanceof StorageUnavailableException) {
+          log.warn("kafka relay: shard {} cannot read SQL: {}", shard, e.toString());
+        } else {
+          log.error("kafka relay: shard {} failed", shard, e);
         }
+      }
+
+      @Override
+      public void saw(String room, long head, long position) {
+        lag.saw(room, shard, head, position, clock.millis());
+      }
+    };
+  }
+
+  private List<ShardLoop> held() {
+    List<ShardLoop> out = new ArrayList<>();
+    for (int i = 0; i < loops.length(); i++) {
+      ShardLoop l = loops.get(i);
+      if (l != null) {
+        out.add(l);
       }
     }
     return out;
   }
 
-  private void renewLeases() {
+  /** Takes or keeps the leases when due; true when a shard was taken. */
+  private boolean renewLeases() {
     long now = clock.millis();
     if (now - leasesCheckedAt < config.lease().toMillis() / 3
         && leasesCheckedAt != Long.MIN_VALUE) {
-      return;
+      return false;
     }
     leasesCheckedAt = now;
-    for (int i = 0; i < shards.length; i++) {
+    boolean taken = false;
+    for (int i = 0; i < loops.length(); i++) {
       boolean has = leases.takeOrKeep(i);
-      synchronized (shards) {
-        if (has && shards[i] == null) {
-          shards[i] = new ShardRelay(config, i, instance);
-        } else if (!has && shards[i] != null) {
-          log.info("kafka relay: lease of shard {} lost", i);
-          shards[i].close();
-          shards[i] = null;
-          lag.forgetShard(i);
-        }
+      ShardLoop l = loops.get(i);
+      if (has && l == null) {
+        loops.set(
+            i,
+            new ShardLoop(
+                new ShardRelay(config, i, instance),
+                feed,
+                config.maxRecordsPerTransaction(),
+                RETRY,
+                phases,
+                prefetcher,
+                outcome(i),
+                "kafka-relay-shard-" + i + "-" + config.topic()));
+        taken = true;
+      } else if (!has && l != null) {
+        log.info("kafka relay: lease of shard {} lost", i);
+        loops.set(i, null);
+        l.stop();
+        lag.forgetShard(i);
       }
     }
+    return taken;
   }
 
   private void publishGauges() {
@@ -450,7 +438,7 @@ public final class KafkaRelay implements AutoCloseable {
     }
   }
 
-  /** Stops the relay thread, closes the producers and gives the leases up. */
+  /** Stops the relay thread and the shards' loops, closes the producers, gives the leases up. */
   @Override
   public void close() {
     running = false;
@@ -461,19 +449,20 @@ public final class KafkaRelay implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    workers.shutdownNow();
-    synchronized (shards) {
-      for (int i = 0; i < shards.length; i++) {
-        if (shards[i] != null) {
-          shards[i].close();
-          shards[i] = null;
-          try {
-            leases.release(i);
-          } catch (RedisException e) {
-            log.warn("kafka relay: cannot release the lease of shard {}: {}", i, e.toString());
-          }
-        }
+    List<ShardLoop> held = held();
+    for (ShardLoop l : held) {
+      l.stop();
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (ShardLoop l : held) {
+      l.join(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      loops.set(l.shard(), null);
+      try {
+        leases.release(l.shard());
+      } catch (RedisException e) {
+        log.warn("kafka relay: cannot release the lease of shard {}: {}", l.shard(), e.toString());
       }
     }
+    prefetcher.shutdownNow();
   }
 }

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * @param shards how many relay shards the rooms are split into: each is one transactional producer
  *     owned by one instance at a time; the same for every instance and for the topic's lifetime
  * @param lease how long an instance owns a shard without renewing its lease
- * @param poll how often the relay asks SQL for new confirmations when it found none
+ * @param poll how often the relay reads every room's last cursor from SQL, for the commits it was
+ *     not told of by its own instance (docs/kafka.md, "Lag")
  * @param maxRecordsPerTransaction most messages one Kafka transaction carries
  */
 public record KafkaRelayConfig(
@@ -64,7 +65,7 @@ public record KafkaRelayConfig(
   /** The defaults for {@code bootstrap} and {@code topic}. */
   public static KafkaRelayConfig of(String bootstrap, String topic) {
     return new KafkaRelayConfig(
-        bootstrap, topic, DEFAULT_SHARDS, Duration.ofSeconds(10), Duration.ofMillis(20), 5_000);
+        bootstrap, topic, DEFAULT_SHARDS, Duration.ofSeconds(10), Duration.ofMillis(100), 5_000);
   }
 
   /** The compacted topic holding the relay's committed position of each room. */

@@ -1,9 +1,9 @@
 package dev.danmakuledger.server.kafka;
 
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,15 +23,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * One relay shard while this instance owns it (docs/kafka.md, "Exactly once"): a transactional
  * producer under the shard's transactional id, and the position of each of the shard's rooms as
  * last committed. Opening it fences every earlier producer of the shard (aborting its open
- * transaction) and then reads the positions back with {@code read_committed}; each {@link #publish}
- * is one transaction holding the messages and the rooms' new positions together. After any failure
- * the shard is closed and opened again: the positions read then are exactly what the topic holds.
+ * transaction) and then reads the positions back with {@code read_committed}; each {@link #begin}
+ * and {@link #commit} is one transaction holding the messages and the rooms' new positions
+ * together. After any failure the shard is closed and opened again: the positions read then are
+ * exactly what the topic holds.
  */
 final class ShardRelay implements AutoCloseable {
   private static final Duration POSITIONS_WITHIN = Duration.ofSeconds(30);
 
   /** Most messages of one room that one transaction takes, so that rooms take turns. */
-  private static final int PER_ROOM = 2_500;
+  static final int PER_ROOM = 2_500;
 
   private final KafkaRelayConfig config;
   private final int shard;
@@ -116,55 +117,113 @@ final class ShardRelay implements AutoCloseable {
     return out;
   }
 
+  /** The committed positions of the shard's rooms (a copy). */
+  Map<String, Long> positions() {
+    return new HashMap<>(positions);
+  }
+
   /**
-   * Publishes what SQL holds past the positions of the rooms in {@code heads} (this shard's rooms
-   * with their last cursors), at most {@code budget} messages, in one transaction.
-   *
-   * @return the messages published and the rooms whose position moved
+   * Reads what SQL holds past {@code from} (positions by room; a room not in it from its committed
+   * position) for the rooms in {@code heads} (this shard's rooms with their last cursors, each
+   * known to be committed before this read), at most {@code budget} messages and {@value #PER_ROOM}
+   * of one room, the rooms in turn from {@code turn}; safe on any thread (it reads SQL only).
    */
-  Published publish(ConfirmedFeed feed, Map<String, Long> heads, int budget) {
+  Batch read(
+      RelayFeed feed,
+      Map<String, Long> heads,
+      Map<String, Long> from,
+      int budget,
+      int turn,
+      RelayPhases phases) {
+    List<String> rooms = new ArrayList<>();
+    for (Map.Entry<String, Long> e : heads.entrySet()) {
+      if (e.getValue() > from.getOrDefault(e.getKey(), 0L)) {
+        rooms.add(e.getKey());
+      }
+    }
+    Collections.sort(rooms);
+    if (!rooms.isEmpty()) {
+      Collections.rotate(rooms, -Math.floorMod(turn, rooms.size()));
+    }
     List<ProducerRecord<String, String>> records = new ArrayList<>();
     Map<String, Long> moved = new HashMap<>();
-    for (Map.Entry<String, Long> e : heads.entrySet()) {
-      String room = e.getKey();
-      long from = position(room);
-      int wanted = Math.min(PER_ROOM, budget - records.size());
-      if (e.getValue() <= from || wanted < 1) {
+    boolean more = false;
+    long encoding = 0;
+    for (String room : rooms) {
+      long head = heads.get(room);
+      long after = from.getOrDefault(room, 0L);
+      if (head <= after) {
         continue;
       }
-      List<Confirmed> page = feed.after(room, from, 0, wanted);
-      long to = from;
+      int wanted = Math.min(PER_ROOM, budget - records.size());
+      if (wanted < 1) {
+        more = true;
+        continue;
+      }
+      long started = System.nanoTime();
+      List<Confirmed> page = feed.after(room, after, wanted);
+      long read = System.nanoTime();
+      long to = after;
       for (Confirmed c : page) {
         records.add(RelayRecords.message(config.topic(), c));
         to = c.cursor();
       }
+      encoding += System.nanoTime() - read;
+      phases.add(RelayPhases.Phase.READ, 1, read - started);
       if (page.size() < wanted) {
-        // every cursor up to the head read before was visible to this read: those it did not
+        // every cursor up to the head known before was visible to this read: those it did not
         // return belong to messages that are no longer CONFIRMED
-        to = Math.max(to, e.getValue());
+        to = Math.max(to, head);
       }
-      if (to > from) {
+      if (to > after) {
         moved.put(room, to);
       }
+      more |= head > to;
     }
-    if (moved.isEmpty()) {
-      return new Published(0, moved);
+    if (!records.isEmpty()) {
+      phases.add(RelayPhases.Phase.ENCODE, records.size(), encoding);
     }
+    return new Batch(records, moved, more);
+  }
+
+  /**
+   * Begins the transaction of {@code batch} and hands its records and the rooms' new positions to
+   * the producer, which sends them while the caller goes on; {@link #commit} ends it.
+   */
+  void begin(Batch batch) {
     producer.beginTransaction();
-    for (ProducerRecord<String, String> r : records) {
+    for (ProducerRecord<String, String> r : batch.records()) {
       producer.send(r);
     }
-    for (Map.Entry<String, Long> e : moved.entrySet()) {
+    for (Map.Entry<String, Long> e : batch.moved().entrySet()) {
       producer.send(
           RelayRecords.position(config.positionsTopic(), shard, e.getKey(), e.getValue()));
     }
-    producer.commitTransaction();
-    positions.putAll(moved);
-    return new Published(records.size(), moved);
   }
 
-  /** What one {@link #publish} committed: how many messages, and the rooms' new positions. */
-  record Published(int records, Map<String, Long> moved) {}
+  /** Commits the transaction {@link #begin} began; then the batch's positions are the shard's. */
+  void commit(Batch batch) {
+    producer.commitTransaction();
+    positions.putAll(batch.moved());
+  }
+
+  /**
+   * One transaction's content: the message records, the rooms' positions after them, and whether a
+   * room was known to hold more than it took.
+   */
+  record Batch(
+      List<ProducerRecord<String, String>> records, Map<String, Long> moved, boolean more) {
+    boolean empty() {
+      return moved.isEmpty();
+    }
+
+    /** {@code before} with this batch's positions on top. */
+    Map<String, Long> after(Map<String, Long> before) {
+      Map<String, Long> out = new HashMap<>(before);
+      out.putAll(moved);
+      return out;
+    }
+  }
 
   @Override
   public void close() {
