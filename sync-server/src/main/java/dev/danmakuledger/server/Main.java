@@ -200,7 +200,7 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--max-bodies",
       description =
-          "request bodies read at once on this instance; more get 503 overloaded (default 64)")
+          "request bodies read at once on this instance; more get 503 overloaded (default 16)")
   Integer maxBodies;
 
   @Option(
@@ -229,7 +229,9 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--max-threads",
-      description = "HTTP worker threads, at least --max-bodies + 32 (default 250)")
+      description =
+          "HTTP request threads, at least --max-bodies + 32; no request holds one while its batch"
+              + " waits for a commit (default 48)")
   Integer maxThreads;
 
   @Option(

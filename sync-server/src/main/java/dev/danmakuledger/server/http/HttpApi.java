@@ -46,10 +46,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -95,6 +98,10 @@ public final class HttpApi {
   private final Requests requests;
   private final AdminToken adminToken;
   private final Javalin app;
+
+  /** The listener's request threads; a batch's reply is written on one once its tick committed. */
+  private final QueuedThreadPool threads;
+
   private final AtomicBoolean draining = new AtomicBoolean();
   private final Object inFlightLock = new Object();
   private int inFlight;
@@ -148,9 +155,12 @@ public final class HttpApi {
           .tag("limit", why.name().toLowerCase(Locale.ROOT))
           .register(services.metrics().registry());
     }
+    this.threads = JettySettings.threadPool(services.limits());
     this.app =
         Javalin.create(
-            cfg -> JettySettings.configure(cfg, services.limits(), services.maxBodyBytes(), json));
+            cfg ->
+                JettySettings.configure(
+                    cfg, services.limits(), services.maxBodyBytes(), json, threads));
     routes();
   }
 
@@ -340,6 +350,12 @@ public final class HttpApi {
     }
   }
 
+  /**
+   * A batch, asynchronously (docs/architecture.md §5, "Ticks"): this request thread reads, parses
+   * and verifies it and hands it to the next tick; the reply is written by a request thread once
+   * the tick committed it (or the batch it is chained behind finished), so no request thread waits
+   * for a commit or a predecessor.
+   */
   private void batch(Context ctx) {
     String deviceId = Requests.deviceId(ctx);
     String address = Requests.address(ctx);
@@ -347,61 +363,117 @@ public final class HttpApi {
     enter();
     Timer.Sample sample = Timer.start();
     Optional<TraceParent> parent = ctx.attribute(PARENT_ATTRIBUTE);
-    try (Tracing.BatchSpan span =
-        s.tracing().batch(parent == null ? Optional.empty() : parent, deviceId)) {
-      ctx.attribute(TRACE_ATTRIBUTE, span.traceId());
-      batch(ctx, deviceId, address, span);
-    } finally {
-      sample.stop(batchTimer);
-      leave();
-    }
-  }
-
-  private void batch(Context ctx, String deviceId, String address, Tracing.BatchSpan span) {
+    Tracing.BatchSpan span =
+        s.tracing().batch(parent == null ? Optional.empty() : parent, deviceId);
+    CompletableFuture<IngestResult> reply;
     try {
+      ctx.attribute(TRACE_ATTRIBUTE, span.traceId());
       long parseStart = System.nanoTime();
       Requests.Batch b = requests.batch(ctx);
       s.ingest().stages().add(StageTimes.Stage.PARSE, System.nanoTime() - parseStart);
       batchRecords.increment(b.canonicals().size());
-      IngestResult r;
-      try {
-        r =
-            s.ingest()
-                .ingest(
-                    deviceId,
-                    b.oldSize(),
-                    b.canonicals(),
-                    b.request().checkpoint(),
-                    b.request().metadata());
-      } catch (LedgerException e) {
-        countFailedAuthentication(e, deviceId, address);
-        throw e;
+      reply =
+          s.ingest()
+              .submit(
+                  deviceId,
+                  b.oldSize(),
+                  b.canonicals(),
+                  b.request().checkpoint(),
+                  b.request().metadata(),
+                  span.wrap(threads));
+    } catch (RuntimeException | Error e) {
+      Throwable answer = finish(e, deviceId, address, span, sample);
+      if (answer instanceof RuntimeException r) {
+        throw r;
       }
-      log.debug(
-          "batch of {}: {} record(s) (trace {})", deviceId, b.canonicals().size(), span.traceId());
-      if (r.replayed()) {
-        ctx.header("Idempotent-Replayed", "true");
-      } else {
-        Map<Outcome, Long> byOutcome = new EnumMap<>(Outcome.class);
-        for (RecordOutcome o : r.response().outcomes()) {
-          byOutcome.merge(o.outcome(), 1L, Long::sum);
-        }
-        byOutcome.forEach(
-            (outcome, n) ->
-                Counter.builder("danmaku.records")
-                    .description("records of accepted batches by outcome")
-                    .tag("outcome", outcome.name())
-                    .register(s.metrics().registry())
-                    .increment(n));
-      }
-      long replyStart = System.nanoTime();
-      send(ctx, 200, r.response());
-      s.ingest().stages().add(StageTimes.Stage.REPLY, System.nanoTime() - replyStart);
-    } catch (RuntimeException e) {
-      span.failed(e);
-      log.debug("batch of {} refused: {} (trace {})", deviceId, e.toString(), span.traceId());
       throw e;
+    } finally {
+      span.detach();
     }
+    ctx.future(
+        () ->
+            reply.handle(
+                (r, failed) -> {
+                  Throwable why =
+                      finish(
+                          failed == null ? null : cause(failed), deviceId, address, span, sample);
+                  if (why == null) {
+                    reply(ctx, deviceId, r, span);
+                  } else if (why instanceof Exception e) {
+                    problem(ctx, e);
+                  } else {
+                    throw new CompletionException(why);
+                  }
+                  return null;
+                }));
+  }
+
+  /** What a future failed with, unwrapped from its completion wrapper. */
+  private static Throwable cause(Throwable e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+
+  /**
+   * Ends a batch's span, timer and in-flight count, and counts a failed authentication (in the
+   * batch's span, whichever thread this runs on, so the alert it raises names the trace).
+   *
+   * @return what to answer: {@code failed}, or the refusal counting it raised
+   */
+  private Throwable finish(
+      Throwable failed,
+      String deviceId,
+      String address,
+      Tracing.BatchSpan span,
+      Timer.Sample sample) {
+    Throwable[] answer = {failed};
+    try {
+      span.wrap(Runnable::run)
+          .execute(
+              () -> {
+                if (failed instanceof LedgerException e) {
+                  try {
+                    countFailedAuthentication(e, deviceId, address);
+                  } catch (RuntimeException refused) {
+                    answer[0] = refused;
+                  }
+                }
+                if (answer[0] instanceof Exception e) {
+                  span.failed(e);
+                  log.debug("batch of {} refused: {} (trace {})", deviceId, e, span.traceId());
+                }
+              });
+    } finally {
+      span.end();
+      sample.stop(batchTimer);
+      leave();
+    }
+    return answer[0];
+  }
+
+  private void reply(Context ctx, String deviceId, IngestResult r, Tracing.BatchSpan span) {
+    log.debug(
+        "batch of {}: {} record(s) (trace {})",
+        deviceId,
+        r.response().outcomes().size(),
+        span.traceId());
+    if (r.replayed()) {
+      ctx.header("Idempotent-Replayed", "true");
+    } else {
+      Map<Outcome, Long> byOutcome = new EnumMap<>(Outcome.class);
+      for (RecordOutcome o : r.response().outcomes()) {
+        byOutcome.merge(o.outcome(), 1L, Long::sum);
+      }
+      byOutcome.forEach(
+          (outcome, n) ->
+              Counter.builder("danmaku.records")
+                  .description("records of accepted batches by outcome")
+                  .tag("outcome", outcome.name())
+                  .register(s.metrics().registry())
+                  .increment(n));
+    }
+    long replyStart = System.nanoTime();
+    send(ctx, 200, r.response());
+    s.ingest().stages().add(StageTimes.Stage.REPLY, System.nanoTime() - replyStart);
   }
 
   /** Context attribute of the request's parsed {@code traceparent} (an Optional). */

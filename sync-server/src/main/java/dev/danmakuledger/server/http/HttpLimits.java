@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Admission limits of the HTTP listener (docs/operations.md, "Admission limits"). Request bodies
- * are read by blocking worker threads, so how many are read at once is bounded, per instance and
+ * are read by blocking request threads, so how many are read at once is bounded, per instance and
  * per client address, and a body must keep arriving: a client that sends slower than {@code
  * minBodyBytesPerSecond}, or falls silent for {@code idleTimeout}, is cut off with 408. Beyond a
  * limit the answer comes at once: 503 {@code overloaded} or 429 {@code rate-limited}, with {@code
@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param idleTimeout longest silence on a connection, also in the middle of a request head or body
  *     (Jetty's idle timeout), 1 s .. 10 min; keep it above the 15 s stream heartbeat
  * @param maxHeaderBytes largest request line plus header fields, 1 KiB .. 1 MiB; beyond, 431
- * @param maxThreads worker threads of the listener, at least {@code maxBodies + 32}
+ * @param maxThreads request threads of the listener, at least {@code maxBodies + 32}; a batch holds
+ *     one while its body is read, parsed and verified, not while it waits for its tick
  */
 public record HttpLimits(
     int maxBodies,
@@ -34,11 +35,13 @@ public record HttpLimits(
   static final int SPARE_THREADS = 32;
 
   /**
-   * Defaults: 64 bodies at once, 8 per address, at least 1 KiB/s, 30 s idle, 8 KiB of headers, 250
-   * threads (Jetty's and Javalin's own defaults for the last three).
+   * Defaults: 16 bodies at once, 8 per address, at least 1 KiB/s, 30 s idle, 8 KiB of headers
+   * (Jetty's and Javalin's own defaults for the last two), 48 threads: the bodies plus the spare. A
+   * request thread holds no batch beyond its parse and verification (the reply is written when the
+   * tick committed), so threads track the CPU work, not the batches waiting for a commit.
    */
   public static final HttpLimits DEFAULTS =
-      new HttpLimits(64, 8, 1024, Duration.ofSeconds(30), 8 * 1024, 250);
+      new HttpLimits(16, 8, 1024, Duration.ofSeconds(30), 8 * 1024, 16 + SPARE_THREADS);
 
   public HttpLimits {
     Objects.requireNonNull(idleTimeout, "idleTimeout");

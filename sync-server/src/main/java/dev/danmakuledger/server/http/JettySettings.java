@@ -21,9 +21,26 @@ final class JettySettings {
 
   private JettySettings() {}
 
-  /** Applies the limits to a Javalin configuration being built. */
+  /**
+   * The listener's request threads, at most {@link HttpLimits#maxThreads()}: they read requests and
+   * write replies, and a batch's reply is written by one of them when its tick committed, so none
+   * waits for a commit.
+   */
+  static QueuedThreadPool threadPool(HttpLimits limits) {
+    QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), MIN_THREADS, THREAD_IDLE_MS);
+    pool.setName("http");
+    return pool;
+  }
+
+  /**
+   * Applies the limits to a Javalin configuration being built, with {@code pool} as its threads.
+   */
   static void configure(
-      JavalinConfig cfg, HttpLimits limits, long maxBodyBytes, ObjectMapper json) {
+      JavalinConfig cfg,
+      HttpLimits limits,
+      long maxBodyBytes,
+      ObjectMapper json,
+      QueuedThreadPool pool) {
     cfg.showJavalinBanner = false;
     cfg.http.maxRequestSize = maxBodyBytes;
     cfg.router.ignoreTrailingSlashes = true;
@@ -31,8 +48,6 @@ final class JettySettings {
     ContainerErrors errors = new ContainerErrors(json);
     cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
     cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
-    QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), MIN_THREADS, THREAD_IDLE_MS);
-    pool.setName("http");
     cfg.jetty.threadPool = pool;
     cfg.jetty.modifyHttpConfiguration(
         http -> {

@@ -38,6 +38,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -178,16 +181,10 @@ public final class BatchIngest implements AutoCloseable {
   }
 
   /**
-   * Verifies and stores one batch.
+   * Verifies and stores one batch, waiting for it: {@link #submit} on this thread and the
+   * committer's.
    *
-   * @param deviceId the device named in the URL
-   * @param oldSize the size the device believes the server has verified
-   * @param canonicals the records' bytes as sent, indices {@code oldSize..}; the HTTP boundary has
-   *     checked their count and indices
-   * @param checkpointNote the signed checkpoint for {@code oldSize + canonicals.size()}
-   * @param metadata the edge counters, or null
-   * @throws LedgerException for every refusal, with its error code; {@code size-mismatch} also when
-   *     the batch was chained behind one of the same device that failed
+   * @throws LedgerException for every refusal, with its error code
    */
   public IngestResult ingest(
       String deviceId,
@@ -196,14 +193,57 @@ public final class BatchIngest implements AutoCloseable {
       String checkpointNote,
       BatchMetadata metadata) {
     try {
-      return inFlight.run(
-          deviceId,
-          oldSize,
-          oldSize + canonicals.size(),
-          after -> attempts(deviceId, oldSize, canonicals, checkpointNote, metadata, after));
-    } catch (InFlightBatches.PredecessorFailedException e) {
-      throw witness.sizeMismatch(witness.device(deviceId));
+      return submit(deviceId, oldSize, canonicals, checkpointNote, metadata, Runnable::run).join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
     }
+  }
+
+  /**
+   * Verifies one batch on this thread and hands it to the next tick; nothing waits for the tick
+   * (docs/architecture.md §5, "Ticks"). What follows the commit, and a batch chained behind one of
+   * the same device, runs on {@code executor} (the listener's request threads), never on the
+   * committer's.
+   *
+   * @param deviceId the device named in the URL
+   * @param oldSize the size the device believes the server has verified
+   * @param canonicals the records' bytes as sent, indices {@code oldSize..}; the HTTP boundary has
+   *     checked their count and indices
+   * @param checkpointNote the signed checkpoint for {@code oldSize + canonicals.size()}
+   * @param metadata the edge counters, or null
+   * @return the batch's result; it fails with {@link LedgerException} for every refusal, with its
+   *     error code ({@code size-mismatch} also when the batch was chained behind one of the same
+   *     device that failed), or with what the store failed with
+   */
+  public CompletableFuture<IngestResult> submit(
+      String deviceId,
+      long oldSize,
+      List<byte[]> canonicals,
+      String checkpointNote,
+      BatchMetadata metadata,
+      Executor executor) {
+    Objects.requireNonNull(executor, "executor");
+    return inFlight
+        .run(
+            deviceId,
+            oldSize,
+            oldSize + canonicals.size(),
+            after ->
+                attempts(
+                    deviceId, oldSize, canonicals, checkpointNote, metadata, after, 1, executor),
+            executor)
+        .exceptionallyCompose(
+            e ->
+                CompletableFuture.failedFuture(
+                    InFlightBatches.cause(e) instanceof InFlightBatches.PredecessorFailedException
+                        ? witness.sizeMismatch(witness.device(deviceId))
+                        : InFlightBatches.cause(e)));
   }
 
   /** Most batches of one device this instance holds at once (the announced batch window). */
@@ -217,35 +257,54 @@ public final class BatchIngest implements AutoCloseable {
   }
 
   /**
-   * The batch's attempts, each from the device row: the one {@code after} a predecessor it was
-   * chained behind, else read anew.
+   * The batch's attempts from {@code attempt} on, each from the device row: the one {@code after} a
+   * predecessor it was chained behind, else read anew.
    */
-  private InFlightBatches.Settled attempts(
+  private CompletableFuture<InFlightBatches.Settled> attempts(
       String deviceId,
       long oldSize,
       List<byte[]> canonicals,
       String checkpointNote,
       BatchMetadata metadata,
-      DeviceRow after) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        DeviceRow known = attempt == 1 ? after : null;
-        return attempt(
-            deviceId, oldSize, canonicals, checkpointNote, metadata, attempt == 1, known);
-      } catch (StaleDeviceException e) {
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new LedgerException(
-              ErrorCode.VERSION_CONFLICT,
-              "device log "
-                  + deviceId
-                  + " changed concurrently "
-                  + attempt
-                  + " times; fetch /v1/devices/"
-                  + deviceId
-                  + "/log and resend from its verified size");
-        }
-      }
+      DeviceRow after,
+      int attempt,
+      Executor executor) {
+    CompletableFuture<InFlightBatches.Settled> tried;
+    try {
+      DeviceRow known = attempt == 1 ? after : null;
+      tried =
+          attempt(
+              deviceId,
+              oldSize,
+              canonicals,
+              checkpointNote,
+              metadata,
+              attempt == 1,
+              known,
+              executor);
+    } catch (StaleDeviceException | RuntimeException e) {
+      tried = CompletableFuture.failedFuture(e);
     }
+    return tried.exceptionallyCompose(
+        e -> {
+          if (!(InFlightBatches.cause(e) instanceof StaleDeviceException)) {
+            return CompletableFuture.failedFuture(InFlightBatches.cause(e));
+          }
+          if (attempt >= MAX_ATTEMPTS) {
+            return CompletableFuture.failedFuture(
+                new LedgerException(
+                    ErrorCode.VERSION_CONFLICT,
+                    "device log "
+                        + deviceId
+                        + " changed concurrently "
+                        + attempt
+                        + " times; fetch /v1/devices/"
+                        + deviceId
+                        + "/log and resend from its verified size"));
+          }
+          return attempts(
+              deviceId, oldSize, canonicals, checkpointNote, metadata, null, attempt + 1, executor);
+        });
   }
 
   /**
@@ -266,14 +325,19 @@ public final class BatchIngest implements AutoCloseable {
     return tally;
   }
 
-  private InFlightBatches.Settled attempt(
+  /**
+   * One attempt: verified and triaged on this thread, then handed to the next tick; what follows
+   * the commit runs on {@code executor}.
+   */
+  private CompletableFuture<InFlightBatches.Settled> attempt(
       String deviceId,
       long oldSize,
       List<byte[]> canonicals,
       String note,
       BatchMetadata metadata,
       boolean first,
-      DeviceRow known)
+      DeviceRow known,
+      Executor executor)
       throws StaleDeviceException {
     long opened = System.nanoTime();
     DeviceRow device = known != null ? known : witness.device(deviceId);
@@ -298,12 +362,12 @@ public final class BatchIngest implements AutoCloseable {
       if (oldSize < device.verifiedSize()) {
         List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
         queue.storeAlone();
-        return settled(device, stored, receipt, true);
+        return CompletableFuture.completedFuture(settled(device, stored, receipt, true));
       }
       if (canonicals.isEmpty()) {
         witness.checkSameRoot(device, cp);
         queue.storeAlone();
-        return settled(device, List.of(), receipt, false);
+        return CompletableFuture.completedFuture(settled(device, List.of(), receipt, false));
       }
       stages.add(Stage.OPEN, System.nanoTime() - opened);
       Extension ext =
@@ -311,27 +375,22 @@ public final class BatchIngest implements AutoCloseable {
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
       DeviceRow updated = updated(device, newSize, ext, note, report, now);
-      TickSequencer.Committed done =
-          ticks.commit(new ReadyBatch(device, updated, t, ext, queue.pending()));
-      queue.committedWithBatch();
-      if (q != null) {
-        q.published(done.queueAlert());
-      }
-      RoundWrites plan = done.plan();
-      stage(
-          PipelineStage.PUBLISH,
-          () -> {
-            publish(updated, canonicals.size(), now);
-            handOver(plan, deviceId, oldSize, ext.leafHashes());
-            return null;
-          });
-      stages.countBatch();
-      List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
-      for (DeviceRecordRow r : plan.rows()) {
-        outcomes.add(r.wire());
-      }
-      tally.count(outcomes);
-      return settled(updated, outcomes, receipt, false);
+      return ticks
+          .submit(new ReadyBatch(device, updated, t, ext, queue.pending()))
+          .handleAsync(
+              (done, failed) -> {
+                if (failed != null) {
+                  Throwable why = InFlightBatches.cause(failed);
+                  try {
+                    queue.storeAlone();
+                  } catch (RuntimeException also) {
+                    why.addSuppressed(also);
+                  }
+                  throw new CompletionException(why);
+                }
+                return committed(done, q, queue, updated, canonicals, oldSize, ext, receipt, now);
+              },
+              executor);
     } catch (StaleDeviceException | RuntimeException e) {
       try {
         queue.storeAlone();
@@ -340,6 +399,43 @@ public final class BatchIngest implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** What follows a batch's commit: the admin event, the hand-over, its outcomes. */
+  private InFlightBatches.Settled committed(
+      TickSequencer.Committed done,
+      QueueReports q,
+      QueueReport queue,
+      DeviceRow updated,
+      List<byte[]> canonicals,
+      long oldSize,
+      Extension ext,
+      String receipt,
+      long now) {
+    queue.committedWithBatch();
+    if (q != null) {
+      q.published(done.queueAlert());
+    }
+    RoundWrites plan = done.plan();
+    StageObserver.Scope scope = observer.start(PipelineStage.PUBLISH);
+    long start = System.nanoTime();
+    try {
+      publish(updated, canonicals.size(), now);
+      handOver(plan, updated.id(), oldSize, ext.leafHashes());
+    } catch (RuntimeException e) {
+      scope.failed(e);
+      throw e;
+    } finally {
+      scope.end();
+      stages.add(StageTimes.Stage.PUBLISH, System.nanoTime() - start);
+    }
+    stages.countBatch();
+    List<RecordOutcome> outcomes = new ArrayList<>(plan.rows().size());
+    for (DeviceRecordRow r : plan.rows()) {
+      outcomes.add(r.wire());
+    }
+    tally.count(outcomes);
+    return settled(updated, outcomes, receipt, false);
   }
 
   /**

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,10 +52,12 @@ final class InFlightBatches {
   /** One batch's own work. */
   interface Batch {
     /**
+     * Starts the batch; the future completes when it finished, whatever way.
+     *
      * @param after the device row the predecessor this batch was chained behind left, or null when
      *     it was chained behind none
      */
-    Settled run(DeviceRow after);
+    CompletableFuture<Settled> run(DeviceRow after);
   }
 
   /** The batch this one was chained behind failed; nothing of this one ran. */
@@ -84,6 +87,9 @@ final class InFlightBatches {
 
   private final AtomicInteger held = new AtomicInteger();
 
+  /** Batches chained behind a predecessor that has not finished yet. */
+  private final AtomicInteger waiting = new AtomicInteger();
+
   /**
    * @param window most batches of one device held at once, 1..{@link ServerConfig#MAX_BATCH_WINDOW}
    * @param predecessorWait longest a chained batch waits for its predecessor
@@ -110,45 +116,102 @@ final class InFlightBatches {
     return held.get();
   }
 
+  /** Batches waiting now for the batch they are chained behind: the seam the tests wait on. */
+  int waiting() {
+    return waiting.get();
+  }
+
   /**
    * Holds the batch of {@code deviceId} from {@code from} to {@code end} while {@code batch} runs,
-   * after the batch held that ends at {@code from}, if there is one.
+   * after the batch held that ends at {@code from}, if there is one. Nothing blocks: a chained
+   * batch starts on {@code executor} when its predecessor finished, and the returned future
+   * completes when the batch finished.
    *
-   * @throws LedgerException {@code rate-limited} (429) when the device has a window of batches held
-   *     already, {@code overloaded} (503) when the predecessor is not done after the wait
-   * @throws PredecessorFailedException when the predecessor failed
+   * <p>The future fails with {@link LedgerException} {@code rate-limited} (429) when the device has
+   * a window of batches held already, {@code overloaded} (503) when the predecessor is not done
+   * after the wait, and with {@link PredecessorFailedException} when the predecessor failed.
    */
-  IngestResult run(String deviceId, long from, long end, Batch batch)
-      throws PredecessorFailedException {
+  CompletableFuture<IngestResult> run(
+      String deviceId, long from, long end, Batch batch, Executor executor) {
     Held mine = new Held(end);
-    Held predecessor = hold(deviceId, from, mine);
-    held.incrementAndGet();
+    Held predecessor;
     try {
-      DeviceRow after = predecessor == null ? null : await(deviceId, from, predecessor);
-      Settled done;
-      try {
-        done = batch.run(after);
-      } catch (LedgerException refused) {
-        Held late = predecessor == null ? arrivedSince(deviceId, from, end, refused) : null;
-        if (late == null) {
-          throw refused;
-        }
-        done = batch.run(await(deviceId, from, late));
-      }
-      mine.after.complete(done.device());
-      return done.result();
-    } catch (RuntimeException | Error | PredecessorFailedException e) {
-      mine.after.completeExceptionally(e);
-      throw e;
-    } finally {
-      held.decrementAndGet();
-      devices.computeIfPresent(
-          deviceId,
-          (id, held) -> {
-            held.remove(mine);
-            return held.isEmpty() ? null : held;
-          });
+      predecessor = hold(deviceId, from, mine);
+    } catch (LedgerException refused) {
+      return CompletableFuture.failedFuture(refused);
     }
+    held.incrementAndGet();
+    CompletableFuture<Settled> done =
+        predecessor == null
+            ? start(batch, null)
+                .exceptionallyCompose(
+                    e -> {
+                      Held late =
+                          cause(e) instanceof LedgerException refused
+                              ? arrivedSince(deviceId, from, end, refused)
+                              : null;
+                      return late == null
+                          ? CompletableFuture.failedFuture(cause(e))
+                          : after(deviceId, from, late, batch, executor);
+                    })
+            : after(deviceId, from, predecessor, batch, executor);
+    return done.handle(
+        (settled, e) -> {
+          held.decrementAndGet();
+          devices.computeIfPresent(
+              deviceId,
+              (id, list) -> {
+                list.remove(mine);
+                return list.isEmpty() ? null : list;
+              });
+          if (e != null) {
+            mine.after.completeExceptionally(cause(e));
+            throw e instanceof CompletionException c ? c : new CompletionException(e);
+          }
+          mine.after.complete(settled.device());
+          return settled.result();
+        });
+  }
+
+  /** Starts {@code batch} on this thread; a failure to start is the future's failure. */
+  private static CompletableFuture<Settled> start(Batch batch, DeviceRow after) {
+    try {
+      return batch.run(after);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Runs {@code batch} on {@code executor} once {@code predecessor} finished, from the row it left;
+   * fails at once if it failed, or with 503 when it is not done within the wait.
+   */
+  private CompletableFuture<Settled> after(
+      String deviceId, long from, Held predecessor, Batch batch, Executor executor) {
+    waiting.incrementAndGet();
+    return predecessor
+        .after
+        .copy()
+        .orTimeout(predecessorWait.toNanos(), TimeUnit.NANOSECONDS)
+        .handleAsync(
+            (row, e) -> {
+              waiting.decrementAndGet();
+              if (e == null) {
+                return start(batch, row);
+              }
+              Throwable why = cause(e);
+              return CompletableFuture.<Settled>failedFuture(
+                  why instanceof TimeoutException
+                      ? notDone(deviceId, from, "after " + predecessorWait.toMillis() + " ms")
+                      : new PredecessorFailedException(why));
+            },
+            executor)
+        .thenCompose(f -> f);
+  }
+
+  /** What a future failed with, unwrapped from its completion wrapper. */
+  static Throwable cause(Throwable e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
   }
 
   /**
@@ -214,20 +277,6 @@ final class InFlightBatches {
           Map.of("retryAfterSeconds", RETRY_AFTER_SECONDS, "batchWindow", (long) window));
     }
     return predecessor[0];
-  }
-
-  private DeviceRow await(String deviceId, long from, Held predecessor)
-      throws PredecessorFailedException {
-    try {
-      return predecessor.after.get(predecessorWait.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      throw new PredecessorFailedException(e.getCause());
-    } catch (TimeoutException e) {
-      throw notDone(deviceId, from, "after " + predecessorWait.toMillis() + " ms");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw notDone(deviceId, from, "when this instance stopped waiting");
-    }
   }
 
   private static LedgerException notDone(String deviceId, long from, String when) {

@@ -26,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
@@ -163,36 +162,19 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * Hands {@code batch} to the next tick and waits until its tick committed it.
-   *
-   * @throws StaleDeviceException when its device row moved on, or its collisions did not resolve
-   * @throws RuntimeException what the admission or the commit failed with (Redis or SQL
-   *     unavailable)
+   * Hands {@code batch} to the next tick. The future completes on the committer thread once the
+   * tick committed it, or fails with {@link StaleDeviceException} when its device row moved on or
+   * its collisions did not resolve, or with what the admission or the commit failed with (Redis or
+   * SQL unavailable); nothing waits for it here, so a caller that must not hold the committer
+   * continues on an executor of its own.
    */
-  Committed commit(ReadyBatch batch) throws StaleDeviceException {
+  CompletableFuture<Committed> submit(ReadyBatch batch) {
     Waiting w = new Waiting(batch, new CompletableFuture<>());
     queue.add(w);
     if (closed) {
       w.reply().completeExceptionally(stopped());
     }
-    try {
-      return w.reply().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StorageUnavailableException("interrupted waiting for a tick", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof StaleDeviceException stale) {
-        throw stale;
-      }
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException("tick failed: " + cause, cause);
-    }
+    return w.reply();
   }
 
   /**

@@ -21,6 +21,7 @@ import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.slf4j.MDC;
 
 /**
@@ -104,7 +105,7 @@ public final class Tracing implements StageObserver, AutoCloseable {
     }
     Span span =
         tracer.spanBuilder("batch").setParent(context).setAttribute(DEVICE, deviceId).startSpan();
-    return new BatchSpan(span, span.makeCurrent());
+    return new BatchSpan(span, context.with(span), span.makeCurrent());
   }
 
   @Override
@@ -135,14 +136,21 @@ public final class Tracing implements StageObserver, AutoCloseable {
     return otel;
   }
 
-  /** The running span of one batch. */
+  /**
+   * The running span of one batch. It is current on the thread that started it until {@link
+   * #detach()}; the batch's later work runs on an executor {@link #wrap wrapped} with it, and
+   * {@link #end()} ends it wherever the batch finishes.
+   */
   public static final class BatchSpan implements AutoCloseable {
     private final Span span;
+    private final Context context;
     private final io.opentelemetry.context.Scope scope;
     private final String previousTraceId;
+    private boolean detached;
 
-    BatchSpan(Span span, io.opentelemetry.context.Scope scope) {
+    BatchSpan(Span span, Context context, io.opentelemetry.context.Scope scope) {
       this.span = span;
+      this.context = context;
       this.scope = scope;
       this.previousTraceId = MDC.get(MDC_KEY);
       MDC.put(MDC_KEY, traceId());
@@ -159,15 +167,58 @@ public final class Tracing implements StageObserver, AutoCloseable {
       span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
     }
 
-    @Override
-    public void close() {
-      span.end();
+    /**
+     * Runs every task of {@code executor} with this span current and its trace id in the MDC, so
+     * stages that run after the commit are children of the batch and log with its trace id.
+     */
+    public Executor wrap(Executor executor) {
+      Objects.requireNonNull(executor, "executor");
+      String traceId = traceId();
+      return task ->
+          executor.execute(
+              () -> {
+                String previous = MDC.get(MDC_KEY);
+                MDC.put(MDC_KEY, traceId);
+                try {
+                  context.wrap(task).run();
+                } finally {
+                  if (previous == null) {
+                    MDC.remove(MDC_KEY);
+                  } else {
+                    MDC.put(MDC_KEY, previous);
+                  }
+                }
+              });
+    }
+
+    /**
+     * Makes the span no longer current on the thread that started it (which goes on to other
+     * requests); the span stays open until {@link #end()}. Call it on that thread; a second call
+     * does nothing.
+     */
+    public void detach() {
+      if (detached) {
+        return;
+      }
+      detached = true;
       scope.close();
       if (previousTraceId == null) {
         MDC.remove(MDC_KEY);
       } else {
         MDC.put(MDC_KEY, previousTraceId);
       }
+    }
+
+    /** Ends the span, on any thread. */
+    public void end() {
+      span.end();
+    }
+
+    /** Detaches and ends the span: a batch that ran on one thread from start to end. */
+    @Override
+    public void close() {
+      detach();
+      end();
     }
   }
 }

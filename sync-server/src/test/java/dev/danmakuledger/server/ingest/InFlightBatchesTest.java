@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +57,37 @@ final class InFlightBatchesTest {
         device);
   }
 
+  /** One batch's work done on the calling thread: what {@link InFlightBatches.Batch} starts. */
+  private interface Work {
+    InFlightBatches.Settled run(DeviceRow after);
+  }
+
+  /**
+   * Runs {@code work} as a batch of {@code device} on the pool and waits for it, as the HTTP layer
+   * waits for a reply: its refusal or failure is thrown.
+   */
+  private IngestResult run(InFlightBatches batches, String device, long from, long end, Work work)
+      throws InFlightBatches.PredecessorFailedException, InterruptedException {
+    try {
+      return batches
+          .run(
+              device,
+              from,
+              end,
+              after -> CompletableFuture.supplyAsync(() -> work.run(after), pool),
+              pool)
+          .get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof InFlightBatches.PredecessorFailedException p) {
+        throw p;
+      }
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** A batch that tells {@code started} it runs, then waits for {@code release}. */
   private Future<IngestResult> held(
       InFlightBatches batches,
@@ -67,7 +98,8 @@ final class InFlightBatchesTest {
       RuntimeException failure) {
     return pool.submit(
         () ->
-            batches.run(
+            run(
+                batches,
                 "d",
                 from,
                 end,
@@ -111,7 +143,8 @@ final class InFlightBatchesTest {
     Future<IngestResult> second =
         pool.submit(
             () ->
-                batches.run(
+                run(
+                    batches,
                     "d",
                     2,
                     5,
@@ -142,7 +175,8 @@ final class InFlightBatchesTest {
     Future<IngestResult> second =
         pool.submit(
             () ->
-                batches.run(
+                run(
+                    batches,
                     "d",
                     2,
                     4,
@@ -152,7 +186,7 @@ final class InFlightBatchesTest {
                     }));
     heldAre(batches, 2);
     Future<IngestResult> third =
-        pool.submit(() -> batches.run("d", 4, 6, after -> settled(row(6))));
+        pool.submit(() -> run(batches, "d", 4, 6, after -> settled(row(6))));
     heldAre(batches, 3);
     release.countDown();
     assertSame(boom, assertThrows(ExecutionException.class, first::get).getCause());
@@ -175,7 +209,8 @@ final class InFlightBatchesTest {
     Future<IngestResult> first = held(batches, 0, 2, started, release, null);
     await(started);
     List<DeviceRow> seen = new ArrayList<>();
-    batches.run(
+    run(
+        batches,
         "d",
         3,
         5,
@@ -186,7 +221,8 @@ final class InFlightBatchesTest {
     assertNull(seen.get(0), "from 3 continues no batch held (the one held ends at 2)");
     release.countDown();
     first.get();
-    batches.run(
+    run(
+        batches,
         "d",
         2,
         4,
@@ -204,12 +240,12 @@ final class InFlightBatchesTest {
     CountDownLatch release = new CountDownLatch(1);
     List<DeviceRow> seen = new ArrayList<>();
     List<Future<IngestResult>> predecessor = new ArrayList<>();
-    AtomicReference<Thread> follower = new AtomicReference<>();
     AtomicBoolean refused = new AtomicBoolean();
     Future<IngestResult> r =
         pool.submit(
             () ->
-                batches.run(
+                run(
+                    batches,
                     "d",
                     2,
                     4,
@@ -217,7 +253,6 @@ final class InFlightBatchesTest {
                       seen.add(after);
                       if (after == null) {
                         // [0, 2) arrives while this one is read, and the device has verified 0
-                        follower.set(Thread.currentThread());
                         predecessor.add(held(batches, 0, 2, predecessorStarted, release, null));
                         await(predecessorStarted);
                         refused.set(true);
@@ -227,11 +262,14 @@ final class InFlightBatchesTest {
                       return settled(row(4));
                     }));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!(refused.get() && follower.get().getState() == Thread.State.TIMED_WAITING)
-        && System.nanoTime() < deadline) {
+    while (batches.waiting() != 1 && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
-    assertEquals(Thread.State.TIMED_WAITING, follower.get().getState(), "waiting for [0, 2)");
+    assertTrue(refused.get(), "refused as starting beyond the verified size");
+    assertEquals(1, batches.waiting(), "chained behind [0, 2) after all");
+    heldAre(batches, 2);
+    assertEquals(1, seen.size(), "not run again before [0, 2) finished");
+    assertTrue(!r.isDone(), "waiting for [0, 2)");
     release.countDown();
     assertEquals(4, r.get().response().verifiedSize());
     assertNull(seen.get(0));
@@ -241,7 +279,8 @@ final class InFlightBatchesTest {
         assertThrows(
             LedgerException.class,
             () ->
-                batches.run(
+                run(
+                    batches,
                     "d",
                     6,
                     8,
@@ -264,13 +303,13 @@ final class InFlightBatchesTest {
     for (int i = 1; i < window; i++) {
       long from = i;
       inFlight.add(
-          pool.submit(() -> batches.run("d", from, from + 1, a -> settled(row(from + 1)))));
+          pool.submit(() -> run(batches, "d", from, from + 1, a -> settled(row(from + 1)))));
       heldAre(batches, i + 1);
     }
     LedgerException refused =
         assertThrows(
             LedgerException.class,
-            () -> batches.run("d", window, window + 1, a -> settled(row(window + 1))));
+            () -> run(batches, "d", window, window + 1, a -> settled(row(window + 1))));
     assertEquals(ErrorCode.RATE_LIMITED, refused.code());
     assertEquals(1L, refused.extensions().get("retryAfterSeconds"));
     assertEquals((long) window, refused.extensions().get("batchWindow"));
@@ -278,7 +317,7 @@ final class InFlightBatchesTest {
     assertEquals(window, batches.held(), "the refused batch is not held");
     assertEquals(
         2,
-        batches.run("e", 0, 2, a -> settled(row(2))).response().verifiedSize(),
+        run(batches, "e", 0, 2, a -> settled(row(2))).response().verifiedSize(),
         "another device has a window of its own");
     release.countDown();
     for (Future<IngestResult> f : inFlight) {
@@ -286,8 +325,7 @@ final class InFlightBatchesTest {
     }
     assertEquals(
         window + 1,
-        batches
-            .run("d", window, window + 1, a -> settled(row(window + 1)))
+        run(batches, "d", window, window + 1, a -> settled(row(window + 1)))
             .response()
             .verifiedSize());
   }
@@ -300,7 +338,7 @@ final class InFlightBatchesTest {
     Future<IngestResult> first = held(batches, 0, 2, started, release, null);
     await(started);
     LedgerException late =
-        assertThrows(LedgerException.class, () -> batches.run("d", 2, 4, a -> settled(row(4))));
+        assertThrows(LedgerException.class, () -> run(batches, "d", 2, 4, a -> settled(row(4))));
     assertEquals(ErrorCode.OVERLOADED, late.code());
     assertEquals(503, late.code().status());
     assertTrue(late.getMessage().contains("still in flight"), late.getMessage());
