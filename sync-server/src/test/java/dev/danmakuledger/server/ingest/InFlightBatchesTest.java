@@ -348,6 +348,41 @@ final class InFlightBatchesTest {
   }
 
   @Test
+  void aChainedBatchWaitsHoldingNoThread() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG);
+    ExecutorService one = Executors.newSingleThreadExecutor();
+    try {
+      CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
+      CompletableFuture<IngestResult> first = batches.run("d", 0, 2, after -> committing, one);
+      List<DeviceRow> seen = new ArrayList<>();
+      CompletableFuture<IngestResult> second =
+          batches.run(
+              "d",
+              2,
+              5,
+              after -> {
+                seen.add(after);
+                return CompletableFuture.completedFuture(settled(row(5)));
+              },
+              one);
+      assertEquals(1, batches.waiting(), "the second is chained behind the first");
+      assertEquals(
+          "free",
+          one.submit(() -> "free").get(30, TimeUnit.SECONDS),
+          "the only thread of the executor is not held by the waiting batch");
+      assertTrue(!second.isDone() && seen.isEmpty(), "the second waits for the first");
+      committing.complete(settled(row(2)));
+      assertEquals(2, first.get(30, TimeUnit.SECONDS).response().verifiedSize());
+      assertEquals(5, second.get(30, TimeUnit.SECONDS).response().verifiedSize());
+      assertEquals(2, seen.get(0).verifiedSize(), "started from the row the first left");
+      assertEquals(0, batches.waiting());
+      heldAre(batches, 0);
+    } finally {
+      one.shutdownNow();
+    }
+  }
+
+  @Test
   void theWindowIsOneToSixteen() {
     for (int bad : new int[] {0, -1, ServerConfig.MAX_BATCH_WINDOW + 1}) {
       IllegalArgumentException e =
