@@ -230,8 +230,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--max-threads",
       description =
-          "HTTP request threads, at least --max-bodies + 32; no request holds one while its batch"
-              + " waits for a commit (default 48)")
+          "HTTP request threads, at least --max-bodies + 24; no request holds one while its batch"
+              + " waits for a commit (default 40)")
   Integer maxThreads;
 
   @Option(

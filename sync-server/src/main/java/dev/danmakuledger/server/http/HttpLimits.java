@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param idleTimeout longest silence on a connection, also in the middle of a request head or body
  *     (Jetty's idle timeout), 1 s .. 10 min; keep it above the 15 s stream heartbeat
  * @param maxHeaderBytes largest request line plus header fields, 1 KiB .. 1 MiB; beyond, 431
- * @param maxThreads request threads of the listener, at least {@code maxBodies + 32}; a batch holds
+ * @param maxThreads request threads of the listener, at least {@code maxBodies + 24}; a batch holds
  *     one while its body is read, parsed and verified, not while it waits for its tick
  */
 public record HttpLimits(
@@ -31,12 +31,15 @@ public record HttpLimits(
     int maxHeaderBytes,
     int maxThreads) {
 
-  /** Threads kept for reads, health checks and streams whatever the bodies do. */
-  static final int SPARE_THREADS = 32;
+  /**
+   * Threads kept for reads, health checks, stream openings and replies whatever the bodies do: CPU
+   * work and short SQL reads, since no request waits for a commit on its thread.
+   */
+  static final int SPARE_THREADS = 24;
 
   /**
    * Defaults: 16 bodies at once, 8 per address, at least 1 KiB/s, 30 s idle, 8 KiB of headers
-   * (Jetty's and Javalin's own defaults for the last two), 48 threads: the bodies plus the spare. A
+   * (Jetty's and Javalin's own defaults for the last two), 40 threads: the bodies plus the spare. A
    * request thread holds no batch beyond its parse and verification (the reply is written when the
    * tick committed), so threads track the CPU work, not the batches waiting for a commit.
    */
