@@ -200,19 +200,27 @@ final class ShardLoop {
     for (Map.Entry<String, Long> e : known.entrySet()) {
       outcome.saw(e.getKey(), e.getValue(), positions.getOrDefault(e.getKey(), 0L));
     }
-    ShardRelay.Batch batch = ready;
-    if (batch == null) {
+    ShardRelay.Batch batch;
+    if (ready == null) {
       batch = relay.read(feed, known, positions, budget, turn++, phases);
+    } else {
+      // read while the last transaction committed: add what the rooms got since that read began
+      int left = budget - ready.records().size();
+      batch =
+          left < 1 || !behind(known, ready.after(positions))
+              ? ready
+              : ready.plus(relay.read(feed, known, ready.after(positions), left, turn++, phases));
     }
     if (!batch.empty()) {
       long started = System.nanoTime();
       relay.begin(batch);
       phases.ran(RelayPhases.Phase.SEND, started);
       Future<ShardRelay.Batch> prefetch = null;
-      if (batch.more()) {
-        Map<String, Long> from = batch.after(positions);
+      Map<String, Long> now = heads();
+      Map<String, Long> from = batch.after(positions);
+      if (batch.more() || behind(now, from)) {
         int t = turn++;
-        prefetch = prefetcher.submit(() -> relay.read(feed, known, from, budget, t, phases));
+        prefetch = prefetcher.submit(() -> relay.read(feed, now, from, budget, t, phases));
       }
       started = System.nanoTime();
       try {
@@ -267,6 +275,21 @@ final class ShardLoop {
     synchronized (this) {
       return new HashMap<>(heads);
     }
+  }
+
+  /** Whether a room of {@code heads} is past its position in {@code positions}. */
+  private static boolean behind(Map<String, Long> heads, Map<String, Long> positions) {
+    for (Map.Entry<String, Long> e : heads.entrySet()) {
+      if (e.getValue() > positions.getOrDefault(e.getKey(), 0L)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The heads handed to the loop so far, without reading those of the rooms only named. */
+  private synchronized Map<String, Long> heads() {
+    return new HashMap<>(heads);
   }
 
   private static ShardRelay.Batch await(Future<ShardRelay.Batch> f) {

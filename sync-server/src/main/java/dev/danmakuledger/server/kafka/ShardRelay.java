@@ -31,6 +31,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class ShardRelay implements AutoCloseable {
   private static final Duration POSITIONS_WITHIN = Duration.ofSeconds(30);
 
+  /** The producer's first retry backoff (then exponential up to 1 s): see {@link #openShard}. */
+  static final int RETRY_BACKOFF_MS = 10;
+
   /** Most messages of one room that one transaction takes, so that rooms take turns. */
   static final int PER_ROOM = 2_500;
 
@@ -69,6 +72,10 @@ final class ShardRelay implements AutoCloseable {
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    // a transaction's first send meets CONCURRENT_TRANSACTIONS until the brokers finished the last
+    // one's markers (docs/kafka.md, "Lag"): retry soon, backing off exponentially to the default
+    // max
+    p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, RETRY_BACKOFF_MS);
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000);
@@ -215,6 +222,18 @@ final class ShardRelay implements AutoCloseable {
       List<ProducerRecord<String, String>> records, Map<String, Long> moved, boolean more) {
     boolean empty() {
       return moved.isEmpty();
+    }
+
+    /**
+     * This batch followed by {@code later}, read from this batch's positions on: each room's
+     * messages stay in cursor order.
+     */
+    Batch plus(Batch later) {
+      List<ProducerRecord<String, String>> all = new ArrayList<>(records);
+      all.addAll(later.records());
+      Map<String, Long> to = new HashMap<>(moved);
+      to.putAll(later.moved());
+      return new Batch(all, to, later.more());
     }
 
     /** {@code before} with this batch's positions on top. */
