@@ -344,11 +344,19 @@ public final class LocalKafka implements AutoCloseable {
     }
   }
 
-  /** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding. */
-  private static String clusterId() {
+  /**
+   * A KRaft cluster id: 16 random bytes, URL-safe base64 without padding, not starting with '-'
+   * (the storage tool would read such an id as an option).
+   */
+  static String clusterId() {
+    SecureRandom random = new SecureRandom();
     byte[] b = new byte[16];
-    new SecureRandom().nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    String id;
+    do {
+      random.nextBytes(b);
+      id = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    } while (id.startsWith("-"));
+    return id;
   }
 
   private static int freePort() {
