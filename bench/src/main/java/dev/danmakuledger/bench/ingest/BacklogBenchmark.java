@@ -315,6 +315,7 @@ public final class BacklogBenchmark {
               proxy.bytesUp(),
               proxy.bytesDown(),
               proxy.drops(),
+              proxy.upUsage(),
               IngestBenchmark.breakdown(server.stageTimes().minus(before)),
               agentCpu(result, records));
       log.printf(Locale.ROOT, "backlog: %s: %s%n", name, d.describe());
@@ -334,6 +335,7 @@ public final class BacklogBenchmark {
       long bytesUp,
       long bytesDown,
       long drops,
+      LinkProxy.Usage up,
       String stages,
       String cpu) {
     double perSecond() {
@@ -357,7 +359,9 @@ public final class BacklogBenchmark {
           Locale.ROOT,
           "%,.0f records/s (%d records in %.1f s, %d batches); on the wire %.1f bytes a record up,"
               + " %.1f down (%,d and %,d bytes); %d drops; %.2f of the link's capacity at these"
-              + " bytes a record (%,.0f records/s); server ms/batch: %s%s",
+              + " bytes a record (%,.0f records/s); uplink busy %.2f of %.1f s from its first byte"
+              + " to its last (idle %.1f s, %d pauses of 20 ms or more, the longest %.0f ms);"
+              + " server ms/batch: %s%s",
           perSecond(),
           records,
           seconds,
@@ -369,6 +373,11 @@ public final class BacklogBenchmark {
           drops,
           perSecond() / capacity(),
           capacity(),
+          up.busy(),
+          up.spanNanos() / 1e9,
+          up.idleNanos() / 1e9,
+          up.pauses(),
+          up.longestPauseNanos() / 1e6,
           stages,
           cpu);
     }

@@ -88,6 +88,11 @@ public final class LinkProxy implements AutoCloseable {
     return down.bytes.get();
   }
 
+  /** How the device-to-server direction was used so far ({@link Usage}). */
+  public Usage upUsage() {
+    return up.usage();
+  }
+
   /** Connections accepted so far. */
   public long connections() {
     return connections.get();
@@ -262,6 +267,21 @@ public final class LinkProxy implements AutoCloseable {
   }
 
   /**
+   * How one direction of a rate-limited link was used between its first and its last byte: how long
+   * that was, and how much of it the link stood idle, in how many pauses of at least {@link
+   * #PAUSE_NANOS} and the longest of them (all zero for a link without a rate).
+   */
+  public record Usage(long spanNanos, long idleNanos, int pauses, long longestPauseNanos) {
+    /** Shortest idle time counted as a pause: about a round trip on the fastest profile. */
+    public static final long PAUSE_NANOS = 20_000_000;
+
+    /** The share of the span the link was busy, 0..1 (1 for an empty span). */
+    public double busy() {
+      return spanNanos <= 0 ? 1 : 1 - (double) idleNanos / spanNanos;
+    }
+  }
+
+  /**
    * One direction of the link, shared by all its connections: the bottleneck that sends one chunk
    * after the other at the link's rate.
    */
@@ -269,6 +289,11 @@ public final class LinkProxy implements AutoCloseable {
     private final long bytesPerSecond;
     private final AtomicLong bytes = new AtomicLong();
     private long freeAt = System.nanoTime();
+    private long firstByteAt;
+    private boolean started;
+    private long idleNanos;
+    private int pauses;
+    private long longestPause;
 
     Lane(long bytesPerSecond) {
       this.bytesPerSecond = bytesPerSecond;
@@ -289,10 +314,25 @@ public final class LinkProxy implements AutoCloseable {
         return now;
       }
       if (freeAt - now < 0) {
+        if (!started) {
+          started = true;
+          firstByteAt = now;
+        } else {
+          long idle = now - freeAt;
+          idleNanos += idle;
+          if (idle >= Usage.PAUSE_NANOS) {
+            pauses++;
+            longestPause = Math.max(longestPause, idle);
+          }
+        }
         freeAt = now;
       }
       freeAt += n * 1_000_000_000L / bytesPerSecond;
       return freeAt;
+    }
+
+    synchronized Usage usage() {
+      return new Usage(started ? freeAt - firstByteAt : 0, idleNanos, pauses, longestPause);
     }
   }
 }

@@ -9,10 +9,12 @@ import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.AcksResponse;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
+import dev.danmakuledger.protocol.wire.BinaryBatch;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.protocol.wire.LogState;
+import dev.danmakuledger.protocol.wire.WireRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Clock;
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -56,6 +59,8 @@ import okhttp3.ResponseBody;
 public final class SyncClient {
   private static final MediaType JSON = MediaType.get("application/json");
 
+  private static final MediaType BINARY_BATCH = MediaType.get(BinaryBatch.MEDIA_TYPE);
+
   /** The header with which a server announces its window of batches in flight. */
   public static final String WINDOW_HEADER = "Danmaku-Batch-Window";
 
@@ -70,6 +75,9 @@ public final class SyncClient {
 
   /** The latest answer's {@code Accept-Encoding} named gzip (RFC 7694). */
   private volatile boolean serverTakesGzip;
+
+  /** The latest answer to {@code /log} or {@code /batches} named the binary body in Accept-Post. */
+  private volatile boolean serverTakesBinary;
 
   /** The window of the latest answer to {@code /log} or {@code /batches}. */
   private volatile int serverWindow = 1;
@@ -168,25 +176,66 @@ public final class SyncClient {
   }
 
   /**
-   * A batch's body encoded ahead of its upload: the JSON, and its gzip when the server took gzip at
-   * the time of encoding and this client compresses.
+   * A batch's body encoded ahead of its upload: plain JSON, or, when this client compresses and the
+   * server took gzip at the time of encoding, gzip of the binary body if the server took that too
+   * (docs/sync.md, "Binary batches"), else of the JSON.
    */
   static final class Encoded {
     private final BatchRequest request;
-    private final byte[] json;
-    private final GzipBody gzip;
+    private final byte[] bytes;
+    private final MediaType type;
+    private final boolean gzip;
 
-    private Encoded(BatchRequest request, byte[] json, GzipBody gzip) {
+    private Encoded(BatchRequest request, byte[] bytes, MediaType type, boolean gzip) {
       this.request = request;
-      this.json = json;
+      this.bytes = bytes;
+      this.type = type;
       this.gzip = gzip;
+    }
+
+    /** Whether the body is in the binary layout. */
+    boolean binary() {
+      return type == BINARY_BATCH;
+    }
+
+    /** Whether the body is in gzip. */
+    boolean gzip() {
+      return gzip;
+    }
+
+    /** The body's bytes as they go on the wire. */
+    byte[] bytes() {
+      return bytes;
     }
   }
 
   /** Encodes {@code batch} now, so that its upload can start the moment the link is free. */
   Encoded encode(BatchRequest batch) throws IOException {
-    byte[] body = json.writeValueAsBytes(batch);
-    return new Encoded(batch, body, compressing() ? gzip(body) : null);
+    if (!compressing()) {
+      return plain(batch);
+    }
+    if (serverTakesBinary) {
+      return new Encoded(batch, gzip(binary(batch)), BINARY_BATCH, true);
+    }
+    return new Encoded(batch, gzip(json.writeValueAsBytes(batch)), JSON, true);
+  }
+
+  private Encoded plain(BatchRequest batch) throws IOException {
+    return new Encoded(batch, json.writeValueAsBytes(batch), JSON, false);
+  }
+
+  /**
+   * The binary body of {@code batch}: its JSON without the records as the head, then their bytes.
+   */
+  private byte[] binary(BatchRequest batch) throws IOException {
+    byte[] head =
+        json.writeValueAsBytes(
+            new BatchRequest(batch.oldSize(), List.of(), batch.checkpoint(), batch.metadata()));
+    List<byte[]> records = new ArrayList<>(batch.records().size());
+    for (WireRecord r : batch.records()) {
+      records.add(r.canonicalBytes());
+    }
+    return BinaryBatch.encode(head, records);
   }
 
   /**
@@ -215,20 +264,21 @@ public final class SyncClient {
             + " (trace "
             + trace.traceId()
             + ")";
-    if (compressing()) {
-      GzipBody gzip = encoded.gzip != null ? encoded.gzip : gzip(encoded.json);
+    if (encoded.gzip && compressing()) {
       try {
-        return call(batchRequest(url, gzip, trace, bodySent), BatchResponse.class, what, true);
+        return call(batchRequest(url, encoded, trace, bodySent), BatchResponse.class, what, true);
       } catch (ServerProblemException e) {
         if (!refusedTheCoding(e)) {
           throw e;
         }
-        // an instance that does not take gzip after all (an older one behind the same address):
-        // nothing was stored, so the same batch goes again as it is
+        // an instance that does not take gzip or the binary body after all (an older one behind
+        // the same address): nothing was stored, so the same batch goes again as plain JSON
         serverTakesGzip = false;
+        serverTakesBinary = false;
       }
     }
-    return call(batchRequest(url, encoded.json, trace, bodySent), BatchResponse.class, what, true);
+    Encoded plain = encoded.gzip ? plain(batch) : encoded;
+    return call(batchRequest(url, plain, trace, bodySent), BatchResponse.class, what, true);
   }
 
   /**
@@ -265,22 +315,16 @@ public final class SyncClient {
   }
 
   private static Request batchRequest(
-      HttpUrl url, byte[] body, TraceParent trace, Runnable bodySent) {
-    return new Request.Builder()
-        .url(url)
-        .post(signalling(RequestBody.create(body, JSON), bodySent))
-        .header(TraceParent.HEADER, trace.header())
-        .build();
-  }
-
-  private static Request batchRequest(
-      HttpUrl url, GzipBody body, TraceParent trace, Runnable bodySent) {
-    return new Request.Builder()
-        .url(url)
-        .post(signalling(RequestBody.create(body.bytes(), JSON), bodySent))
-        .header("Content-Encoding", "gzip")
-        .header(TraceParent.HEADER, trace.header())
-        .build();
+      HttpUrl url, Encoded body, TraceParent trace, Runnable bodySent) {
+    Request.Builder b =
+        new Request.Builder()
+            .url(url)
+            .post(signalling(RequestBody.create(body.bytes, body.type), bodySent))
+            .header(TraceParent.HEADER, trace.header());
+    if (body.gzip) {
+      b.header("Content-Encoding", "gzip");
+    }
+    return b.build();
   }
 
   /** {@code body}, running {@code sent} after it was written and flushed to the connection. */
@@ -317,15 +361,13 @@ public final class SyncClient {
             || code == ErrorCode.MALFORMED_REQUEST);
   }
 
-  /** A request body in gzip (RFC 1952). */
-  private record GzipBody(byte[] bytes) {}
-
-  private static GzipBody gzip(byte[] body) throws IOException {
+  /** {@code body} in gzip (RFC 1952). */
+  private static byte[] gzip(byte[] body) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 3 + 64);
     try (GZIPOutputStream g = new GZIPOutputStream(out, 64 * 1024)) {
       g.write(body);
     }
-    return new GzipBody(out.toByteArray());
+    return out.toByteArray();
   }
 
   private HttpUrl url(String... segments) {
@@ -354,6 +396,7 @@ public final class SyncClient {
       serverTakesGzip = takesGzip(response.headers("Accept-Encoding"));
       if (announcesWindow) {
         serverWindow = windowOf(response.headers(WINDOW_HEADER));
+        serverTakesBinary = takesBinary(response.headers("Accept-Post"));
       }
       byte[] body = read(response.body(), what);
       if (!response.isSuccessful()) {
@@ -370,6 +413,21 @@ public final class SyncClient {
             "cannot " + what + ": reply is not a valid " + type.getSimpleName() + ": " + e, e);
       }
     }
+  }
+
+  /**
+   * Whether {@code Accept-Post} field values (W3C Linked Data Platform 1.0 §7.1: media types, comma
+   * separated) name the binary batch body {@value BinaryBatch#MEDIA_TYPE}, parameters aside.
+   */
+  static boolean takesBinary(List<String> acceptPost) {
+    for (String value : acceptPost) {
+      for (String element : value.split(",")) {
+        if (element.split(";")[0].strip().equalsIgnoreCase(BinaryBatch.MEDIA_TYPE)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether {@code Accept-Encoding} field values name gzip (RFC 9110 §12.5.3), not at q=0. */

@@ -1,5 +1,6 @@
 package dev.danmakuledger.edge.sync;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,15 +11,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BinaryBatch;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.EnrollResponse;
 import dev.danmakuledger.protocol.wire.Json;
+import dev.danmakuledger.protocol.wire.WireRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import okhttp3.OkHttpClient;
@@ -338,5 +342,99 @@ class SyncClientTest {
     assertFalse(SyncClient.takesGzip(List.of("gzip;q=0")));
     assertFalse(SyncClient.takesGzip(List.of("gzip; q=0.000")));
     assertFalse(SyncClient.takesGzip(List.of("x-gzip2, deflate")));
+  }
+
+  static MockResponse takingBinary(MockResponse r) {
+    return takingGzip(r).setHeader("Accept-Post", "application/json, " + BinaryBatch.MEDIA_TYPE);
+  }
+
+  static byte[] gunzipBytes(RecordedRequest req) throws IOException {
+    try (GZIPInputStream in = new GZIPInputStream(req.getBody().inputStream())) {
+      return in.readAllBytes();
+    }
+  }
+
+  final BatchRequest twoRecords =
+      new BatchRequest(
+          5,
+          List.of(
+              new WireRecord(5, Base64.getEncoder().encodeToString(new byte[] {2, 7, 7})),
+              new WireRecord(6, Base64.getEncoder().encodeToString(new byte[] {2, 8}))),
+          "note",
+          null);
+
+  @Test
+  void batchesGoBinaryInGzipWhileTheLogOrBatchAnswerNamesTheBinaryBody() throws Exception {
+    web.enqueue(takingBinary(json(200, LOG_REPLY)));
+    web.enqueue(takingBinary(json(200, EMPTY_REPLY)));
+    web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
+    web.enqueue(takingGzip(json(200, EMPTY_REPLY)));
+    client.log("d");
+    client.postBatch("d", twoRecords);
+    client.postBatch("d", twoRecords);
+    client.postBatch("d", twoRecords);
+
+    web.takeRequest();
+    for (int i = 0; i < 2; i++) {
+      RecordedRequest binary = web.takeRequest();
+      assertEquals("gzip", binary.getHeader("Content-Encoding"));
+      assertEquals(BinaryBatch.MEDIA_TYPE, binary.getHeader("Content-Type"));
+      BinaryBatch.Parts parts = BinaryBatch.decode(gunzipBytes(binary), 10);
+      assertEquals(
+          Json.mapper().writeValueAsString(new BatchRequest(5, List.of(), "note", null)),
+          new String(parts.head(), StandardCharsets.UTF_8));
+      assertEquals(2, parts.records().size());
+      assertArrayEquals(new byte[] {2, 7, 7}, parts.records().get(0));
+      assertArrayEquals(new byte[] {2, 8}, parts.records().get(1));
+    }
+    RecordedRequest json = web.takeRequest();
+    assertEquals("gzip", json.getHeader("Content-Encoding"));
+    assertTrue(json.getHeader("Content-Type").startsWith("application/json"));
+    assertEquals(Json.mapper().writeValueAsString(twoRecords), gunzip(json));
+  }
+
+  @Test
+  void anAgentWithoutCompressionSendsPlainJsonToAServerTakingTheBinaryBody() throws Exception {
+    SyncClient plain = new SyncClient(http, web.url("/").toString(), clock, false);
+    web.enqueue(takingBinary(json(200, LOG_REPLY)));
+    web.enqueue(takingBinary(json(200, EMPTY_REPLY)));
+    plain.log("d");
+    plain.postBatch("d", twoRecords);
+    web.takeRequest();
+    RecordedRequest sent = web.takeRequest();
+    assertNull(sent.getHeader("Content-Encoding"));
+    assertTrue(sent.getHeader("Content-Type").startsWith("application/json"));
+    assertEquals(Json.mapper().writeValueAsString(twoRecords), sent.getBody().readUtf8());
+  }
+
+  @Test
+  void aRefusedBinaryBatchGoesAgainAsPlainJsonAtOnce() throws Exception {
+    for (MockResponse refusal :
+        List.of(problem(415, "unsupported-media-type"), problem(400, "malformed-json"))) {
+      web.enqueue(takingBinary(json(200, LOG_REPLY)));
+      web.enqueue(refusal);
+      web.enqueue(json(200, EMPTY_REPLY));
+      client.log("d");
+      client.postBatch("d", twoRecords);
+      web.takeRequest();
+      RecordedRequest binary = web.takeRequest();
+      RecordedRequest plain = web.takeRequest();
+      assertEquals(BinaryBatch.MEDIA_TYPE, binary.getHeader("Content-Type"));
+      assertNull(plain.getHeader("Content-Encoding"), refusal.toString());
+      assertEquals(Json.mapper().writeValueAsString(twoRecords), plain.getBody().readUtf8());
+      assertFalse(client.compressing());
+    }
+  }
+
+  @Test
+  void acceptPostIsReadAsAListOfMediaTypes() {
+    assertTrue(SyncClient.takesBinary(List.of(BinaryBatch.MEDIA_TYPE)));
+    assertTrue(SyncClient.takesBinary(List.of("application/json, " + BinaryBatch.MEDIA_TYPE)));
+    assertTrue(
+        SyncClient.takesBinary(
+            List.of("application/json", BinaryBatch.MEDIA_TYPE.toUpperCase() + " ; v=1")));
+    assertFalse(SyncClient.takesBinary(List.of()));
+    assertFalse(SyncClient.takesBinary(List.of("application/json")));
+    assertFalse(SyncClient.takesBinary(List.of(BinaryBatch.MEDIA_TYPE + "2")));
   }
 }

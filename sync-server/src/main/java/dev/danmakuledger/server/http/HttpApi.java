@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.trace.TraceParent;
+import dev.danmakuledger.protocol.wire.BinaryBatch;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
@@ -42,6 +43,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -118,6 +120,13 @@ public final class HttpApi {
    * in flight"). Without it an agent keeps one.
    */
   public static final String BATCH_WINDOW_HEADER = "Danmaku-Batch-Window";
+
+  /**
+   * {@code Accept-Post} (W3C Linked Data Platform 1.0 §7.1) of the batch and log endpoints: the
+   * media types a batch may be posted in, so an agent sends the binary body only to an instance
+   * that takes it (docs/sync.md, "Binary batches").
+   */
+  public static final String ACCEPT_POST = "application/json, " + BinaryBatch.MEDIA_TYPE;
 
   /** Interval of the SSE comment heartbeat. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -212,8 +221,10 @@ public final class HttpApi {
 
     app.post("/v1/devices", this::enroll);
     String window = Integer.toString(s.ingest().batchWindow());
-    app.before("/v1/devices/{deviceId}/log", ctx -> ctx.header(BATCH_WINDOW_HEADER, window));
-    app.before("/v1/devices/{deviceId}/batches", ctx -> ctx.header(BATCH_WINDOW_HEADER, window));
+    for (String path : List.of("/v1/devices/{deviceId}/log", "/v1/devices/{deviceId}/batches")) {
+      app.before(
+          path, ctx -> ctx.header(BATCH_WINDOW_HEADER, window).header("Accept-Post", ACCEPT_POST));
+    }
     get(
         "/v1/devices/{deviceId}/log",
         ctx -> send(ctx, 200, s.queries().log(Requests.deviceId(ctx))));

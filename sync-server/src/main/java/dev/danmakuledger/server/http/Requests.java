@@ -6,6 +6,7 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.wire.BatchRequest;
+import dev.danmakuledger.protocol.wire.BinaryBatch;
 import dev.danmakuledger.protocol.wire.EnrollRequest;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.protocol.wire.admin.ClusterHistory;
@@ -207,28 +208,18 @@ final class Requests {
   /** A structurally valid batch: the canonical bytes of its records, in index order. */
   record Batch(long oldSize, List<byte[]> canonicals, BatchRequest request) {}
 
+  /**
+   * A batch from its JSON body, or from its binary body ({@link BinaryBatch}) when the request's
+   * {@code Content-Type} is {@value BinaryBatch#MEDIA_TYPE} (docs/sync.md, "Binary batches").
+   */
   Batch batch(Context ctx) {
+    if (isBinaryBatch(ctx.header("Content-Type"))) {
+      return binaryBatch(ctx);
+    }
     BatchRequest req = parse(ctx, BatchRequest.class);
-    if (req.checkpoint().length() > MAX_CHECKPOINT_CHARS) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD,
-          "checkpoint: got "
-              + req.checkpoint().length()
-              + " characters, want at most "
-              + MAX_CHECKPOINT_CHARS
-              + " (a checkpoint note with few signatures)");
-    }
+    checkHead(req);
     List<WireRecord> records = req.records();
-    if (records.size() > maxRecords) {
-      throw new LedgerException(
-          ErrorCode.TOO_MANY_RECORDS,
-          "records: got " + records.size() + ", want at most " + maxRecords + "; split the batch",
-          Map.of("maxRecords", maxRecords));
-    }
-    if (req.oldSize() > Long.MAX_VALUE - records.size()) {
-      throw new LedgerException(
-          ErrorCode.INVALID_FIELD, "oldSize: got " + req.oldSize() + ", want a log size");
-    }
+    checkCount(req, records.size());
     List<byte[]> canonicals = new ArrayList<>(records.size());
     Base64.Decoder b64 = Base64.getDecoder();
     for (int i = 0; i < records.size(); i++) {
@@ -252,6 +243,89 @@ final class Requests {
       canonicals.add(bytes);
     }
     return new Batch(req.oldSize(), canonicals, req);
+  }
+
+  /** Whether {@code contentType} names the binary batch body, parameters aside. */
+  static boolean isBinaryBatch(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semicolon = contentType.indexOf(';');
+    String type = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
+    return type.strip().equalsIgnoreCase(BinaryBatch.MEDIA_TYPE);
+  }
+
+  /**
+   * A binary batch: its framing, then its head by the strict JSON parser, whose {@code records}
+   * must be empty (the records follow the head); record i has index {@code oldSize + i}.
+   */
+  private Batch binaryBatch(Context ctx) {
+    byte[] body = body(ctx);
+    BinaryBatch.Parts parts;
+    try {
+      parts = BinaryBatch.decode(body, maxRecords);
+    } catch (BinaryBatch.TooManyRecordsException e) {
+      throw tooManyRecords(e.count());
+    } catch (BinaryBatch.MalformedException e) {
+      throw new LedgerException(
+          ErrorCode.MALFORMED_REQUEST,
+          "binary batch: "
+              + e.getMessage()
+              + "; send the layout of docs/sync.md, \"Binary batches\", or JSON");
+    }
+    BatchRequest req;
+    try {
+      req = json.readValue(parts.head(), BatchRequest.class);
+    } catch (JsonProcessingException e) {
+      throw new LedgerException(
+          ErrorCode.MALFORMED_JSON,
+          "binary batch head is not a valid BatchRequest: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (req == null) {
+      throw new LedgerException(
+          ErrorCode.MALFORMED_JSON, "binary batch head: got null, want a JSON object");
+    }
+    if (!req.records().isEmpty()) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "records: got "
+              + req.records().size()
+              + " in the head of a binary batch, want [] (the records follow the head)");
+    }
+    checkHead(req);
+    checkCount(req, parts.records().size());
+    return new Batch(req.oldSize(), parts.records(), req);
+  }
+
+  private static void checkHead(BatchRequest req) {
+    if (req.checkpoint().length() > MAX_CHECKPOINT_CHARS) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD,
+          "checkpoint: got "
+              + req.checkpoint().length()
+              + " characters, want at most "
+              + MAX_CHECKPOINT_CHARS
+              + " (a checkpoint note with few signatures)");
+    }
+  }
+
+  private void checkCount(BatchRequest req, int records) {
+    if (records > maxRecords) {
+      throw tooManyRecords(records);
+    }
+    if (req.oldSize() > Long.MAX_VALUE - records) {
+      throw new LedgerException(
+          ErrorCode.INVALID_FIELD, "oldSize: got " + req.oldSize() + ", want a log size");
+    }
+  }
+
+  private LedgerException tooManyRecords(long got) {
+    return new LedgerException(
+        ErrorCode.TOO_MANY_RECORDS,
+        "records: got " + got + ", want at most " + maxRecords + "; split the batch",
+        Map.of("maxRecords", maxRecords));
   }
 
   /** A device id path parameter. */
