@@ -111,8 +111,9 @@ final class SyncCommand implements Callable<Integer>, EdgeAgentMain.ClockAware {
         defaultValue = "true",
         fallbackValue = "true",
         description =
-            "Send batches in gzip when the server takes it (default: on; --no-compress sends"
-                + " plain JSON: docs/sync.md, \"Compressed batches\").")
+            "Send batches in gzip when the server takes it, in the binary body where it takes"
+                + " that too (default: on; --no-compress sends plain JSON: docs/sync.md,"
+                + " \"Compressed batches\", \"Binary batches\").")
     boolean compress;
 
     /** The settings, with {@code defaultLinger} unless {@code --linger} was given. */

@@ -143,6 +143,12 @@ public final class Syncer {
         Batch batch = reply.batch();
         IOException failure = reply.failure();
         if (retrier.failed(++attempts, failure)) {
+          if (!(failure instanceof ServerProblemException)) {
+            // no answer: the server may have stored this batch and some after it, their replies
+            // lost with the connection; continue from what it verified rather than upload them
+            // again (docs/sync.md, "Failures")
+            verified = resume();
+          }
           continue;
         }
         ServerProblemException e = (ServerProblemException) failure;

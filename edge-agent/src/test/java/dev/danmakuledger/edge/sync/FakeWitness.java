@@ -63,6 +63,9 @@ final class FakeWitness extends Dispatcher {
 
   final List<BatchRequest> batches = new ArrayList<>();
 
+  /** The path of every request, in the order they arrived. */
+  final List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+
   /**
    * Log indices the witness verifies but can never accept (e.g. moderated text): each gets a
    * per-record REJECTED outcome with a reason while the rest of its batch is accepted.
@@ -140,6 +143,7 @@ final class FakeWitness extends Dispatcher {
 
   @Override
   public synchronized MockResponse dispatch(RecordedRequest r) {
+    requests.add(r.getRequestUrl().encodedPath());
     try {
       return answer(r);
     } finally {

@@ -165,7 +165,9 @@ class SyncerWindowTest {
     assertEquals(1, r.retries());
     long resentFrom10 =
         witness.batches.stream().map(BatchRequest::oldSize).filter(s -> s == 10).count();
-    assertEquals(2, resentFrom10, "the batch whose reply was lost went again");
+    assertEquals(1, resentFrom10, "the stored batch whose reply was lost did not go again");
+    long logReads = witness.requests.stream().filter(q -> q.endsWith("/log")).count();
+    assertEquals(2, logReads, "the verified size was read at the start and after the loss");
   }
 
   @Test
