@@ -247,8 +247,9 @@ public final class BacklogBenchmark {
       String note =
           String.format(
               Locale.ROOT,
-              "1 device, %d records, link %s; ours: window %d, gzip: %s; baseline %s (window 1,"
-                  + " plain JSON, same link, same server, same run): %s; link capacity at our bytes"
+              "1 device, %d records, link %s; ours: window %d, gzip of the binary body where the"
+                  + " server takes it: %s; baseline %s (window 1, plain JSON, same link, same"
+                  + " server, same run): %s; link capacity at our bytes"
                   + " a record %,.0f records/s, at the baseline's %,.0f",
               ours.records(),
               o.link().describe(),

@@ -120,6 +120,24 @@ class LinkProxyTest {
   }
 
   @Test
+  void usageCountsThePausesBetweenBusySpells() throws Exception {
+    // 800 kbit/s: 10,000 bytes keep the uplink busy 0.1 s; then it stands idle 0.3 s
+    LinkProfile narrow = new LinkProfile("narrow", 800_000, 0, Duration.ZERO, null);
+    try (LinkProxy proxy = new LinkProxy(target(), narrow, 1)) {
+      assertEquals(0, proxy.upUsage().spanNanos(), "nothing sent yet");
+      roundTrip(proxy, random(10_000));
+      Thread.sleep(300);
+      roundTrip(proxy, random(10_000));
+      LinkProxy.Usage up = proxy.upUsage();
+      assertEquals(1, up.pauses(), up.toString());
+      assertTrue(up.idleNanos() >= 250_000_000L, up.toString());
+      assertTrue(up.longestPauseNanos() <= up.idleNanos(), up.toString());
+      assertTrue(up.spanNanos() >= 450_000_000L, up.toString());
+      assertTrue(up.busy() > 0.2 && up.busy() < 0.5, "busy " + up.busy());
+    }
+  }
+
+  @Test
   void aDropResetsOpenConnections() throws IOException {
     LinkProfile flaky = new LinkProfile("flaky", 0, 0, Duration.ZERO, Duration.ofMillis(50));
     try (LinkProxy proxy = new LinkProxy(target(), flaky, 1);
