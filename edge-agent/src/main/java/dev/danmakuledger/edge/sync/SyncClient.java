@@ -192,21 +192,6 @@ public final class SyncClient {
       this.type = type;
       this.gzip = gzip;
     }
-
-    /** Whether the body is in the binary layout. */
-    boolean binary() {
-      return type == BINARY_BATCH;
-    }
-
-    /** Whether the body is in gzip. */
-    boolean gzip() {
-      return gzip;
-    }
-
-    /** The body's bytes as they go on the wire. */
-    byte[] bytes() {
-      return bytes;
-    }
   }
 
   /** Encodes {@code batch} now, so that its upload can start the moment the link is free. */
