@@ -5,7 +5,9 @@ import dev.danmakuledger.protocol.wire.BatchResponse;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -145,8 +147,14 @@ final class BatchWindow {
    * Ends the window: waits until every batch still in flight was answered or failed, and drops what
    * came back, so that no request of this run is still under way when the run resumes. The server
    * keeps what it stored; a resend is answered from it.
+   *
+   * @return the batches that were in flight, in log order
    */
-  void abandon() throws InterruptedException {
+  List<Batch> abandon() throws InterruptedException {
+    List<Batch> abandoned = new ArrayList<>(inFlight.size());
+    for (Sent s : inFlight) {
+      abandoned.add(s.batch());
+    }
     try {
       for (Sent s : inFlight) {
         try {
@@ -160,6 +168,7 @@ final class BatchWindow {
       throw e;
     }
     inFlight.clear();
+    return abandoned;
   }
 
   private void cancel() {

@@ -7,7 +7,8 @@ import java.util.Map;
  *
  * @param localSize the device log size the run aimed for
  * @param verifiedSize the size the server has verified at the end of the run
- * @param batches batches the server accepted (including replays of lost replies)
+ * @param batches batches the server accepted (including those whose replies were lost: replayed, or
+ *     found stored when the run read the verified size again)
  * @param recordsSent records in those batches
  * @param retries requests repeated after a transient failure
  * @param resumes times the run re-read the server's verified size (409 size-mismatch)

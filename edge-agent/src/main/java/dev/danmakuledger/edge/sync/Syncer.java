@@ -9,6 +9,8 @@ import dev.danmakuledger.protocol.wire.BatchMetadata;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -139,7 +141,7 @@ public final class Syncer {
           progress.update(verified.size(), target);
           continue;
         }
-        window.abandon();
+        List<Batch> abandoned = window.abandon();
         Batch batch = reply.batch();
         IOException failure = reply.failure();
         if (retrier.failed(++attempts, failure)) {
@@ -148,6 +150,15 @@ public final class Syncer {
             // lost with the connection; continue from what it verified rather than upload them
             // again (docs/sync.md, "Failures")
             verified = resume();
+            List<Batch> sent = new ArrayList<>(abandoned.size() + 1);
+            sent.add(batch);
+            sent.addAll(abandoned);
+            for (Batch b : sent) {
+              if (b.end() <= verified.size()) {
+                batches++;
+                recordsSent += b.size();
+              }
+            }
           }
           continue;
         }

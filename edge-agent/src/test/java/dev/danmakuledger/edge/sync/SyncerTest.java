@@ -264,6 +264,8 @@ class SyncerTest {
     assertTrue(
         witness.requests.stream().anyMatch(q -> q.endsWith("/acks")),
         "the outcomes of the batch whose reply was lost were fetched: " + witness.requests);
+    assertEquals(3, r.batches(), "the batch whose reply was lost counts as sent");
+    assertEquals(RECORDS, r.recordsSent());
     assertEquals(0, unsynced());
   }
 

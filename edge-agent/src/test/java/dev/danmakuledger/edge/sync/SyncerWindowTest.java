@@ -168,6 +168,7 @@ class SyncerWindowTest {
     assertEquals(1, resentFrom10, "the stored batch whose reply was lost did not go again");
     long logReads = witness.requests.stream().filter(q -> q.endsWith("/log")).count();
     assertEquals(2, logReads, "the verified size was read at the start and after the loss");
+    assertEquals(RECORDS, r.recordsSent(), "the batches stored before the loss count as sent");
   }
 
   @Test
