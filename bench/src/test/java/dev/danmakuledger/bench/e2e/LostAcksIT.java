@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * End to end, "Lost acks": a proxy between agent and server forwards every batch but drops the
- * reply of every third one. The agent resends; the server replays the stored outcomes. No
- * duplicates, no gaps, nothing counted twice.
+ * reply of every third one. The agent reads the verified size again and fetches the stored outcomes
+ * (docs/sync.md, "Failures"). No duplicates, no gaps, nothing counted twice.
  */
 class LostAcksIT {
   static final int BATCH = 50;
@@ -58,7 +58,7 @@ class LostAcksIT {
       assertTrue(report.complete(), report.toString());
       long expectedBatches = (captured + BATCH - 1) / BATCH;
       assertTrue(lossy.dropped() >= expectedBatches / 3, "dropped " + lossy.dropped());
-      assertEquals(lossy.dropped(), report.retries(), "one resend per lost reply");
+      assertEquals(lossy.dropped(), report.retries(), "one retry per lost reply");
       LedgerReader reader = cluster.reader();
       List<RoomMessage> slots = LedgerAssertions.roomIsComplete(reader, room);
       assertEquals(captured, slots.size(), "no gap, no duplicate slot");
