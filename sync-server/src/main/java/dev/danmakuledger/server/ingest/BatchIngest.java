@@ -100,7 +100,9 @@ public final class BatchIngest implements AutoCloseable {
       AdminHub admin,
       int batchWindow,
       Clock clock) {
-    this.inFlight = new InFlightBatches(batchWindow, InFlightBatches.PREDECESSOR_WAIT);
+    this.inFlight =
+        new InFlightBatches(
+            batchWindow, InFlightBatches.PREDECESSOR_WAIT, InFlightBatches.ARRIVAL_WAIT);
     this.store = Objects.requireNonNull(store, "store");
     this.admin = Objects.requireNonNull(admin, "admin");
     this.clock = Objects.requireNonNull(clock, "clock");

@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the device row the predecessor left when it succeeded (as if it had arrived after that commit),
  * with {@link PredecessorFailedException} when it failed in any way. Waiting takes no SQL read. A
  * batch that continued none held when it arrived, and that its own run then refuses as starting
- * beyond the verified size, is chained after all if the batch it continues arrived meanwhile (sent
- * on another connection, it was parsed later). Only batches on this instance chain; the device
- * row's optimistic lock stays the authority.
+ * beyond the verified size, is chained after all if the batch it continues arrived meanwhile or
+ * arrives within {@link #ARRIVAL_WAIT} (sent just before it on another connection, it was parsed
+ * later). Only batches on this instance chain; the device row's optimistic lock stays the
+ * authority.
  *
  * <p>A batch's entry leaves when the batch finishes, whatever way, so memory is bounded by the
  * batches being held: a device with none has no entry.
@@ -37,6 +38,13 @@ final class InFlightBatches {
    * for a tick, so this one bounds only the chaining.
    */
   static final Duration PREDECESSOR_WAIT = Duration.ofSeconds(30);
+
+  /**
+   * Longest a batch refused as starting beyond the verified size waits for the batch it continues
+   * to arrive: a device sends its batches in log order, each right after the one before, so that
+   * one is being read on another connection, or was never sent and the refusal stands.
+   */
+  static final Duration ARRIVAL_WAIT = Duration.ofMillis(500);
 
   /** Seconds a device told to keep fewer batches in flight waits before sending again. */
   static final long RETRY_AFTER_SECONDS = 1;
@@ -81,9 +89,20 @@ final class InFlightBatches {
 
   private final int window;
   private final Duration predecessorWait;
+  private final Duration arrivalWait;
 
   /** By device id, the batches held in arrival order; each list changes only inside compute. */
   private final Map<String, List<Held>> devices = new ConcurrentHashMap<>();
+
+  /**
+   * By device id, the batches refused as starting beyond the verified size that wait for the batch
+   * they continue to arrive; each list changes only inside the device's compute in {@link
+   * #devices}.
+   */
+  private final Map<String, List<Arrival>> arrivals = new ConcurrentHashMap<>();
+
+  /** A batch from {@code from} waiting for the batch ending there to arrive. */
+  private record Arrival(long from, CompletableFuture<Held> found) {}
 
   private final AtomicInteger held = new AtomicInteger();
 
@@ -93,8 +112,10 @@ final class InFlightBatches {
   /**
    * @param window most batches of one device held at once, 1..{@link ServerConfig#MAX_BATCH_WINDOW}
    * @param predecessorWait longest a chained batch waits for its predecessor
+   * @param arrivalWait longest a batch refused as starting beyond the verified size waits for the
+   *     batch it continues to arrive
    */
-  InFlightBatches(int window, Duration predecessorWait) {
+  InFlightBatches(int window, Duration predecessorWait, Duration arrivalWait) {
     if (window < 1 || window > ServerConfig.MAX_BATCH_WINDOW) {
       throw new IllegalArgumentException(
           "window: got " + window + ", want 1.." + ServerConfig.MAX_BATCH_WINDOW);
@@ -102,8 +123,12 @@ final class InFlightBatches {
     if (predecessorWait.isNegative() || predecessorWait.isZero()) {
       throw new IllegalArgumentException("predecessorWait: got " + predecessorWait + ", want > 0");
     }
+    if (arrivalWait.isNegative()) {
+      throw new IllegalArgumentException("arrivalWait: got " + arrivalWait + ", want >= 0");
+    }
     this.window = window;
     this.predecessorWait = predecessorWait;
+    this.arrivalWait = arrivalWait;
   }
 
   /** Most batches of one device held at once. */
@@ -146,13 +171,17 @@ final class InFlightBatches {
             ? start(batch, null)
                 .exceptionallyCompose(
                     e -> {
-                      Held late =
-                          cause(e) instanceof LedgerException refused
-                              ? arrivedSince(deviceId, from, end, refused)
-                              : null;
-                      return late == null
-                          ? CompletableFuture.failedFuture(cause(e))
-                          : after(deviceId, from, late, batch, executor);
+                      Throwable why = cause(e);
+                      if (!(why instanceof LedgerException refused)
+                          || !startsBeyond(from, end, refused)) {
+                        return CompletableFuture.failedFuture(why);
+                      }
+                      return arrival(deviceId, from)
+                          .thenCompose(
+                              late ->
+                                  late == null
+                                      ? CompletableFuture.<Settled>failedFuture(why)
+                                      : after(deviceId, from, late, batch, executor));
                     })
             : after(deviceId, from, predecessor, batch, executor);
     return done.handle(
@@ -215,36 +244,71 @@ final class InFlightBatches {
   }
 
   /**
-   * The batch ending at {@code from} that arrived while a batch that continued none held was read,
-   * when {@code refused} says that batch starts beyond the verified size; else null. Two batches
-   * sent one after the other on two connections may be parsed in the other order; the later one,
-   * non-empty, cannot be what the earlier one waits for.
+   * Whether {@code refused} says a non-empty batch from {@code from} starts beyond the verified
+   * size: then the batch it continues may still be on its way (two batches sent one after the other
+   * on two connections may be parsed in the other order).
    */
-  private Held arrivedSince(String deviceId, long from, long end, LedgerException refused) {
-    if (end == from
-        || refused.code() != ErrorCode.SIZE_MISMATCH
-        || !(refused.extensions().get("verifiedSize") instanceof Long verified)
-        || verified >= from) {
-      return null;
-    }
-    Held[] found = new Held[1];
-    devices.computeIfPresent(
+  private static boolean startsBeyond(long from, long end, LedgerException refused) {
+    return end != from
+        && refused.code() == ErrorCode.SIZE_MISMATCH
+        && refused.extensions().get("verifiedSize") instanceof Long verified
+        && verified < from;
+  }
+
+  /**
+   * The batch ending at {@code from}, once it is held (now, or when it arrives before {@code
+   * arrivalWait} passed); null if none did. Nothing waits on a thread in between: the batch's
+   * arrival completes the future.
+   */
+  private CompletableFuture<Held> arrival(String deviceId, long from) {
+    CompletableFuture<Held> found = new CompletableFuture<>();
+    Arrival waiting = new Arrival(from, found);
+    devices.compute(
         deviceId,
         (id, held) -> {
-          for (int i = held.size() - 1; i >= 0 && found[0] == null; i--) {
-            if (held.get(i).end == from) {
-              found[0] = held.get(i);
-            }
+          Held h = held == null ? null : latestEnding(held, from);
+          if (h != null) {
+            found.complete(h);
+          } else {
+            arrivals.computeIfAbsent(id, k -> new ArrayList<>()).add(waiting);
           }
           return held;
         });
-    return found[0];
+    return found
+        .completeOnTimeout(null, arrivalWait.toNanos(), TimeUnit.NANOSECONDS)
+        .whenComplete((h, e) -> forget(deviceId, waiting));
+  }
+
+  /** Drops {@code waiting} from the device's batches waiting for another to arrive. */
+  private void forget(String deviceId, Arrival waiting) {
+    devices.compute(
+        deviceId,
+        (id, held) -> {
+          arrivals.computeIfPresent(
+              id,
+              (k, list) -> {
+                list.remove(waiting);
+                return list.isEmpty() ? null : list;
+              });
+          return held;
+        });
+  }
+
+  /** The latest of {@code held} that ends at {@code from}, or null. */
+  private static Held latestEnding(List<Held> held, long from) {
+    for (int i = held.size() - 1; i >= 0; i--) {
+      if (held.get(i).end == from) {
+        return held.get(i);
+      }
+    }
+    return null;
   }
 
   /** Adds {@code mine} to the device's batches; returns the latest one ending at {@code from}. */
   private Held hold(String deviceId, long from, Held mine) {
     Held[] predecessor = new Held[1];
     boolean[] full = new boolean[1];
+    List<Arrival> arrived = new ArrayList<>();
     devices.compute(
         deviceId,
         (id, held) -> {
@@ -259,8 +323,19 @@ final class InFlightBatches {
             }
           }
           list.add(mine);
+          List<Arrival> waiting = arrivals.get(id);
+          if (waiting != null) {
+            for (Arrival a : waiting) {
+              if (a.from() == mine.end) {
+                arrived.add(a);
+              }
+            }
+          }
           return list;
         });
+    for (Arrival a : arrived) {
+      a.found().complete(mine);
+    }
     if (full[0]) {
       throw new LedgerException(
           ErrorCode.RATE_LIMITED,

@@ -35,6 +35,9 @@ import org.junit.jupiter.api.Test;
 final class InFlightBatchesTest {
   private static final Duration LONG = Duration.ofSeconds(30);
 
+  /** The wait for a batch's predecessor to arrive, short so a refusal that stands comes soon. */
+  private static final Duration ARRIVAL = Duration.ofMillis(100);
+
   private final ExecutorService pool = Executors.newCachedThreadPool();
 
   @AfterEach
@@ -133,7 +136,7 @@ final class InFlightBatchesTest {
 
   @Test
   void aChainedBatchStartsFromTheRowItsPredecessorLeft() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, LONG);
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<IngestResult> first = held(batches, 0, 2, started, release, null);
@@ -165,7 +168,7 @@ final class InFlightBatchesTest {
 
   @Test
   void theFollowersOfAFailedBatchFailWithoutRunning() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, LONG);
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     IllegalStateException boom = new IllegalStateException("injected: commit failed");
@@ -203,7 +206,7 @@ final class InFlightBatchesTest {
 
   @Test
   void aBatchContinuingNoneHeldRunsAtOnceWithoutARow() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, LONG);
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<IngestResult> first = held(batches, 0, 2, started, release, null);
@@ -235,7 +238,7 @@ final class InFlightBatchesTest {
 
   @Test
   void aBatchWhosePredecessorArrivedWhileItWasReadIsChainedAfterAll() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, LONG);
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CountDownLatch predecessorStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     List<DeviceRow> seen = new ArrayList<>();
@@ -292,9 +295,81 @@ final class InFlightBatchesTest {
   }
 
   @Test
+  void aBatchWhosePredecessorArrivesAfterItsRefusalIsChainedWithinTheWait() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG, LONG);
+    List<DeviceRow> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Future<IngestResult> r =
+        pool.submit(
+            () ->
+                run(
+                    batches,
+                    "d",
+                    2,
+                    4,
+                    after -> {
+                      seen.add(after == null ? row(0) : after);
+                      if (after == null) {
+                        throw new LedgerException(
+                            ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                      }
+                      return settled(row(4));
+                    }));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (seen.isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(1, seen.size(), "refused as starting beyond the verified size");
+    assertTrue(!r.isDone(), "waiting for the batch it continues to arrive");
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<IngestResult> predecessor = held(batches, 0, 2, started, release, null);
+    await(started);
+    release.countDown();
+    assertEquals(2, predecessor.get().response().verifiedSize());
+    assertEquals(4, r.get().response().verifiedSize());
+    assertEquals(2, seen.get(1).verifiedSize(), "run again from the row [0, 2) left");
+  }
+
+  @Test
+  void aRefusalStandsWhenNoPredecessorArrivesWithinTheWait() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    long t0 = System.nanoTime();
+    LedgerException refused =
+        assertThrows(
+            LedgerException.class,
+            () ->
+                run(
+                    batches,
+                    "d",
+                    2,
+                    4,
+                    after -> {
+                      throw new LedgerException(
+                          ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                    }));
+    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
+    assertTrue(
+        System.nanoTime() - t0 >= ARRIVAL.toNanos(), "refused only after the wait for arrival");
+    heldAre(batches, 0);
+    LedgerException other =
+        assertThrows(
+            LedgerException.class,
+            () ->
+                run(
+                    batches,
+                    "d",
+                    0,
+                    2,
+                    after -> {
+                      throw new LedgerException(ErrorCode.INVALID_FIELD, "bad record");
+                    }));
+    assertEquals(ErrorCode.INVALID_FIELD, other.code(), "other refusals are not held back");
+  }
+
+  @Test
   void exactlyTheWindowIsHeldAndOneMoreIsRateLimited() throws Exception {
     int window = 3;
-    InFlightBatches batches = new InFlightBatches(window, LONG);
+    InFlightBatches batches = new InFlightBatches(window, LONG, ARRIVAL);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     List<Future<IngestResult>> inFlight = new ArrayList<>();
@@ -332,7 +407,7 @@ final class InFlightBatchesTest {
 
   @Test
   void aFollowerWaitsForItsPredecessorNoLongerThanTheBound() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, Duration.ofMillis(50));
+    InFlightBatches batches = new InFlightBatches(4, Duration.ofMillis(50), ARRIVAL);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<IngestResult> first = held(batches, 0, 2, started, release, null);
@@ -349,7 +424,7 @@ final class InFlightBatchesTest {
 
   @Test
   void aChainedBatchWaitsHoldingNoThread() throws Exception {
-    InFlightBatches batches = new InFlightBatches(4, LONG);
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     ExecutorService one = Executors.newSingleThreadExecutor();
     try {
       CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
@@ -386,10 +461,11 @@ final class InFlightBatchesTest {
   void theWindowIsOneToSixteen() {
     for (int bad : new int[] {0, -1, ServerConfig.MAX_BATCH_WINDOW + 1}) {
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> new InFlightBatches(bad, LONG));
+          assertThrows(
+              IllegalArgumentException.class, () -> new InFlightBatches(bad, LONG, ARRIVAL));
       assertEquals("window: got " + bad + ", want 1..16", e.getMessage());
     }
-    assertEquals(1, new InFlightBatches(1, LONG).window());
-    assertEquals(16, new InFlightBatches(16, LONG).window());
+    assertEquals(1, new InFlightBatches(1, LONG, ARRIVAL).window());
+    assertEquals(16, new InFlightBatches(16, LONG, ARRIVAL).window());
   }
 }
