@@ -91,6 +91,12 @@ final class InFlightBatchesTest {
     }
   }
 
+  /** The refusal of a batch that starts beyond the device's {@code verified} size. */
+  private static LedgerException beyond(long verified) {
+    return new LedgerException(
+        ErrorCode.SIZE_MISMATCH, "verified " + verified, Map.of("verifiedSize", verified));
+  }
+
   /** A batch that tells {@code started} it runs, then waits for {@code release}. */
   private Future<IngestResult> held(
       InFlightBatches batches,
@@ -259,8 +265,7 @@ final class InFlightBatchesTest {
                         predecessor.add(held(batches, 0, 2, predecessorStarted, release, null));
                         await(predecessorStarted);
                         refused.set(true);
-                        throw new LedgerException(
-                            ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                        throw beyond(0);
                       }
                       return settled(row(4));
                     }));
@@ -288,8 +293,7 @@ final class InFlightBatchesTest {
                     6,
                     8,
                     after -> {
-                      throw new LedgerException(
-                          ErrorCode.SIZE_MISMATCH, "verified 4", Map.of("verifiedSize", 4L));
+                      throw beyond(4);
                     }));
     assertEquals(ErrorCode.SIZE_MISMATCH, alone.code(), "none arrived: refused as before");
   }
@@ -309,8 +313,7 @@ final class InFlightBatchesTest {
                     after -> {
                       seen.add(after == null ? row(0) : after);
                       if (after == null) {
-                        throw new LedgerException(
-                            ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                        throw beyond(0);
                       }
                       return settled(row(4));
                     }));
@@ -344,8 +347,7 @@ final class InFlightBatchesTest {
                     2,
                     4,
                     after -> {
-                      throw new LedgerException(
-                          ErrorCode.SIZE_MISMATCH, "verified 0", Map.of("verifiedSize", 0L));
+                      throw beyond(0);
                     }));
     assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
     assertTrue(
