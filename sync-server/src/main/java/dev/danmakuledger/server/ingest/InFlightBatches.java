@@ -317,11 +317,7 @@ final class InFlightBatches {
             full[0] = true;
             return list;
           }
-          for (int i = list.size() - 1; i >= 0 && predecessor[0] == null; i--) {
-            if (list.get(i).end == from) {
-              predecessor[0] = list.get(i);
-            }
-          }
+          predecessor[0] = latestEnding(list, from);
           list.add(mine);
           List<Arrival> waiting = arrivals.get(id);
           if (waiting != null) {
