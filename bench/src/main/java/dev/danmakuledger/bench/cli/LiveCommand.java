@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.cli;
 
+import dev.danmakuledger.bench.link.LinkProfile;
 import dev.danmakuledger.bench.live.LiveBenchmark;
 import java.time.Duration;
 import java.util.List;
@@ -58,11 +59,28 @@ final class LiveCommand implements Callable<Integer> {
               + " (comma-separated) run one after another (default 50ms, the default of edge-agent run)")
   List<Duration> lingers;
 
+  @Option(
+      names = "--link",
+      description =
+          "the devices reach instance A through one shaped link in this JVM (a venue's shared"
+              + " uplink): loopback (the proxy, no limits), venue (20 Mbit/s, RTT 30 ms), 4g"
+              + " (5 Mbit/s up, RTT 80 ms, drops) or satellite (2 Mbit/s, RTT 600 ms); the target"
+              + " grows by the link's RTT (default: no proxy)")
+  String link;
+
   @Override
   public Integer call() throws Exception {
     LiveBenchmark.Options o;
     try {
-      o = new LiveBenchmark.Options(rate, devices, duration, lingers, targets.redis, targets.jdbc);
+      o =
+          new LiveBenchmark.Options(
+              rate,
+              devices,
+              duration,
+              lingers,
+              targets.redis,
+              targets.jdbc,
+              link == null ? null : LinkProfile.named(link));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -46,9 +46,19 @@ final class LiveDevice {
    *     ≈ offered); one that falls behind drains its backlog long after (achieved well below
    *     offered)
    * @param maxBacklog the most captures pending at once
-   * @param roundTrips the time of each batch's POST until its answer
+   * @param roundTrips the time of each batch's POST until its answer (with every attempt it took)
+   * @param resends batches sent again because their connection was cut before the answer
    */
-  record Run(long sent, double offered, double achieved, long maxBacklog, Latencies roundTrips) {}
+  record Run(
+      long sent,
+      double offered,
+      double achieved,
+      long maxBacklog,
+      Latencies roundTrips,
+      long resends) {}
+
+  /** Attempts of one batch whose connections are cut before the answer, before the run fails. */
+  private static final int MAX_ATTEMPTS = 20;
 
   private final LedgerClient client;
   private final SimulatedDevice device;
@@ -101,6 +111,7 @@ final class LiveDevice {
             pool.submit(() -> device.run(room, share, duration, linger, acked, start, first, n)));
       }
       long sent = 0;
+      long resends = 0;
       long maxBacklog = 0;
       Latencies roundTrips = new Latencies();
       for (Future<Run> f : runs) {
@@ -111,13 +122,14 @@ final class LiveDevice {
           throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
         sent += r.sent();
+        resends += r.resends();
         maxBacklog = Math.max(maxBacklog, r.maxBacklog());
         roundTrips.merge(r.roundTrips());
       }
       long done = System.nanoTime();
       double window = duration.toNanos() / 1e9;
       double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
-      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips);
+      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips, resends);
     } finally {
       pool.shutdownNow();
     }
@@ -165,6 +177,7 @@ final class LiveDevice {
     capture.setDaemon(true);
     capture.start();
     long maxBacklog = 0;
+    long resends = 0;
     Latencies roundTrips = new Latencies();
     long millis = System.currentTimeMillis();
     while (capture.isAlive() || !queue.isEmpty()) {
@@ -204,8 +217,22 @@ final class LiveDevice {
                 millis << 16,
                 0));
       }
+      var request = device.append(drafts);
       long posted = System.nanoTime();
-      LedgerClient.Reply<?> r = client.postBatch(device.deviceId(), device.append(drafts));
+      LedgerClient.Reply<?> r = null;
+      for (int attempt = 1; r == null; attempt++) {
+        try {
+          r = client.postBatch(device.deviceId(), request);
+        } catch (IOException cut) {
+          // a link that dropped the connection: the same batch again, answered from the stored
+          // outcomes if the server had it (docs/sync.md, "Failures")
+          if (attempt == MAX_ATTEMPTS) {
+            throw cut;
+          }
+          resends++;
+          LockSupport.parkNanos(Math.min(1_000, 10L << attempt) * 1_000_000L);
+        }
+      }
       roundTrips.add(System.nanoTime() - posted);
       if (!r.ok()) {
         throw new IOException("batch failed: " + r.code());
@@ -215,6 +242,11 @@ final class LiveDevice {
     double window = (end - start) / 1e9;
     double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
     return new Run(
-        captured.get(), captured.get() / window, captured.get() / draining, maxBacklog, roundTrips);
+        captured.get(),
+        captured.get() / window,
+        captured.get() / draining,
+        maxBacklog,
+        roundTrips,
+        resends);
   }
 }

@@ -24,7 +24,9 @@ class LiveOutcomeTest {
         0.2,
         1.5,
         40.0,
-        55.0);
+        55.0,
+        Duration.ZERO,
+        0);
   }
 
   @Test
@@ -82,7 +84,9 @@ class LiveOutcomeTest {
             0.2,
             1.5,
             900.0,
-            950.0);
+            950.0,
+            Duration.ZERO,
+            0);
     LiveBenchmark.Outcome ten =
         new LiveBenchmark.Outcome(
             Duration.ofMillis(10),
@@ -96,7 +100,9 @@ class LiveOutcomeTest {
             0.2,
             1.5,
             30.0,
-            35.0);
+            35.0,
+            Duration.ZERO,
+            0);
     LiveBenchmark.Outcome fifty =
         new LiveBenchmark.Outcome(
             Duration.ofMillis(50),
@@ -110,7 +116,9 @@ class LiveOutcomeTest {
             0.2,
             1.5,
             30.0,
-            35.0);
+            35.0,
+            Duration.ZERO,
+            0);
     String best = LiveBenchmark.best(List.of(fellBehind, fifty, ten));
     assertTrue(best.contains("linger 10 ms, p99 45.00 ms (target <= 60 ms: met)"), best);
     assertTrue(
@@ -129,7 +137,8 @@ class LiveOutcomeTest {
                 Duration.ofSeconds(20),
                 List.of(Duration.ofMillis(20)),
                 null,
-                "jdbc:postgresql://x/y"));
+                "jdbc:postgresql://x/y",
+                null));
   }
 
   @Test
@@ -137,26 +146,71 @@ class LiveOutcomeTest {
     Duration s = Duration.ofSeconds(20);
     List<Duration> l = List.of(Duration.ofMillis(20));
     assertThrows(
-        IllegalArgumentException.class, () -> new LiveBenchmark.Options(0, 1, s, l, null, null));
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(0, 1, s, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1, Duration.ofMillis(500), l, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, Duration.ofMillis(500), l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(), null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(), null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(Duration.ofSeconds(2)), null, null));
+        () ->
+            new LiveBenchmark.Options(
+                1_000, 1, s, List.of(Duration.ofSeconds(2)), null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 0, s, l, null, null));
+        () -> new LiveBenchmark.Options(1_000, 0, s, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1_025, s, l, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1_025, s, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(255, 256, s, l, null, null));
-    new LiveBenchmark.Options(256, 256, s, l, null, null);
-    new LiveBenchmark.Options(1_024, 1_024, s, l, null, null);
+        () -> new LiveBenchmark.Options(255, 256, s, l, null, null, null));
+    new LiveBenchmark.Options(256, 256, s, l, null, null, null);
+    new LiveBenchmark.Options(1_024, 1_024, s, l, null, null, null);
+  }
+
+  @Test
+  void overALinkTheTargetGrowsByItsRoundTrip() {
+    // venue: linger 50 + RTT 30 + 50 = 130 ms
+    LiveBenchmark.Outcome justIn =
+        new LiveBenchmark.Outcome(
+            Duration.ofMillis(50),
+            20_000,
+            20_000,
+            1_000.0,
+            1_000.0,
+            40,
+            80.0,
+            130.0,
+            0.2,
+            1.5,
+            70.0,
+            90.0,
+            Duration.ofMillis(30),
+            2);
+    assertTrue(justIn.meetsTarget());
+    BenchResult row = LiveBenchmark.row(1_000, 1, Duration.ofSeconds(20), justIn);
+    assertTrue(row.note().contains("link RTT 30 ms; target p99 <= 130 ms: met"), row.note());
+    assertTrue(row.note().contains("2 sent again after a cut"), row.note());
+    LiveBenchmark.Outcome justOut =
+        new LiveBenchmark.Outcome(
+            Duration.ofMillis(50),
+            20_000,
+            20_000,
+            1_000.0,
+            1_000.0,
+            40,
+            80.0,
+            130.1,
+            0.2,
+            1.5,
+            70.0,
+            90.0,
+            Duration.ofMillis(30),
+            0);
+    assertFalse(justOut.meetsTarget());
   }
 }
