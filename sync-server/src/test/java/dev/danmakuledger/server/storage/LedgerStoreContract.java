@@ -518,6 +518,39 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aTickWritesTheColumnsABatchWritesOfEachDeviceRowAndKeepsTheOthersAsStored()
+      throws Exception {
+    DeviceRow d1 = enrolled("d1");
+    DeviceRow d2 = enrolled("d2");
+    store.recordSignatureFailure(
+        "d1", new AlertRow(0, "ALERT", "WARN", "d1", null, "bad sig", null, 7));
+    store.markSeen("d2", 50, 7);
+    store.commitTick(List.of(commitOf(d1, 2, List.of()), commitOf(d2, 3, List.of())));
+    DeviceRow a = store.device("d1").orElseThrow();
+    DeviceRow b = store.device("d2").orElseThrow();
+    assertEquals(2, a.verifiedSize());
+    assertEquals(2, a.claimedSize());
+    assertArrayEquals(bytes(3, 17), a.compactRange());
+    assertArrayEquals(bytes(9, 32), a.rootHash());
+    assertEquals("cp2", a.lastCheckpoint());
+    assertEquals("receipt2", a.lastReceipt());
+    assertEquals(1L, a.lastCheckpointAt());
+    assertEquals(2L, a.lastReceiptAt());
+    assertEquals(3L, a.lastSeenAt());
+    assertEquals(-5L, a.clockSkewMs());
+    assertEquals(new EdgeCounters(10, 3, 2, 1), a.edge());
+    assertEquals(d1.version() + 1, a.version());
+    assertEquals(1, a.signatureFailures(), "counted after the batch was verified: kept");
+    assertArrayEquals(d1.publicKey(), a.publicKey());
+    assertEquals(d1.verifierKey(), a.verifierKey());
+    assertEquals(DeviceStatus.ACTIVE, a.status());
+    assertEquals(d1.createdAt(), a.createdAt());
+    assertEquals(3, b.verifiedSize());
+    assertEquals(50, b.claimedSize(), "a larger claimed size is kept");
+    assertEquals(d2.version() + 1, b.version());
+  }
+
+  @Test
   void aTickWithOneStaleDeviceWritesNothingOfAnyDevice() throws Exception {
     DeviceSyncStates states = new DeviceSyncStates(db);
     DeviceRow d1 = enrolled("d1");
