@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,35 +190,57 @@ public final class ConfirmedFeed {
     return runs;
   }
 
-  /** The CONFIRMED messages of {@code room} in {@code spans}, by seq. */
+  /**
+   * Most seqs between two spans that one range query reads through rather than splitting: the rows
+   * in such a gap are read and dropped.
+   */
+  private static final long MAX_GAP = 1_024;
+
+  /**
+   * The CONFIRMED messages of {@code room} in {@code spans}, by seq (and possibly some in the small
+   * gaps between them, which callers never look up). Spans close in seq are read as one {@code seq
+   * BETWEEN} range, one query a range: a disjunction of ranges makes H2 scan the whole room instead
+   * of the index range, so a read would grow with the room.
+   */
   private static Map<Long, MessageRow> confirmedIn(Connection c, String room, List<Span> spans)
       throws SQLException {
     Map<Long, MessageRow> bySeq = new HashMap<>();
     if (spans.isEmpty()) {
       return bySeq;
     }
-    String ranges = String.join(" OR ", Collections.nCopies(spans.size(), "seq BETWEEN ? AND ?"));
+    List<Span> bySeqOrder = new ArrayList<>(spans);
+    bySeqOrder.sort(Comparator.comparingLong(Span::firstSeq));
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT "
                 + MessageRows.COLUMNS
-                + " FROM messages WHERE room = ? AND status = 'CONFIRMED' AND ("
-                + ranges
-                + ")")) {
+                + " FROM messages WHERE room = ? AND status = 'CONFIRMED' AND seq BETWEEN ? AND ?")) {
       ps.setString(1, room);
-      int i = 2;
-      for (Span span : spans) {
-        ps.setLong(i++, span.firstSeq());
-        ps.setLong(i++, span.lastSeq());
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          MessageRow m = MessageRows.read(rs);
-          bySeq.put(m.seq(), m);
+      long first = bySeqOrder.get(0).firstSeq();
+      long last = bySeqOrder.get(0).lastSeq();
+      for (Span span : bySeqOrder.subList(1, bySeqOrder.size())) {
+        if (span.firstSeq() - last > MAX_GAP) {
+          readRange(ps, first, last, bySeq);
+          first = span.firstSeq();
         }
+        last = Math.max(last, span.lastSeq());
       }
+      readRange(ps, first, last, bySeq);
     }
     return bySeq;
+  }
+
+  private static void readRange(
+      PreparedStatement ps, long firstSeq, long lastSeq, Map<Long, MessageRow> into)
+      throws SQLException {
+    ps.setLong(2, firstSeq);
+    ps.setLong(3, lastSeq);
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        MessageRow m = MessageRows.read(rs);
+        into.put(m.seq(), m);
+      }
+    }
   }
 
   /**

@@ -213,4 +213,23 @@ abstract class ConfirmedFeedContract {
     assertEquals(
         Optional.empty(), feed.cursorRange("r", List.of(7L)).map(r -> List.of(r[0], r[1])));
   }
+
+  @Test
+  void runsFarApartInSeqAreEachReadWhateverLiesBetweenThem() throws Exception {
+    // seqs 1..3 and 3004..3006 confirmed, 3,000 held between them; then 1500 approved
+    List<MessageRow> rows = new ArrayList<>();
+    for (long seq = 1; seq <= 3_006; seq++) {
+      boolean held = seq > 3 && seq < 3_004;
+      rows.add(row("r", seq, held ? MessageStatus.PENDING : MessageStatus.CONFIRMED));
+    }
+    commit(rows);
+    new ReviewStore(db, Clock.systemUTC())
+        .decide(messageId(1_500), MessageStatus.CONFIRMED, 0, null, Map.of());
+    List<ConfirmedFeed.Confirmed> all = feed.after("r", 0, 0, 100);
+    assertEquals(List.of(1L, 2L, 3L, 3_004L, 3_005L, 3_006L, 1_500L), seqs(all));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), cursors(all));
+    assertEquals(List.of(3_006L, 1_500L), seqs(feed.after("r", 5, 0, 100)));
+    assertEquals(List.of(3_004L, 3_005L, 3_006L, 1_500L), seqs(feed.after("r", 0, 1_499, 100)));
+    assertEquals(List.of(), seqs(feed.after("r", 0, 3_006, 100)));
+  }
 }
