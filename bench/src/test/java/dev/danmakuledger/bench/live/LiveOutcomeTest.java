@@ -172,45 +172,35 @@ class LiveOutcomeTest {
     new LiveBenchmark.Options(1_024, 1_024, s, l, null, null, null);
   }
 
+  /** A kept-up run at linger 50 ms over a link of {@code rttMs}. */
+  private static LiveBenchmark.Outcome overLink(double p99, long rttMs, long resends) {
+    return new LiveBenchmark.Outcome(
+        Duration.ofMillis(50),
+        20_000,
+        20_000,
+        1_000.0,
+        1_000.0,
+        40,
+        80.0,
+        p99,
+        0.2,
+        1.5,
+        70.0,
+        90.0,
+        Duration.ofMillis(rttMs),
+        resends);
+  }
+
   @Test
   void overALinkTheTargetGrowsByItsRoundTrip() {
     // venue: linger 50 + RTT 30 + 50 = 130 ms
-    LiveBenchmark.Outcome justIn =
-        new LiveBenchmark.Outcome(
-            Duration.ofMillis(50),
-            20_000,
-            20_000,
-            1_000.0,
-            1_000.0,
-            40,
-            80.0,
-            130.0,
-            0.2,
-            1.5,
-            70.0,
-            90.0,
-            Duration.ofMillis(30),
-            2);
+    LiveBenchmark.Outcome justIn = overLink(130.0, 30, 2);
     assertTrue(justIn.meetsTarget());
     BenchResult row = LiveBenchmark.row(1_000, 1, Duration.ofSeconds(20), justIn);
     assertTrue(row.note().contains("link RTT 30 ms; target p99 <= 130 ms: met"), row.note());
     assertTrue(row.note().contains("2 sent again after a cut"), row.note());
-    LiveBenchmark.Outcome justOut =
-        new LiveBenchmark.Outcome(
-            Duration.ofMillis(50),
-            20_000,
-            20_000,
-            1_000.0,
-            1_000.0,
-            40,
-            80.0,
-            130.1,
-            0.2,
-            1.5,
-            70.0,
-            90.0,
-            Duration.ofMillis(30),
-            0);
-    assertFalse(justOut.meetsTarget());
+    assertFalse(overLink(130.1, 30, 0).meetsTarget());
+    assertTrue(overLink(100.0, 0, 0).meetsTarget());
+    assertFalse(overLink(100.1, 0, 0).meetsTarget());
   }
 }
