@@ -242,6 +242,30 @@ final class InFlightBatchesTest {
     assertNull(seen.get(1), "a batch that finished is held no more");
   }
 
+  /**
+   * [2, 4) of device d, run on the pool: its first run (seen with no row) does {@code first}, then
+   * is refused as starting beyond the verified size 0; a run after that settles at 4. Every run's
+   * row goes into {@code seen}.
+   */
+  private Future<IngestResult> refusedFirst(
+      InFlightBatches batches, List<DeviceRow> seen, Runnable first) {
+    return pool.submit(
+        () ->
+            run(
+                batches,
+                "d",
+                2,
+                4,
+                after -> {
+                  seen.add(after);
+                  if (after == null) {
+                    first.run();
+                    throw beyond(0);
+                  }
+                  return settled(row(4));
+                }));
+  }
+
   @Test
   void aBatchWhosePredecessorArrivedWhileItWasReadIsChainedAfterAll() throws Exception {
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
@@ -251,24 +275,15 @@ final class InFlightBatchesTest {
     List<Future<IngestResult>> predecessor = new ArrayList<>();
     AtomicBoolean refused = new AtomicBoolean();
     Future<IngestResult> r =
-        pool.submit(
-            () ->
-                run(
-                    batches,
-                    "d",
-                    2,
-                    4,
-                    after -> {
-                      seen.add(after);
-                      if (after == null) {
-                        // [0, 2) arrives while this one is read, and the device has verified 0
-                        predecessor.add(held(batches, 0, 2, predecessorStarted, release, null));
-                        await(predecessorStarted);
-                        refused.set(true);
-                        throw beyond(0);
-                      }
-                      return settled(row(4));
-                    }));
+        refusedFirst(
+            batches,
+            seen,
+            () -> {
+              // [0, 2) arrives while this one is read, and the device has verified 0
+              predecessor.add(held(batches, 0, 2, predecessorStarted, release, null));
+              await(predecessorStarted);
+              refused.set(true);
+            });
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (batches.waiting() != 1 && System.nanoTime() < deadline) {
       Thread.onSpinWait();
@@ -302,21 +317,7 @@ final class InFlightBatchesTest {
   void aBatchWhosePredecessorArrivesAfterItsRefusalIsChainedWithinTheWait() throws Exception {
     InFlightBatches batches = new InFlightBatches(4, LONG, LONG);
     List<DeviceRow> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Future<IngestResult> r =
-        pool.submit(
-            () ->
-                run(
-                    batches,
-                    "d",
-                    2,
-                    4,
-                    after -> {
-                      seen.add(after == null ? row(0) : after);
-                      if (after == null) {
-                        throw beyond(0);
-                      }
-                      return settled(row(4));
-                    }));
+    Future<IngestResult> r = refusedFirst(batches, seen, () -> {});
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (seen.isEmpty() && System.nanoTime() < deadline) {
       Thread.onSpinWait();
