@@ -6,12 +6,37 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 
-/** Parses {@code 90s}, {@code 3m}, {@code 1h}, {@code 500ms} or ISO-8601 ({@code PT3M}). */
+/**
+ * Parses a positive {@code 90s}, {@code 3m}, {@code 1h}, {@code 500ms} or ISO-8601 ({@code PT3M});
+ * {@link OrZero} takes {@code 0s} as well.
+ */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
+  /** A duration that may be zero, for an option whose zero means "none". */
+  static final class OrZero implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      Duration d = parse(value);
+      if (d.isNegative()) {
+        throw new CommandLine.TypeConversionException(
+            "got '" + value + "', want a duration of 0s or more");
+      }
+      return d;
+    }
+  }
+
   @Override
   public Duration convert(String value) {
+    Duration d = parse(value);
+    if (d.isNegative() || d.isZero()) {
+      throw new CommandLine.TypeConversionException(
+          "got '" + value + "', want a positive duration");
+    }
+    return d;
+  }
+
+  private static Duration parse(String value) {
     Matcher m = SHORT.matcher(value.strip());
     Duration d;
     if (m.matches()) {
@@ -30,10 +55,6 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         throw new CommandLine.TypeConversionException(
             "got '" + value + "', want a duration such as 90s, 3m, 1h or PT3M");
       }
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw new CommandLine.TypeConversionException(
-          "got '" + value + "', want a positive duration");
     }
     return d;
   }

@@ -50,6 +50,16 @@ final class LiveCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(
+      names = "--warm-up",
+      defaultValue = "10s",
+      converter = DurationConverter.OrZero.class,
+      description =
+          "the same devices first run this long on a room of their own, untimed, so that the"
+              + " clock starts on compiled code; the warm-up's figures are printed, not reported;"
+              + " 0s for none (default 10s)")
+  Duration warmUp;
+
+  @Option(
       names = "--linger",
       defaultValue = "50ms",
       split = ",",
@@ -77,6 +87,7 @@ final class LiveCommand implements Callable<Integer> {
               rate,
               devices,
               duration,
+              warmUp,
               lingers,
               targets.redis,
               targets.jdbc,

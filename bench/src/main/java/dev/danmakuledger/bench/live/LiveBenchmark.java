@@ -61,6 +61,8 @@ public final class LiveBenchmark {
    * @param rate captures per second over all devices, 1..100000
    * @param devices devices sharing the rate, each its own enrolment, log and batches, 1..1024
    * @param duration how long the devices capture, 1 s..10 min
+   * @param warmUp how long the same devices' shape runs first on a room of its own, untimed, so
+   *     that the JIT has compiled the path before the clock starts; zero for none, at most 10 min
    * @param lingers the lingers to measure, one run each, each 1 ms..1 s
    * @param redisUri the Redis both instances share, or null for an embedded one
    * @param jdbcUrl a MariaDB/MySQL server (a fresh database, dropped after), or null for an H2 file
@@ -71,6 +73,7 @@ public final class LiveBenchmark {
       int rate,
       int devices,
       Duration duration,
+      Duration warmUp,
       List<Duration> lingers,
       String redisUri,
       String jdbcUrl,
@@ -93,6 +96,9 @@ public final class LiveBenchmark {
           || duration.compareTo(Duration.ofSeconds(1)) < 0
           || duration.compareTo(Duration.ofMinutes(10)) > 0) {
         throw new IllegalArgumentException("duration: got " + duration + ", want 1s..10m");
+      }
+      if (warmUp == null || warmUp.isNegative() || warmUp.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("warm-up: got " + warmUp + ", want 0s..10m");
       }
       lingers = List.copyOf(lingers);
       if (lingers.isEmpty() || lingers.size() > 8) {
@@ -188,10 +194,27 @@ public final class LiveBenchmark {
         URI devicesTo =
             proxy == null ? a.baseUri() : URI.create("http://127.0.0.1:" + proxy.port());
         Duration rtt = o.link() == null ? Duration.ZERO : o.link().rtt();
+        if (!o.warmUp().isZero()) {
+          log.printf(
+              Locale.ROOT,
+              "live: warm-up of %ds on a room of its own (a cold JVM's figures, not reported)%n",
+              o.warmUp().toSeconds());
+          once(
+              a,
+              devicesTo,
+              rtt,
+              b,
+              redisUri,
+              run + "-warm-up",
+              o,
+              o.warmUp(),
+              o.lingers().get(0),
+              log);
+        }
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out = once(a, devicesTo, rtt, b, redisUri, run, o, linger, log);
+          Outcome out = once(a, devicesTo, rtt, b, redisUri, run, o, o.duration(), linger, log);
           outcomes.add(out);
           rows.add(row(o.rate(), o.devices(), o.duration(), out));
         }
@@ -220,12 +243,12 @@ public final class LiveBenchmark {
       String redisUri,
       String run,
       Options o,
+      Duration duration,
       Duration linger,
       PrintStream log)
       throws Exception {
     int rate = o.rate();
     int devices = o.devices();
-    Duration duration = o.duration();
     String room = "live-bench-" + run + "-" + linger.toMillis() + "ms";
     log.printf(
         Locale.ROOT,

@@ -135,6 +135,7 @@ class LiveOutcomeTest {
                 1_000,
                 1,
                 Duration.ofSeconds(20),
+                Duration.ofSeconds(10),
                 List.of(Duration.ofMillis(20)),
                 null,
                 "jdbc:postgresql://x/y",
@@ -144,32 +145,41 @@ class LiveOutcomeTest {
   @Test
   void optionsRefuseBadRatesDurationsAndLingers() {
     Duration s = Duration.ofSeconds(20);
+    Duration w = Duration.ofSeconds(10);
     List<Duration> l = List.of(Duration.ofMillis(20));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(0, 1, s, l, null, null, null));
+        () -> new LiveBenchmark.Options(0, 1, s, w, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1, Duration.ofMillis(500), l, null, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, Duration.ofMillis(500), w, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1, s, List.of(), null, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1, s, w, List.of(), null, null, null));
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new LiveBenchmark.Options(
-                1_000, 1, s, List.of(Duration.ofSeconds(2)), null, null, null));
+                1_000, 1, s, w, List.of(Duration.ofSeconds(2)), null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 0, s, l, null, null, null));
+        () -> new LiveBenchmark.Options(1_000, 0, s, w, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(1_000, 1_025, s, l, null, null, null));
+        () -> new LiveBenchmark.Options(1_000, 1_025, s, w, l, null, null, null));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new LiveBenchmark.Options(255, 256, s, l, null, null, null));
-    new LiveBenchmark.Options(256, 256, s, l, null, null, null);
-    new LiveBenchmark.Options(1_024, 1_024, s, l, null, null, null);
+        () -> new LiveBenchmark.Options(255, 256, s, w, l, null, null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(1_000, 1, s, Duration.ofMillis(-1), l, null, null, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LiveBenchmark.Options(1_000, 1, s, Duration.ofSeconds(601), l, null, null, null));
+    new LiveBenchmark.Options(1_000, 1, s, Duration.ZERO, l, null, null, null);
+    new LiveBenchmark.Options(1_000, 1, s, Duration.ofMinutes(10), l, null, null, null);
+    new LiveBenchmark.Options(256, 256, s, w, l, null, null, null);
+    new LiveBenchmark.Options(1_024, 1_024, s, w, l, null, null, null);
   }
 
   /** A kept-up run at linger 50 ms over a link of {@code rttMs}. */
