@@ -499,7 +499,7 @@ public final class IngestBenchmark {
    * Mean server milliseconds of every stage, in pipeline order: per batch for the stages a request
    * runs, per tick for those of the tick, and the batches a tick held.
    */
-  static String breakdown(StageTimes.Snapshot s) {
+  public static String breakdown(StageTimes.Snapshot s) {
     StringBuilder perBatch = new StringBuilder();
     StringBuilder perTick = new StringBuilder();
     for (StageTimes.Stage stage : StageTimes.Stage.values()) {

@@ -68,14 +68,35 @@ public final class LedgerClient {
    * first client is built.
    */
   public LedgerClient(URI base, Duration timeout, boolean closeEach) {
+    this(base, timeout, closeEach, newHttpClient());
+  }
+
+  /**
+   * As {@link #LedgerClient(URI, Duration)} on {@code http}, which many simulated devices may
+   * share: one selector thread and one connection pool for all of them instead of one each, so that
+   * a bench of hundreds of devices spends the CPU on the server under test, not on its own clients.
+   * Each request still takes a connection of its own while it runs.
+   */
+  public LedgerClient(URI base, Duration timeout, HttpClient http) {
+    this(base, timeout, false, http);
+  }
+
+  private LedgerClient(URI base, Duration timeout, boolean closeEach, HttpClient http) {
     this.base = base;
     this.timeout = timeout;
     this.closeEach = closeEach;
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    this.http = http;
+  }
+
+  /**
+   * A JDK client as this class uses it (HTTP/1.1, keep-alive), to share with {@link
+   * #LedgerClient(URI, Duration, HttpClient)}.
+   */
+  public static HttpClient newHttpClient() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
   }
 
   /** {@code POST /v1/devices}. */

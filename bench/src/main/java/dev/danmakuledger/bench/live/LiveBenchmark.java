@@ -2,12 +2,16 @@ package dev.danmakuledger.bench.live;
 
 import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
+import dev.danmakuledger.bench.ingest.IngestBenchmark;
 import dev.danmakuledger.bench.ingest.Latencies;
+import dev.danmakuledger.bench.ingest.LedgerClient;
 import dev.danmakuledger.bench.link.LinkProfile;
 import dev.danmakuledger.bench.link.LinkProxy;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
+import dev.danmakuledger.server.http.HttpLimits;
+import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -169,11 +173,23 @@ public final class LiveBenchmark {
               : "jdbc:h2:file:"
                   + tmp.resolve("db").toAbsolutePath()
                   + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
+      // Every simulated device posts from 127.0.0.1: the per-address body limit, which stands
+      // against one hostile client, would refuse devices the run means as many clients.
+      int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices());
+      HttpLimits limits =
+          new HttpLimits(
+              bodies,
+              bodies,
+              HttpLimits.DEFAULTS.minBodyBytesPerSecond(),
+              HttpLimits.DEFAULTS.idleTimeout(),
+              HttpLimits.DEFAULTS.maxHeaderBytes(),
+              Math.max(HttpLimits.DEFAULTS.maxThreads(), bodies + 64));
       ServerConfig config =
           ServerConfig.builder(tmp.resolve("data"))
               .redisUri(redisUri)
               .jdbc(jdbc, null, null)
               .reviewRule(null)
+              .httpLimits(limits)
               .build();
       log.printf(
           Locale.ROOT,
@@ -209,12 +225,14 @@ public final class LiveBenchmark {
               o,
               o.warmUp(),
               o.lingers().get(0),
+              true,
               log);
         }
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out = once(a, devicesTo, rtt, b, redisUri, run, o, o.duration(), linger, log);
+          Outcome out =
+              once(a, devicesTo, rtt, b, redisUri, run, o, o.duration(), linger, false, log);
           outcomes.add(out);
           rows.add(row(o.rate(), o.devices(), o.duration(), out));
         }
@@ -245,6 +263,7 @@ public final class LiveBenchmark {
       Options o,
       Duration duration,
       Duration linger,
+      boolean warmUp,
       PrintStream log)
       throws Exception {
     int rate = o.rate();
@@ -272,16 +291,22 @@ public final class LiveBenchmark {
     pubsub.setDaemon(true);
     pubsub.start();
     List<LiveDevice> enrolled = new ArrayList<>();
+    HttpClient http = LedgerClient.newHttpClient();
     for (int d = 0; d < devices; d++) {
       enrolled.add(
           LiveDevice.enroll(
               devicesTo,
+              http,
               a.enrollToken(),
               "live-device-" + run + "-" + linger.toMillis() + "-" + d));
     }
+    StageTimes.Snapshot before = a.stageTimes();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
+    String stages = IngestBenchmark.breakdown(a.stageTimes().minus(before));
     pubsub.join(duration.toMillis() + 30_000);
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
+    Duration drain = warmUp ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
+    long deadline = System.nanoTime() + drain.toNanos();
     while (received(sse) < r.sent() && System.nanoTime() < deadline) {
       LockSupport.parkNanos(10_000_000);
     }
@@ -324,6 +349,7 @@ public final class LiveBenchmark {
         out.p99(),
         out.floorP50(),
         out.floorP99());
+    log.println("live: instance A's stages (server ms): " + stages);
     return out;
   }
 

@@ -7,6 +7,7 @@ import dev.danmakuledger.protocol.key.IdempotencyKey;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,8 +70,13 @@ final class LiveDevice {
     this.device = device;
   }
 
-  static LiveDevice enroll(URI server, String token, String deviceId) throws IOException {
-    LedgerClient client = new LedgerClient(server, Duration.ofSeconds(30));
+  /**
+   * Enrols a new device on {@code server}; its requests go through {@code http}, which devices
+   * share.
+   */
+  static LiveDevice enroll(URI server, HttpClient http, String token, String deviceId)
+      throws IOException {
+    LedgerClient client = new LedgerClient(server, Duration.ofSeconds(30), http);
     SimulatedDevice device = SimulatedDevice.create(deviceId, new SecureRandom());
     try {
       if (!client.enroll(device.deviceId(), device.publicKeyBase64(), token).ok()) {
@@ -153,6 +159,7 @@ final class LiveDevice {
       throws IOException, InterruptedException {
     LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     AtomicLong captured = new AtomicLong();
+    Thread sender = Thread.currentThread();
     long end = start + duration.toNanos();
     long period = Math.round(1_000_000_000L / rate);
     Thread capture =
@@ -171,6 +178,9 @@ final class LiveDevice {
                 acked.put(n, due);
                 queue.add(new Pending(n, due));
                 captured.incrementAndGet();
+                if (queue.size() >= BATCH - 1) {
+                  LockSupport.unpark(sender);
+                }
               }
             },
             "live-capture");
@@ -186,10 +196,13 @@ final class LiveDevice {
         continue;
       }
       // the daemon's rule: wait for the linger from the oldest pending capture, unless a full
-      // batch (or a backlog) is already there
+      // batch (or a backlog) is already there; the capture thread wakes this one when a batch
+      // fills, so hundreds of lingering devices do not poll
       long sendAt = first.dueNanos() + linger.toNanos();
-      while (queue.size() + 1 < BATCH && System.nanoTime() < sendAt) {
-        LockSupport.parkNanos(Math.min(1_000_000, sendAt - System.nanoTime()));
+      for (long wait = sendAt - System.nanoTime();
+          queue.size() + 1 < BATCH && wait > 0;
+          wait = sendAt - System.nanoTime()) {
+        LockSupport.parkNanos(wait);
       }
       maxBacklog = Math.max(maxBacklog, queue.size() + 1);
       List<Pending> batch = new ArrayList<>();
