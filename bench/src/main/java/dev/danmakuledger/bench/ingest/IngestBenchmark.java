@@ -213,17 +213,7 @@ public final class IngestBenchmark {
       PrintStream log)
       throws Exception {
     List<String> rooms = MessageStream.rooms("b" + runId + "-r", o.rooms());
-    // Every simulated device posts from 127.0.0.1: the per-address body limit, which stands
-    // against one hostile client, would refuse devices the run means as many clients.
-    int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices() * o.window());
-    HttpLimits limits =
-        new HttpLimits(
-            bodies,
-            bodies,
-            HttpLimits.DEFAULTS.minBodyBytesPerSecond(),
-            HttpLimits.DEFAULTS.idleTimeout(),
-            HttpLimits.DEFAULTS.maxHeaderBytes(),
-            Math.max(HttpLimits.DEFAULTS.maxThreads(), bodies + 64));
+    HttpLimits limits = CrowdLimits.of(o.devices() * o.window());
     UnaryOperator<ServerConfig.Builder> settings =
         b ->
             b.roomLog(o.roomLog())

@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.live;
 
+import dev.danmakuledger.bench.ingest.CrowdLimits;
 import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.IngestBenchmark;
@@ -10,7 +11,6 @@ import dev.danmakuledger.bench.link.LinkProxy;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
-import dev.danmakuledger.server.http.HttpLimits;
 import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import io.lettuce.core.RedisClient;
@@ -173,23 +173,12 @@ public final class LiveBenchmark {
               : "jdbc:h2:file:"
                   + tmp.resolve("db").toAbsolutePath()
                   + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;AUTO_SERVER=TRUE";
-      // Every simulated device posts from 127.0.0.1: the per-address body limit, which stands
-      // against one hostile client, would refuse devices the run means as many clients.
-      int bodies = Math.max(HttpLimits.DEFAULTS.maxBodies(), o.devices());
-      HttpLimits limits =
-          new HttpLimits(
-              bodies,
-              bodies,
-              HttpLimits.DEFAULTS.minBodyBytesPerSecond(),
-              HttpLimits.DEFAULTS.idleTimeout(),
-              HttpLimits.DEFAULTS.maxHeaderBytes(),
-              Math.max(HttpLimits.DEFAULTS.maxThreads(), bodies + 64));
       ServerConfig config =
           ServerConfig.builder(tmp.resolve("data"))
               .redisUri(redisUri)
               .jdbc(jdbc, null, null)
               .reviewRule(null)
-              .httpLimits(limits)
+              .httpLimits(CrowdLimits.of(o.devices()))
               .build();
       log.printf(
           Locale.ROOT,

@@ -6,8 +6,6 @@ import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.trace.TraceParent;
 import dev.danmakuledger.protocol.wire.BinaryBatch;
-import dev.danmakuledger.protocol.wire.Outcome;
-import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent;
 import dev.danmakuledger.protocol.wire.admin.InstanceList;
 import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
@@ -17,10 +15,8 @@ import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.events.StreamRefusal;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.DeviceEnroller;
-import dev.danmakuledger.server.ingest.IngestResult;
 import dev.danmakuledger.server.ingest.Review;
 import dev.danmakuledger.server.ingest.SignatureFailures;
-import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.instances.InstanceHistory;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
 import dev.danmakuledger.server.query.AdminView;
@@ -39,18 +35,12 @@ import io.javalin.http.sse.SseClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -64,7 +54,8 @@ import org.slf4j.MDC;
  * only parse (through {@link Requests}), call one service and serialise; failures go through {@link
  * Problems}. Who may do what is in docs/security.md: {@code /admin/*} needs the admin token, which
  * also unlocks held content on the public reads; failed batch authentications go through {@link
- * SignatureFailures}. Batches in flight are counted so that {@link #stop(Duration)} can drain them.
+ * SignatureFailures}; the batch endpoint is {@link BatchRoute}, whose batches in flight {@link
+ * #stop(Duration)} drains.
  */
 public final class HttpApi {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
@@ -104,11 +95,7 @@ public final class HttpApi {
   /** The listener's request threads; a batch's reply is written on one once its tick committed. */
   private final QueuedThreadPool threads;
 
-  private final AtomicBoolean draining = new AtomicBoolean();
-  private final Object inFlightLock = new Object();
-  private int inFlight;
-  private final Timer batchTimer;
-  private final Counter batchRecords;
+  private final BatchRoute batches;
   private final Counter enrollmentFailures;
   private final SseClients streams = new SseClients(HEARTBEAT);
   private volatile Supplier<InstanceList> instances;
@@ -141,11 +128,6 @@ public final class HttpApi {
             services.maxRecordsPerBatch(),
             new BodyAdmission(services.limits(), services.metrics().registry()));
     this.adminToken = new AdminToken(services.adminToken());
-    this.batchTimer = services.metrics().batchTimer();
-    this.batchRecords =
-        Counter.builder("danmaku.batch.records")
-            .description("records received in batches")
-            .register(services.metrics().registry());
     this.enrollmentFailures =
         Counter.builder("danmaku.enrollment.failures")
             .description("enrolments refused for a wrong or missing enrolment token")
@@ -165,6 +147,25 @@ public final class HttpApi {
           .register(services.metrics().registry());
     }
     this.threads = JettySettings.threadPool(services.limits());
+    this.batches =
+        new BatchRoute(
+            services.ingest(),
+            services.signatureFailures(),
+            services.tracing(),
+            services.metrics(),
+            requests,
+            threads,
+            new BatchRoute.Answers() {
+              @Override
+              public void json(Context ctx, int status, Object body) {
+                send(ctx, status, body);
+              }
+
+              @Override
+              public void problem(Context ctx, Exception e) {
+                HttpApi.this.problem(ctx, e);
+              }
+            });
     this.app =
         Javalin.create(
             cfg ->
@@ -228,7 +229,7 @@ public final class HttpApi {
     get(
         "/v1/devices/{deviceId}/log",
         ctx -> send(ctx, 200, s.queries().log(Requests.deviceId(ctx))));
-    app.post("/v1/devices/{deviceId}/batches", this::batch);
+    app.post("/v1/devices/{deviceId}/batches", batches::handle);
     get(
         "/v1/devices/{deviceId}/acks",
         ctx ->
@@ -361,132 +362,6 @@ public final class HttpApi {
     }
   }
 
-  /**
-   * A batch, asynchronously (docs/architecture.md §5, "Ticks"): this request thread reads, parses
-   * and verifies it and hands it to the next tick; the reply is written by a request thread once
-   * the tick committed it (or the batch it is chained behind finished), so no request thread waits
-   * for a commit or a predecessor.
-   */
-  private void batch(Context ctx) {
-    String deviceId = Requests.deviceId(ctx);
-    String address = Requests.address(ctx);
-    s.signatureFailures().admit(address);
-    enter();
-    Timer.Sample sample = Timer.start();
-    Optional<TraceParent> parent = ctx.attribute(PARENT_ATTRIBUTE);
-    Tracing.BatchSpan span =
-        s.tracing().batch(parent == null ? Optional.empty() : parent, deviceId);
-    CompletableFuture<IngestResult> reply;
-    try {
-      ctx.attribute(TRACE_ATTRIBUTE, span.traceId());
-      long parseStart = System.nanoTime();
-      Requests.Batch b = requests.batch(ctx);
-      s.ingest().stages().add(StageTimes.Stage.PARSE, System.nanoTime() - parseStart);
-      batchRecords.increment(b.canonicals().size());
-      reply =
-          s.ingest()
-              .submit(
-                  deviceId,
-                  b.oldSize(),
-                  b.canonicals(),
-                  b.request().checkpoint(),
-                  b.request().metadata(),
-                  span.wrap(threads));
-    } catch (RuntimeException | Error e) {
-      Throwable answer = finish(e, deviceId, address, span, sample);
-      if (answer instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    } finally {
-      span.detach();
-    }
-    ctx.future(
-        () ->
-            reply.handle(
-                (r, failed) -> {
-                  Throwable why =
-                      finish(
-                          failed == null ? null : cause(failed), deviceId, address, span, sample);
-                  if (why == null) {
-                    reply(ctx, deviceId, r, span);
-                  } else if (why instanceof Exception e) {
-                    problem(ctx, e);
-                  } else {
-                    throw new CompletionException(why);
-                  }
-                  return null;
-                }));
-  }
-
-  /** What a future failed with, unwrapped from its completion wrapper. */
-  private static Throwable cause(Throwable e) {
-    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-  }
-
-  /**
-   * Ends a batch's span, timer and in-flight count, and counts a failed authentication (in the
-   * batch's span, whichever thread this runs on, so the alert it raises names the trace).
-   *
-   * @return what to answer: {@code failed}, or the refusal counting it raised
-   */
-  private Throwable finish(
-      Throwable failed,
-      String deviceId,
-      String address,
-      Tracing.BatchSpan span,
-      Timer.Sample sample) {
-    Throwable[] answer = {failed};
-    try {
-      span.wrap(Runnable::run)
-          .execute(
-              () -> {
-                if (failed instanceof LedgerException e) {
-                  try {
-                    countFailedAuthentication(e, deviceId, address);
-                  } catch (RuntimeException refused) {
-                    answer[0] = refused;
-                  }
-                }
-                if (answer[0] instanceof Exception e) {
-                  span.failed(e);
-                  log.debug("batch of {} refused: {} (trace {})", deviceId, e, span.traceId());
-                }
-              });
-    } finally {
-      span.end();
-      sample.stop(batchTimer);
-      leave();
-    }
-    return answer[0];
-  }
-
-  private void reply(Context ctx, String deviceId, IngestResult r, Tracing.BatchSpan span) {
-    log.debug(
-        "batch of {}: {} record(s) (trace {})",
-        deviceId,
-        r.response().outcomes().size(),
-        span.traceId());
-    if (r.replayed()) {
-      ctx.header("Idempotent-Replayed", "true");
-    } else {
-      Map<Outcome, Long> byOutcome = new EnumMap<>(Outcome.class);
-      for (RecordOutcome o : r.response().outcomes()) {
-        byOutcome.merge(o.outcome(), 1L, Long::sum);
-      }
-      byOutcome.forEach(
-          (outcome, n) ->
-              Counter.builder("danmaku.records")
-                  .description("records of accepted batches by outcome")
-                  .tag("outcome", outcome.name())
-                  .register(s.metrics().registry())
-                  .increment(n));
-    }
-    long replyStart = System.nanoTime();
-    send(ctx, 200, r.response());
-    s.ingest().stages().add(StageTimes.Stage.REPLY, System.nanoTime() - replyStart);
-  }
-
   /** Context attribute of the request's parsed {@code traceparent} (an Optional). */
   static final String PARENT_ATTRIBUTE = "danmaku.traceparent";
 
@@ -506,55 +381,12 @@ public final class HttpApi {
     MDC.put(Tracing.MDC_KEY, traceId);
   }
 
-  /** Failed authentications are counted (and may turn into 429); everything else passes. */
-  private void countFailedAuthentication(LedgerException e, String deviceId, String address) {
-    switch (e.code()) {
-      case BAD_SIGNATURE -> s.signatureFailures().badSignature(deviceId, address);
-      case UNAUTHENTICATED -> s.signatureFailures().unknownDevice(address);
-      default -> {}
-    }
-  }
-
-  private void enter() {
-    synchronized (inFlightLock) {
-      if (draining.get()) {
-        throw new LedgerException(
-            ErrorCode.SQL_UNAVAILABLE,
-            "the server is shutting down; retry against another instance");
-      }
-      inFlight++;
-    }
-  }
-
-  private void leave() {
-    synchronized (inFlightLock) {
-      inFlight--;
-      inFlightLock.notifyAll();
-    }
-  }
-
   /**
    * Refuses new batches, waits up to {@code grace} for batches in flight to finish, then stops the
    * listener.
    */
   public void stop(Duration grace) {
-    draining.set(true);
-    long deadline = System.nanoTime() + grace.toNanos();
-    synchronized (inFlightLock) {
-      while (inFlight > 0) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          log.warn("stopping with {} batch(es) still in flight", inFlight);
-          break;
-        }
-        try {
-          inFlightLock.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-    }
+    batches.drain(grace);
     streams.close();
     app.stop();
   }
