@@ -52,14 +52,23 @@ final class KafkaCommand implements Callable<Integer> {
       names = "--duration",
       defaultValue = "20s",
       converter = DurationConverter.class,
-      description = "how long the lag part runs (default 20s)")
+      description = "how long the lag part is measured (default 20s)")
   Duration duration;
+
+  @Option(
+      names = "--warm-up",
+      defaultValue = "10s",
+      converter = DurationConverter.OrZero.class,
+      description =
+          "the lag part's devices first run this long; what they send meanwhile is relayed and"
+              + " checked, its lag printed apart, not reported; 0s for none (default 10s)")
+  Duration warmUp;
 
   @Override
   public Integer call() throws Exception {
     KafkaBenchmark.Options o;
     try {
-      o = new KafkaBenchmark.Options(messages, devices, batch, every, duration);
+      o = new KafkaBenchmark.Options(messages, devices, batch, every, duration, warmUp);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -62,7 +62,8 @@ public final class KafkaBenchmark {
    * @param every interval between a device's batches in the lag part
    * @param duration how long the lag part's devices post
    */
-  public record Options(int messages, int devices, int batch, Duration every, Duration duration) {
+  public record Options(
+      int messages, int devices, int batch, Duration every, Duration duration, Duration warmUp) {
     public Options {
       if (messages < 1_000 || messages > 1_000_000) {
         throw new IllegalArgumentException("messages: got " + messages + ", want 1000..1000000");
@@ -78,6 +79,9 @@ public final class KafkaBenchmark {
       }
       if (duration.toSeconds() < 1 || duration.toSeconds() > 600) {
         throw new IllegalArgumentException("duration: got " + duration + ", want 1s..10m");
+      }
+      if (warmUp.isNegative() || warmUp.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("warm-up: got " + warmUp + ", want 0s..10m");
       }
     }
   }
