@@ -21,6 +21,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import org.eclipse.jetty.server.HttpChannel;
+import org.eclipse.jetty.server.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,10 @@ final class BatchRoute {
   private final Tracing tracing;
   private final LedgerMetrics metrics;
   private final Requests requests;
+
+  /** Request attribute of a batch counted in flight until its exchange completes. */
+  private static final String COUNTED = "danmaku.batchInFlight";
+
   private final Executor replies;
   private final Answers answers;
   private final Timer batchTimer;
@@ -87,6 +93,7 @@ final class BatchRoute {
     String address = Requests.address(ctx);
     signatureFailures.admit(address);
     enter();
+    ctx.attribute(COUNTED, Boolean.TRUE);
     Timer.Sample sample = Timer.start();
     Optional<TraceParent> parent = ctx.attribute(HttpApi.PARENT_ATTRIBUTE);
     Tracing.BatchSpan span = tracing.batch(parent == null ? Optional.empty() : parent, deviceId);
@@ -133,8 +140,24 @@ final class BatchRoute {
   }
 
   /**
-   * Refuses new batches (503, retry against another instance) and waits up to {@code grace} for
-   * those in flight to be answered.
+   * Ends the count of a batch once its exchange completed, the reply's last byte written (or the
+   * connection lost): only then may {@link #drain} let the listener stop. Jetty calls it for every
+   * request of the connectors it is added to.
+   */
+  HttpChannel.Listener completions() {
+    return new HttpChannel.Listener() {
+      @Override
+      public void onComplete(Request request) {
+        if (request.getAttribute(COUNTED) != null) {
+          leave();
+        }
+      }
+    };
+  }
+
+  /**
+   * Refuses new batches (503, retry against another instance) and waits up to {@code grace} for the
+   * replies of those in flight to be written.
    */
   void drain(Duration grace) {
     long deadline = System.nanoTime() + grace.toNanos();
@@ -162,8 +185,8 @@ final class BatchRoute {
   }
 
   /**
-   * Ends a batch's span, timer and in-flight count, and counts a failed authentication (in the
-   * batch's span, whichever thread this runs on, so the alert it raises names the trace).
+   * Ends a batch's span and timer, and counts a failed authentication (in the batch's span,
+   * whichever thread this runs on, so the alert it raises names the trace).
    *
    * @return what to answer: {@code failed}, or the refusal counting it raised
    */
@@ -193,7 +216,6 @@ final class BatchRoute {
     } finally {
       span.end();
       sample.stop(batchTimer);
-      leave();
     }
     return answer[0];
   }

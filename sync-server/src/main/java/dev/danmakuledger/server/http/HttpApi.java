@@ -187,7 +187,7 @@ public final class HttpApi {
   /** Starts listening; returns the bound port. */
   public int start(String bind, int port) {
     app.start(bind, port);
-    JettySettings.started(app, s.limits());
+    JettySettings.started(app, s.limits(), batches.completions());
     return app.port();
   }
 

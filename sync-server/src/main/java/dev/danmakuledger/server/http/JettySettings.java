@@ -5,6 +5,7 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -61,11 +62,15 @@ final class JettySettings {
         });
   }
 
-  /** Applies the limits that only a started server's connectors take. */
-  static void started(Javalin app, HttpLimits limits) {
+  /**
+   * Applies the limits that only a started server's connectors take, and adds {@code completions}
+   * to them: it hears of every request's end.
+   */
+  static void started(Javalin app, HttpLimits limits, HttpChannel.Listener completions) {
     for (Connector c : app.jettyServer().server().getConnectors()) {
       if (c instanceof AbstractConnector connector) {
         connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        connector.addBean(completions);
       }
     }
   }
