@@ -196,32 +196,24 @@ public final class LiveBenchmark {
                       new InetSocketAddress(a.baseUri().getHost(), a.baseUri().getPort()),
                       o.link(),
                       1)) {
-        URI devicesTo =
-            proxy == null ? a.baseUri() : URI.create("http://127.0.0.1:" + proxy.port());
-        Duration rtt = o.link() == null ? Duration.ZERO : o.link().rtt();
+        Instances on =
+            new Instances(
+                a,
+                proxy == null ? a.baseUri() : URI.create("http://127.0.0.1:" + proxy.port()),
+                o.link() == null ? Duration.ZERO : o.link().rtt(),
+                b,
+                redisUri);
         if (!o.warmUp().isZero()) {
           log.printf(
               Locale.ROOT,
               "live: warm-up of %ds on a room of its own (a cold JVM's figures, not reported)%n",
               o.warmUp().toSeconds());
-          once(
-              a,
-              devicesTo,
-              rtt,
-              b,
-              redisUri,
-              run + "-warm-up",
-              o,
-              o.warmUp(),
-              o.lingers().get(0),
-              true,
-              log);
+          once(on, run + "-warm-up", o, o.warmUp(), o.lingers().get(0), true, log);
         }
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out =
-              once(a, devicesTo, rtt, b, redisUri, run, o, o.duration(), linger, false, log);
+          Outcome out = once(on, run, o, o.duration(), linger, false, log);
           outcomes.add(out);
           rows.add(row(o.rate(), o.devices(), o.duration(), out));
         }
@@ -242,12 +234,18 @@ public final class LiveBenchmark {
     }
   }
 
+  /**
+   * The two instances of a run and how the devices reach instance A.
+   *
+   * @param devicesTo instance A, or the link's proxy in front of it
+   * @param rtt the link's round trip, zero on loopback
+   * @param redisUri the Redis both share, for the floor
+   */
+  private record Instances(
+      SyncServer a, URI devicesTo, Duration rtt, SyncServer b, String redisUri) {}
+
   private static Outcome once(
-      SyncServer a,
-      URI devicesTo,
-      Duration rtt,
-      SyncServer b,
-      String redisUri,
+      Instances on,
       String run,
       Options o,
       Duration duration,
@@ -255,6 +253,9 @@ public final class LiveBenchmark {
       boolean warmUp,
       PrintStream log)
       throws Exception {
+    SyncServer a = on.a();
+    SyncServer b = on.b();
+    URI devicesTo = on.devicesTo();
     int rate = o.rate();
     int devices = o.devices();
     String room = "live-bench-" + run + "-" + linger.toMillis() + "ms";
@@ -276,7 +277,7 @@ public final class LiveBenchmark {
     viewer.setDaemon(true);
     viewer.start();
     Latencies floor = new Latencies();
-    Thread pubsub = new Thread(() -> pubSub(redisUri, rate, duration, floor), "live-pubsub");
+    Thread pubsub = new Thread(() -> pubSub(on.redisUri(), rate, duration, floor), "live-pubsub");
     pubsub.setDaemon(true);
     pubsub.start();
     List<LiveDevice> enrolled = new ArrayList<>();
@@ -316,7 +317,7 @@ public final class LiveBenchmark {
               floor.percentileMs(99),
               r.roundTrips().percentileMs(99),
               r.roundTrips().percentileMs(100),
-              rtt,
+              on.rtt(),
               r.resends());
     }
     log.printf(
