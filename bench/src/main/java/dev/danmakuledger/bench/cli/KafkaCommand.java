@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.cli;
 
 import dev.danmakuledger.bench.kafka.KafkaBenchmark;
+import dev.danmakuledger.server.kafka.LocalKafka;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -56,19 +57,54 @@ final class KafkaCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description =
+          "measured rounds of the throughput part, each a fresh relay and topic and a raw"
+              + " producer after it; the medians are reported (default 3)")
+  int rounds;
+
+  @Option(
       names = "--warm-up",
       defaultValue = "10s",
       converter = DurationConverter.OrZero.class,
       description =
           "the lag part's devices first run this long; what they send meanwhile is relayed and"
-              + " checked, its lag printed apart, not reported; 0s for none (default 10s)")
+              + " checked, its lag printed apart, not reported; unless 0s, the throughput part"
+              + " also runs a round first that is not reported (default 10s)")
   Duration warmUp;
+
+  @Option(
+      names = "--broker-jvm",
+      defaultValue = "small",
+      converter = BrokerJvm.class,
+      description =
+          "the broker's JVM: small (256 MiB heap, serial collector, C1 only, as the tests run it)"
+              + " or server (1 GiB heap, G1, both JIT compilers, as Kafka's start scripts run it)"
+              + " (default small)")
+  LocalKafka.Jvm brokerJvm;
+
+  /** {@code small} or {@code server}. */
+  static final class BrokerJvm implements CommandLine.ITypeConverter<LocalKafka.Jvm> {
+    @Override
+    public LocalKafka.Jvm convert(String value) {
+      return switch (value) {
+        case "small" -> LocalKafka.Jvm.SMALL;
+        case "server" -> LocalKafka.Jvm.SERVER;
+        default ->
+            throw new CommandLine.TypeConversionException(
+                "got '" + value + "', want small or server");
+      };
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
     KafkaBenchmark.Options o;
     try {
-      o = new KafkaBenchmark.Options(messages, devices, batch, every, duration, warmUp);
+      o =
+          new KafkaBenchmark.Options(
+              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

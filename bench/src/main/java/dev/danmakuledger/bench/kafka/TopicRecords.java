@@ -17,7 +17,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** Topic chores of the benchmark: create one, read one back as records for another. */
+/** Topic chores of the benchmark: create, delete, read one back as records for another. */
 final class TopicRecords {
   private TopicRecords() {}
 
@@ -29,6 +29,15 @@ final class TopicRecords {
           .createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty())))
           .all()
           .get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Deletes {@code topics}, so that many rounds of a run do not fill the broker's disk. */
+  static void delete(String bootstrap, String... topics) throws Exception {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (Admin admin = Admin.create(p)) {
+      admin.deleteTopics(List.of(topics)).all().get(30, TimeUnit.SECONDS);
     }
   }
 

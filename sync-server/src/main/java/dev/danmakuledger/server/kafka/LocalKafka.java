@@ -24,10 +24,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * A local Apache Kafka cluster for tests, benchmarks and trying the relay out (docs/kafka.md,
  * "Set-up"): each broker is the real {@code kafka.Kafka} in KRaft combined mode (broker and
- * controller in one process), a child JVM on free loopback ports with a small heap, its storage
- * formatted before the first start. The broker's classes must be on the class path given (by
- * default this JVM's): {@code org.apache.kafka:kafka_2.13}. Brokers can be killed with SIGKILL and
- * started again on the same ports and storage.
+ * controller in one process), a child JVM on free loopback ports ({@link Jvm#SMALL} unless asked
+ * otherwise), its storage formatted before the first start. The broker's classes must be on the
+ * class path given (by default this JVM's): {@code org.apache.kafka:kafka_2.13}. Brokers can be
+ * killed with SIGKILL and started again on the same ports and storage.
  *
  * <p>Each broker has two listeners: one for clients, which may advertise another port than it
  * listens on (a proxy that stands between the clients and the broker, as a chaos run's fault proxy
@@ -38,17 +38,44 @@ public final class LocalKafka implements AutoCloseable {
   private static final Duration READY_WITHIN = Duration.ofSeconds(90);
   private static final String READY_LINE = "Kafka Server started";
 
+  /** The JVM a broker runs in. */
+  public enum Jvm {
+    /**
+     * For tests and short runs: a 256 MiB heap, the serial collector and the C1 compiler only —
+     * quick to start and small beside the JVMs under test.
+     */
+    SMALL("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+    /**
+     * As Kafka's own start scripts run a broker: a 1 GiB heap, G1 with 20 ms pause goals and both
+     * JIT compilers.
+     */
+    SERVER(
+        "-Xms1g",
+        "-Xmx1g",
+        "-XX:+UseG1GC",
+        "-XX:MaxGCPauseMillis=20",
+        "-XX:InitiatingHeapOccupancyPercent=35");
+
+    private final List<String> options;
+
+    Jvm(String... options) {
+      this.options = List.of(options);
+    }
+  }
+
   private final Path dir;
   private final String classPath;
+  private final Jvm jvm;
   private final int[] ports;
   private final int[] advertisedPorts;
   private final int[] brokerPorts;
   private final int[] controllerPorts;
   private final Process[] processes;
 
-  private LocalKafka(Path dir, String classPath, int brokers) {
+  private LocalKafka(Path dir, String classPath, Jvm jvm, int brokers) {
     this.dir = dir;
     this.classPath = classPath;
+    this.jvm = jvm;
     this.ports = new int[brokers];
     this.advertisedPorts = new int[brokers];
     this.brokerPorts = new int[brokers];
@@ -61,7 +88,12 @@ public final class LocalKafka implements AutoCloseable {
    * reports it started; internal topics take a replication factor of {@code min(brokers, 3)}.
    */
   public static LocalKafka start(Path dir, int brokers) {
-    return start(dir, brokers, System.getProperty("java.class.path"));
+    return start(dir, brokers, Jvm.SMALL);
+  }
+
+  /** As {@link #start(Path, int)}, each broker in a JVM of the kind {@code jvm}. */
+  public static LocalKafka start(Path dir, int brokers, Jvm jvm) {
+    return start(dir, brokers, System.getProperty("java.class.path"), port -> port, jvm);
   }
 
   /** As {@link #start(Path, int)}, with the broker's class path given. */
@@ -76,10 +108,15 @@ public final class LocalKafka implements AutoCloseable {
    */
   public static LocalKafka start(
       Path dir, int brokers, String classPath, IntUnaryOperator advertise) {
+    return start(dir, brokers, classPath, advertise, Jvm.SMALL);
+  }
+
+  private static LocalKafka start(
+      Path dir, int brokers, String classPath, IntUnaryOperator advertise, Jvm jvm) {
     if (brokers != 1 && brokers != 3) {
       throw new IllegalArgumentException("brokers: got " + brokers + ", want 1 or 3");
     }
-    LocalKafka k = new LocalKafka(dir.toAbsolutePath(), classPath, brokers);
+    LocalKafka k = new LocalKafka(dir.toAbsolutePath(), classPath, jvm, brokers);
     try {
       for (int i = 0; i < brokers; i++) {
         k.ports[i] = freePort();
@@ -248,6 +285,7 @@ public final class LocalKafka implements AutoCloseable {
     }
     Process p =
         run(
+            Jvm.SMALL,
             List.of(
                 "kafka.tools.StorageTool",
                 "format",
@@ -278,21 +316,14 @@ public final class LocalKafka implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reset " + log(i), e);
     }
-    processes[i] = run(List.of("kafka.Kafka", config(i).toString()), log(i));
+    processes[i] = run(jvm, List.of("kafka.Kafka", config(i).toString()), log(i));
   }
 
-  private Process run(List<String> mainAndArgs, Path output) {
+  private Process run(Jvm kind, List<String> mainAndArgs, Path output) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(
-        List.of(
-            "-Xms64m",
-            "-Xmx256m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-Djava.awt.headless=true",
-            "-cp",
-            classPath));
+    cmd.addAll(kind.options);
+    cmd.addAll(List.of("-Djava.awt.headless=true", "-cp", classPath));
     cmd.addAll(mainAndArgs);
     try {
       return new ProcessBuilder(cmd)
