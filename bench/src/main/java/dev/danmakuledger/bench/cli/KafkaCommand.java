@@ -75,6 +75,12 @@ final class KafkaCommand implements Callable<Integer> {
   Duration warmUp;
 
   @Option(
+      names = "--shards",
+      defaultValue = "4",
+      description = "the relay's shards, one transactional producer each (default 4, the relay's)")
+  int shards;
+
+  @Option(
       names = "--broker-jvm",
       defaultValue = "small",
       converter = BrokerJvm.class,
@@ -104,7 +110,7 @@ final class KafkaCommand implements Callable<Integer> {
     try {
       o =
           new KafkaBenchmark.Options(
-              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm);
+              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm, shards);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -73,6 +74,7 @@ public final class KafkaBenchmark {
    *     throughput part also runs one round that is not reported
    * @param rounds measured rounds of the throughput part, 1..9
    * @param brokerJvm the JVM the broker runs in
+   * @param shards the relay's shards (docs/kafka.md, "Shards and fencing"), 1..64
    */
   public record Options(
       int messages,
@@ -82,10 +84,14 @@ public final class KafkaBenchmark {
       Duration duration,
       Duration warmUp,
       int rounds,
-      LocalKafka.Jvm brokerJvm) {
+      LocalKafka.Jvm brokerJvm,
+      int shards) {
     public Options {
       if (messages < 1_000 || messages > 1_000_000) {
         throw new IllegalArgumentException("messages: got " + messages + ", want 1000..1000000");
+      }
+      if (shards < 1 || shards > 64) {
+        throw new IllegalArgumentException("shards: got " + shards + ", want 1..64");
       }
       if (rounds < 1 || rounds > 9) {
         throw new IllegalArgumentException("rounds: got " + rounds + ", want 1..9");
@@ -109,6 +115,7 @@ public final class KafkaBenchmark {
   }
 
   public static List<BenchResult> run(Options o, PrintStream log) throws Exception {
+    Objects.requireNonNull(o.brokerJvm(), "brokerJvm");
     Path tmp = Files.createTempDirectory("danmaku-bench-kafka-");
     try (LocalKafka kafka = LocalKafka.start(tmp.resolve("kafka"), 1, o.brokerJvm());
         EmbeddedRedis redis = EmbeddedRedis.start()) {
@@ -184,12 +191,12 @@ public final class KafkaBenchmark {
         RedisLinks links = RedisLinks.standalone(redis.uri())) {
       ConfirmedFeed feed = new ConfirmedFeed(db);
       if (!o.warmUp().isZero()) {
-        Round warm = round(kafka, links, feed, total, WARM_UP_TOPIC, log);
+        Round warm = round(kafka, links, feed, total, WARM_UP_TOPIC, o.shards(), log);
         log.println("kafka: throughput warm-up round (not reported): " + warm);
       }
       List<Round> rounds = new ArrayList<>();
       for (int i = 1; i <= o.rounds(); i++) {
-        Round r = round(kafka, links, feed, total, ROUND_TOPIC + i, log);
+        Round r = round(kafka, links, feed, total, ROUND_TOPIC + i, o.shards(), log);
         log.println("kafka: throughput round " + i + ": " + r);
         rounds.add(r);
       }
@@ -213,12 +220,13 @@ public final class KafkaBenchmark {
           null,
           String.format(
               Locale.ROOT,
-              "%d messages in %d rooms, from SQL (H2) to one broker, 4 shards, transactions of"
+              "%d messages in %d rooms, from SQL (H2) to one broker, %d shards, transactions of"
                   + " up to 5000; medians of %d rounds%s, each a fresh topic, rate from the"
                   + " first commit (start-up: fencing, positions, %.0f ms); baseline: the same"
                   + " records, acks=all, no transactions; target ratio >= 0.8: %s",
               total,
               devices,
+              o.shards(),
               rounds.size(),
               o.warmUp().isZero() ? "" : " after a warm-up round",
               startup,
@@ -257,9 +265,10 @@ public final class KafkaBenchmark {
       ConfirmedFeed feed,
       int total,
       String topic,
+      int shards,
       PrintStream log)
       throws Exception {
-    KafkaRelayConfig config = KafkaRelayConfig.of(kafka.bootstrap(), topic);
+    KafkaRelayConfig config = relayConfig(kafka, topic, shards);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     double relayRate;
     double startup;
@@ -310,6 +319,13 @@ public final class KafkaBenchmark {
         (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - start) / 1e6);
     TopicRecords.delete(kafka.bootstrap(), config.topic(), rawTopic);
     return new Round(relayRate, rawRate, startup, jitShare);
+  }
+
+  /** The relay's defaults for {@code topic}, with {@code shards} shards. */
+  static KafkaRelayConfig relayConfig(LocalKafka kafka, String topic, int shards) {
+    KafkaRelayConfig d = KafkaRelayConfig.of(kafka.bootstrap(), topic);
+    return new KafkaRelayConfig(
+        d.bootstrap(), d.topic(), shards, d.lease(), d.poll(), d.maxRecordsPerTransaction());
   }
 
   private static double median(double[] values) {

@@ -6,7 +6,6 @@ import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.protocol.wire.Json;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
-import dev.danmakuledger.server.kafka.KafkaRelayConfig;
 import dev.danmakuledger.server.kafka.LocalKafka;
 import dev.danmakuledger.server.redis.EmbeddedRedis;
 import java.io.PrintStream;
@@ -64,7 +63,7 @@ final class LiveLag {
                     .redisUri(redis.uri())
                     .jdbc(KafkaBenchmark.h2(tmp.resolve("live-db")), null, null)
                     .reviewRule(null)
-                    .kafka(KafkaRelayConfig.of(kafka.bootstrap(), TOPIC))
+                    .kafka(KafkaBenchmark.relayConfig(kafka, TOPIC, o.shards()))
                     .build());
         KafkaProducer<String, String> producer =
             new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
