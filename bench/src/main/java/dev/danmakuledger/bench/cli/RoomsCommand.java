@@ -48,6 +48,16 @@ final class RoomsCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(
+      names = "--warm-up",
+      defaultValue = "10s",
+      converter = DurationConverter.OrZero.class,
+      description =
+          "the devices first capture this long into the same rooms; those messages are judged in"
+              + " the streams like the rest, their latencies printed apart, not reported; 0s for"
+              + " none (default ${DEFAULT-VALUE})")
+  Duration warmUp;
+
+  @Option(
       names = "--linger",
       defaultValue = "50ms",
       converter = DurationConverter.class,
@@ -72,7 +82,7 @@ final class RoomsCommand implements Callable<Integer> {
     try {
       o =
           new RoomsBenchmark.Options(
-              rooms, crowd, active, devices, rate, duration, linger, heap, jdbc);
+              rooms, crowd, active, devices, rate, duration, warmUp, linger, heap, jdbc);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

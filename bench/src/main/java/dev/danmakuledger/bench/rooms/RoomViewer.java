@@ -2,7 +2,6 @@ package dev.danmakuledger.bench.rooms;
 
 import java.util.List;
 import java.util.concurrent.Flow;
-import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,7 +16,7 @@ final class RoomViewer implements Flow.Subscriber<String> {
   private static final Pattern CAPTURED = Pattern.compile("rb (\\d+)");
 
   private final String room;
-  private final LongConsumer latencies;
+  private final Measured latencies;
   private String event = "message";
   private String id;
   private String data;
@@ -28,7 +27,7 @@ final class RoomViewer implements Flow.Subscriber<String> {
   private volatile boolean ended;
   private Flow.Subscription subscription;
 
-  RoomViewer(String room, LongConsumer latencies) {
+  RoomViewer(String room, Measured latencies) {
     this.room = room;
     this.latencies = latencies;
   }
@@ -83,7 +82,7 @@ final class RoomViewer implements Flow.Subscriber<String> {
     }
     Matcher m = CAPTURED.matcher(d);
     if (m.find()) {
-      latencies.accept(now - Long.parseLong(m.group(1)));
+      latencies.add(Long.parseLong(m.group(1)), now);
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,7 +46,8 @@ public final class RoomsBenchmark {
    * @param active rooms devices ingest into (the crowded one first), 1..rooms
    * @param devices ingesting devices, 1..active
    * @param rate messages per second over all devices, 1..20,000
-   * @param duration how long the devices capture, 1 s..10 min
+   * @param duration how long the devices capture, measured, 1 s..10 min
+   * @param warmUp how long the devices capture before that, not measured, 0..10 min
    * @param linger the devices' linger, 1 ms..1 s
    * @param heap the server JVM's -Xmx
    * @param jdbc a fresh MariaDB/MySQL database for the server, or null for its H2 file
@@ -57,6 +59,7 @@ public final class RoomsBenchmark {
       int devices,
       int rate,
       Duration duration,
+      Duration warmUp,
       Duration linger,
       String heap,
       String jdbc) {
@@ -68,6 +71,9 @@ public final class RoomsBenchmark {
       check("rate", rate, 1, 20_000);
       if (duration.toMillis() < 1_000 || duration.compareTo(Duration.ofMinutes(10)) > 0) {
         throw new IllegalArgumentException("duration: got " + duration + ", want 1s..10m");
+      }
+      if (warmUp.isNegative() || warmUp.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("warm-up: got " + warmUp + ", want 0s..10m");
       }
       if (linger.toMillis() < 1 || linger.toMillis() > 1_000) {
         throw new IllegalArgumentException("linger: got " + linger + ", want 1ms..1s");
@@ -106,7 +112,7 @@ public final class RoomsBenchmark {
       for (int i = 0; i < o.rooms(); i++) {
         rooms.add("rooms-" + i);
       }
-      Latencies latencies = new Latencies();
+      Measured latencies = new Measured(!o.warmUp().isZero());
       ExecutorService sse = Executors.newFixedThreadPool(4);
       HttpClient http =
           HttpClient.newBuilder()
@@ -138,13 +144,13 @@ public final class RoomsBenchmark {
         List<String> activeRooms = new ArrayList<>();
         activeRooms.add(CROWD);
         activeRooms.addAll(rooms.subList(0, o.active() - 1));
-        Latencies acks = new Latencies();
-        Ingested ingested = ingest(o, p, activeRooms, acks, out);
+        Measured acks = new Measured(!o.warmUp().isZero());
+        Ingested ingested = ingest(o, p, activeRooms, acks, latencies, out);
         Map<String, Long> expected = ingested.acked();
         long lastAck = ingested.lastAck();
         long total = expected.values().stream().mapToLong(Long::longValue).sum();
         double achieved =
-            total
+            ingested.measured()
                 / Math.max(
                     o.duration().toNanos() / 1e9,
                     (lastAck - ingested.start() - o.linger().toNanos()) / 1e9);
@@ -165,8 +171,8 @@ public final class RoomsBenchmark {
             exact,
             delivered,
             deliveredAfter,
-            latencies,
-            acks,
+            latencies.measured(),
+            acks.measured(),
             achieved,
             checkpointLag,
             refused);
@@ -181,20 +187,13 @@ public final class RoomsBenchmark {
 
   /** Opens one stream per entry of {@code rooms}, at most 64 being opened at once. */
   private static int open(
-      HttpClient http, URI server, List<String> rooms, Latencies latencies, List<RoomViewer> out)
+      HttpClient http, URI server, List<String> rooms, Measured latencies, List<RoomViewer> out)
       throws InterruptedException {
     Semaphore opening = new Semaphore(64);
     AtomicInteger refused = new AtomicInteger();
     List<CompletableFuture<?>> heads = new ArrayList<>();
     for (String room : rooms) {
-      RoomViewer v =
-          new RoomViewer(
-              room,
-              nanos -> {
-                synchronized (latencies) {
-                  latencies.add(nanos);
-                }
-              });
+      RoomViewer v = new RoomViewer(room, latencies);
       out.add(v);
       opening.acquire();
       CompletableFuture<Void> head = new CompletableFuture<>();
@@ -227,14 +226,24 @@ public final class RoomsBenchmark {
   }
 
   /**
-   * What the devices did: the messages acknowledged per room, when they started capturing and when
-   * the last acknowledgement came (nanoTime).
+   * What the devices did: the messages acknowledged per room (the warm-up's too), how many of them
+   * were captured in the measured part, when that part started and when the last acknowledgement
+   * came (nanoTime).
    */
-  private record Ingested(Map<String, Long> acked, long start, long lastAck) {}
+  private record Ingested(Map<String, Long> acked, long measured, long start, long lastAck) {}
 
-  /** Runs the devices; each acknowledged capture's capture→ack time goes to {@code acks}. */
+  /**
+   * Runs the devices, first for the warm-up and then for the measured part; each acknowledged
+   * capture's capture→ack time goes to {@code acks}, and {@code deliveries} learns when the
+   * measured part began.
+   */
   private static Ingested ingest(
-      Options o, RoomsProcesses p, List<String> active, Latencies acks, PrintStream out)
+      Options o,
+      RoomsProcesses p,
+      List<String> active,
+      Measured acks,
+      Measured deliveries,
+      PrintStream out)
       throws Exception {
     List<RoomsDevice> devices = new ArrayList<>();
     for (int d = 0; d < o.devices(); d++) {
@@ -243,54 +252,84 @@ public final class RoomsBenchmark {
         mine.add(active.get(i));
       }
       devices.add(
-          RoomsDevice.enroll(
-              p.serverUri(),
-              p.enrollToken(),
-              "rooms-bench-" + d,
-              mine,
-              nanos -> {
-                synchronized (acks) {
-                  acks.add(nanos);
-                }
-              }));
+          RoomsDevice.enroll(p.serverUri(), p.enrollToken(), "rooms-bench-" + d, mine, acks));
     }
     ExecutorService pool = Executors.newFixedThreadPool(o.devices());
-    List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
-    long start = System.nanoTime();
+    try {
+      if (!o.warmUp().isZero()) {
+        long warm = System.nanoTime();
+        Usage peak = capture(o, p, devices, pool, o.warmUp());
+        long n = acked(devices);
+        out.printf(
+            Locale.ROOT,
+            "warm-up (not reported): %d messages in %.1f s; capture->ack p99 %.1f ms,"
+                + " capture->viewer p99 %.1f ms; peak: %s%n",
+            n,
+            (System.nanoTime() - warm) / 1e9,
+            acks.warmUp().percentileMs(99),
+            deliveries.warmUp().percentileMs(99),
+            peak);
+      }
+      long before = acked(devices);
+      long start = System.nanoTime();
+      acks.start(start);
+      deliveries.start(start);
+      Usage peak = capture(o, p, devices, pool, o.duration());
+      long lastAck = System.nanoTime();
+      Map<String, Long> expected = new HashMap<>();
+      for (RoomsDevice d : devices) {
+        d.acked().forEach((room, n) -> expected.merge(room, n, Long::sum));
+      }
+      long measured = acked(devices) - before;
+      out.printf(
+          Locale.ROOT,
+          "ingested %d messages into %d rooms in %.1f s; peak while ingesting: %s%n",
+          measured,
+          expected.size(),
+          (lastAck - start) / 1e9,
+          peak);
+      return new Ingested(expected, measured, start, lastAck);
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /** Runs every device for {@code duration} at its share of the rate; the peak usage meanwhile. */
+  private static Usage capture(
+      Options o,
+      RoomsProcesses p,
+      List<RoomsDevice> devices,
+      ExecutorService pool,
+      Duration duration)
+      throws Exception {
+    List<Future<?>> runs = new ArrayList<>();
     for (RoomsDevice d : devices) {
       runs.add(
           pool.submit(
               () -> {
-                d.run((double) o.rate() / o.devices(), o.duration(), o.linger());
+                d.run((double) o.rate() / o.devices(), duration, o.linger());
                 return null;
               }));
     }
     Usage peak = p.usage();
-    while (!runs.stream().allMatch(java.util.concurrent.Future::isDone)) {
+    while (!runs.stream().allMatch(Future::isDone)) {
       Thread.sleep(1_000);
       peak = peak.max(p.usage());
     }
-    for (java.util.concurrent.Future<?> f : runs) {
+    for (Future<?> f : runs) {
       f.get();
     }
-    long lastAck = System.nanoTime();
-    pool.shutdown();
-    Map<String, Long> expected = new HashMap<>();
-    long total = 0;
+    return peak;
+  }
+
+  private static long acked(List<RoomsDevice> devices) {
+    long n = 0;
     for (RoomsDevice d : devices) {
-      for (Map.Entry<String, Long> e : d.acked().entrySet()) {
-        expected.merge(e.getKey(), e.getValue(), Long::sum);
-        total += e.getValue();
+      for (long v : d.acked().values()) {
+        n += v;
       }
     }
-    out.printf(
-        Locale.ROOT,
-        "ingested %d messages into %d rooms in %.1f s; peak while ingesting: %s%n",
-        total,
-        expected.size(),
-        (System.nanoTime() - start) / 1e9,
-        peak);
-    return new Ingested(expected, start, lastAck);
+    return n;
   }
 
   /** Waits until every viewer received its room's count or {@code max} passed; returns how many. */
@@ -371,13 +410,14 @@ public final class RoomsBenchmark {
     String params =
         String.format(
             Locale.ROOT,
-            "%d rooms x1 + %d in one room; %d active rooms, %d msg/s for %ds, linger %dms,"
-                + " -Xmx%s, %s",
+            "%d rooms x1 + %d in one room; %d active rooms, %d msg/s for %ds after a %ds"
+                + " warm-up, linger %dms, -Xmx%s, %s",
             o.rooms(),
             o.crowd(),
             o.active(),
             o.rate(),
             o.duration().toSeconds(),
+            o.warmUp().toSeconds(),
             o.linger().toMillis(),
             o.heap(),
             o.jdbc() == null ? "H2" : "MariaDB");

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongConsumer;
 
 /**
  * One device of the rooms benchmark: captures at a fixed rate, round robin over its rooms, each
@@ -30,11 +29,11 @@ final class RoomsDevice {
   private final List<String> rooms;
   private final SecureRandom random = new SecureRandom();
   private final Map<String, Long> acked = new ConcurrentHashMap<>();
-  private final LongConsumer captureToAck;
+  private final Measured captureToAck;
   private long millis = System.currentTimeMillis();
 
   private RoomsDevice(
-      LedgerClient client, SimulatedDevice device, List<String> rooms, LongConsumer captureToAck) {
+      LedgerClient client, SimulatedDevice device, List<String> rooms, Measured captureToAck) {
     this.client = client;
     this.device = device;
     this.rooms = List.copyOf(rooms);
@@ -42,8 +41,7 @@ final class RoomsDevice {
   }
 
   /** Enrols device {@code id}; each acknowledged capture's capture→ack nanos go to {@code acks}. */
-  static RoomsDevice enroll(
-      URI server, String token, String id, List<String> rooms, LongConsumer acks)
+  static RoomsDevice enroll(URI server, String token, String id, List<String> rooms, Measured acks)
       throws IOException, InterruptedException {
     LedgerClient client = new LedgerClient(server, Duration.ofSeconds(30));
     SimulatedDevice device = SimulatedDevice.create(id, new SecureRandom());
@@ -131,7 +129,7 @@ final class RoomsDevice {
       acked.merge(room, 1L, Long::sum);
     }
     for (long at : captured) {
-      captureToAck.accept(now - at);
+      captureToAck.add(at, now);
     }
   }
 }
