@@ -88,12 +88,14 @@ final class LiveLag {
       // what the devices send in the warm-up is relayed and checked, but a cold JVM's first
       // seconds are not the relay's lag (docs/benchmarks.md, "kafka")
       long measuredFrom = System.nanoTime() + o.warmUp().toNanos();
-      ScheduledExecutorService pool = Executors.newScheduledThreadPool(16);
+      // a thread a device, each posting at a fixed rate with one batch in flight, as an agent
+      // does: a pool smaller than the devices, or a fixed delay after each answer, offers less
+      ScheduledExecutorService pool = Executors.newScheduledThreadPool(devices.size());
       AtomicReference<Exception> failed = new AtomicReference<>();
       for (int d = 0; d < devices.size(); d++) {
         BenchDevice device = devices.get(d);
         long offset = o.every().toMillis() * d / devices.size();
-        pool.scheduleWithFixedDelay(
+        pool.scheduleAtFixedRate(
             () -> {
               try {
                 Map<String, Long> mine = new HashMap<>();
