@@ -57,6 +57,12 @@ final class KafkaCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(
+      names = "--rooms",
+      defaultValue = "8",
+      description = "rooms of the throughput part, a device each (default 8)")
+  int rooms;
+
+  @Option(
       names = "--rounds",
       defaultValue = "3",
       description =
@@ -110,7 +116,7 @@ final class KafkaCommand implements Callable<Integer> {
     try {
       o =
           new KafkaBenchmark.Options(
-              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm, shards);
+              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm, shards, rooms);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

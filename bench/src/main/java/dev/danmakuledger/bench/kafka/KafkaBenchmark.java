@@ -75,6 +75,7 @@ public final class KafkaBenchmark {
    * @param rounds measured rounds of the throughput part, 1..9
    * @param brokerJvm the JVM the broker runs in
    * @param shards the relay's shards (docs/kafka.md, "Shards and fencing"), 1..64
+   * @param rooms rooms of the throughput part, one device each, 1..256
    */
   public record Options(
       int messages,
@@ -85,10 +86,14 @@ public final class KafkaBenchmark {
       Duration warmUp,
       int rounds,
       LocalKafka.Jvm brokerJvm,
-      int shards) {
+      int shards,
+      int rooms) {
     public Options {
       if (messages < 1_000 || messages > 1_000_000) {
         throw new IllegalArgumentException("messages: got " + messages + ", want 1000..1000000");
+      }
+      if (rooms < 1 || rooms > 256) {
+        throw new IllegalArgumentException("rooms: got " + rooms + ", want 1..256");
       }
       if (shards < 1 || shards > 64) {
         throw new IllegalArgumentException("shards: got " + shards + ", want 1..64");
@@ -155,7 +160,7 @@ public final class KafkaBenchmark {
       TopicRecords.create(kafka.bootstrap(), topic + RAW);
     }
     String jdbc = h2(tmp.resolve("throughput-db"));
-    int devices = 8;
+    int devices = o.rooms();
     int per = o.messages() / devices;
     int total = per * devices;
     try (SyncServer server =
@@ -165,7 +170,7 @@ public final class KafkaBenchmark {
                 .jdbc(jdbc, null, null)
                 .reviewRule(null)
                 .build())) {
-      ExecutorService pool = Executors.newFixedThreadPool(devices);
+      ExecutorService pool = Executors.newFixedThreadPool(Math.min(devices, 8));
       List<Future<?>> done = new ArrayList<>();
       Map<String, Long> acked = new ConcurrentHashMap<>();
       for (int d = 0; d < devices; d++) {

@@ -74,6 +74,7 @@ class BenchMainTest {
         "kafka --rounds 10|rounds: got 10, want 1..9",
         "kafka --broker-jvm big|got 'big', want small or server",
         "kafka --shards 65|shards: got 65, want 1..64",
+        "kafka --rooms 257|rooms: got 257, want 1..256",
         "rooms --warm-up 11m|warm-up: got PT11M, want 0s..10m",
         "live --jdbc jdbc:postgresql://x/y|want jdbc:mariadb://host:port",
         "e2e --batch-size 500,50000|batch size: got 50000, want 1..10000",
