@@ -174,7 +174,7 @@ public final class BacklogBenchmark {
       processMicros = cpuAfter.processMicrosSince(cpuBefore, sent);
       cpu = cpuAfter.perRecordSince(cpuBefore, sent) + agentCpu(result, sent);
       serverPeak = BacklogAgent.heapPeak();
-      stages = IngestBenchmark.breakdown(server.stageTimes().minus(before));
+      stages = StageBreakdown.of(server.stageTimes().minus(before));
     }
     long records = Long.parseLong(result[1]);
     double seconds = Double.parseDouble(result[2]);
@@ -317,7 +317,7 @@ public final class BacklogBenchmark {
               proxy.bytesDown(),
               proxy.drops(),
               proxy.upUsage(),
-              IngestBenchmark.breakdown(server.stageTimes().minus(before)),
+              StageBreakdown.of(server.stageTimes().minus(before)),
               agentCpu(result, records));
       log.printf(Locale.ROOT, "backlog: %s: %s%n", name, d.describe());
       return d;

@@ -17,10 +17,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -413,7 +411,7 @@ public final class IngestBenchmark {
         pool.shutdownNow();
       }
       StageTimes.Snapshot measured = server.stageTimes().minus(before);
-      stages = breakdown(measured);
+      stages = StageBreakdown.of(measured);
       batchesPerTick = measured.batchesPerTick();
       log.printf(
           Locale.ROOT,
@@ -474,42 +472,6 @@ public final class IngestBenchmark {
   private static int windowOf(LedgerClient client, SimulatedDevice device, int most)
       throws IOException, InterruptedException {
     return Math.min(most, client.batchWindow(device.deviceId()));
-  }
-
-  /** The stages a tick runs (docs/architecture.md §5, "Ticks"); the others run per request. */
-  private static final Set<StageTimes.Stage> TICK_STAGES =
-      EnumSet.of(
-          StageTimes.Stage.ADMIT,
-          StageTimes.Stage.ASSEMBLE,
-          StageTimes.Stage.DEVICE_LOG,
-          StageTimes.Stage.MESSAGES,
-          StageTimes.Stage.COMMIT);
-
-  /**
-   * Mean server milliseconds of every stage, in pipeline order: per batch for the stages a request
-   * runs, per tick for those of the tick, and the batches a tick held.
-   */
-  public static String breakdown(StageTimes.Snapshot s) {
-    StringBuilder perBatch = new StringBuilder();
-    StringBuilder perTick = new StringBuilder();
-    for (StageTimes.Stage stage : StageTimes.Stage.values()) {
-      boolean tick = TICK_STAGES.contains(stage);
-      StringBuilder out = tick ? perTick : perBatch;
-      if (out.length() > 0) {
-        out.append(", ");
-      }
-      out.append(stage.name().toLowerCase(Locale.ROOT))
-          .append(
-              String.format(Locale.ROOT, " %.2f", tick ? s.msPerTick(stage) : s.msPerBatch(stage)));
-    }
-    return String.format(
-        Locale.ROOT,
-        "per batch %s; per tick %s (%d batches in %d ticks, %.1f a tick)",
-        perBatch,
-        perTick,
-        s.batches(),
-        s.ticks(),
-        s.batchesPerTick());
   }
 
   /** Result rows: ours next to each baseline, ratio = ours / baseline (records/s). */

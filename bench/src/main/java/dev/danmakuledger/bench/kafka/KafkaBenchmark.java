@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -205,9 +206,9 @@ public final class KafkaBenchmark {
         log.println("kafka: throughput round " + i + ": " + r);
         rounds.add(r);
       }
-      double relayRate = median(rounds.stream().mapToDouble(Round::relay).toArray());
-      double rawRate = median(rounds.stream().mapToDouble(Round::raw).toArray());
-      double startup = median(rounds.stream().mapToDouble(Round::startupMs).toArray());
+      double relayRate = median(rounds, Round::relay);
+      double rawRate = median(rounds, Round::raw);
+      double startup = median(rounds, Round::startupMs);
       log.printf(
           Locale.ROOT,
           "kafka: relay %.0f msg/s (SQL read + transactions); raw idempotent producer %.0f msg/s;"
@@ -333,8 +334,11 @@ public final class KafkaBenchmark {
         d.bootstrap(), d.topic(), shards, d.lease(), d.poll(), d.maxRecordsPerTransaction());
   }
 
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
+  private static double median(List<Round> rounds, ToDoubleFunction<Round> figure) {
+    double[] sorted = new double[rounds.size()];
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = figure.applyAsDouble(rounds.get(i));
+    }
     Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

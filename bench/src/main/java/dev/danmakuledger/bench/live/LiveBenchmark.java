@@ -3,9 +3,9 @@ package dev.danmakuledger.bench.live;
 import dev.danmakuledger.bench.ingest.CrowdLimits;
 import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
-import dev.danmakuledger.bench.ingest.IngestBenchmark;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.ingest.LedgerClient;
+import dev.danmakuledger.bench.ingest.StageBreakdown;
 import dev.danmakuledger.bench.link.LinkProfile;
 import dev.danmakuledger.bench.link.LinkProxy;
 import dev.danmakuledger.bench.report.BenchResult;
@@ -292,7 +292,7 @@ public final class LiveBenchmark {
     }
     StageTimes.Snapshot before = a.stageTimes();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
-    String stages = IngestBenchmark.breakdown(a.stageTimes().minus(before));
+    String stages = StageBreakdown.of(a.stageTimes().minus(before));
     pubsub.join(duration.toMillis() + 30_000);
     // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
     Duration drain = warmUp ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
