@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * completed, the partial tiles of the new size and the checkpoint of that size, signed with the log
  * key, under the room's row lock; so whichever instance wins the lock extends the log, and a
  * restart resumes from the stored partial tiles. One run steps every room that is behind and due in
- * one SQL transaction (one commit a run, not one a room); if that transaction fails, the run steps
- * each room in a transaction of its own, so that one room cannot hold back the others.
+ * SQL transactions of at most {@value #ROOMS_PER_STEP} rooms (one commit for many rooms, not one a
+ * room), spread over half the interval (at most a second) when there are several; if one fails, its
+ * rooms are stepped in a transaction each, so that one room cannot hold back the others.
  *
  * <p>A room's checkpoint is signed at most once per {@code interval} (shared by all instances
  * through {@code room_logs.published_at}); {@link #integrateNow()} ignores the interval.
@@ -69,6 +70,16 @@ public final class RoomLogIntegrator implements AutoCloseable {
    */
   static final int MAX_TIPS = 4_096;
 
+  /**
+   * Most rooms one transaction steps. A scheduled run with more rooms behind spreads its
+   * transactions over half the interval, at most {@link #MAX_SPREAD}, so that the work of many
+   * rooms does not arrive at once.
+   */
+  static final int ROOMS_PER_STEP = 64;
+
+  /** The longest time a scheduled run spreads its transactions over. */
+  static final Duration MAX_SPREAD = Duration.ofSeconds(1);
+
   /** Scheduled runs between two that look at every room. */
   static final int SWEEP_EVERY_RUNS = 30;
 
@@ -87,6 +98,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final Clock clock;
   private final Map<String, Tip> tips = Collections.synchronizedMap(new LruMap<>(MAX_TIPS));
   private final Object runLock = new Object();
+  private final Object pacing = new Object();
   private final RecentSlots recent = new RecentSlots(MAX_RECENT);
   private volatile boolean holding;
 
@@ -208,46 +220,102 @@ public final class RoomLogIntegrator implements AutoCloseable {
   }
 
   private long run(boolean force) {
+    SortedMap<String, Long> behind;
     synchronized (runLock) {
-      SortedMap<String, Long> behind = new TreeMap<>();
-      for (Map.Entry<String, RoomLogStore.Progress> e : progress(force).entrySet()) {
-        RoomLogStore.Progress p = e.getValue();
-        // forgotten here too, not only after a step: another instance may be the one extending
-        recent.forgetUpTo(e.getKey(), p.size());
-        if (p.isBehind()) {
-          behind.put(e.getKey(), p.highest());
-        }
-      }
-      lagging.clear();
-      for (String room : behind.keySet()) {
-        if (lagging.size() >= MAX_NOTED) {
-          sweepNext = true;
-          break;
-        }
-        lagging.add(room);
-      }
-      if (behind.isEmpty()) {
-        return 0;
-      }
-      Map<String, Long> added;
-      try {
-        added = step(behind.keySet(), behind, force);
-      } catch (RuntimeException e) {
-        log.warn(
-            "room log integration of {} rooms in one transaction failed, integrating each alone: {}",
-            behind.size(),
-            e.toString());
-        return eachAlone(behind.keySet(), force);
-      }
-      long appended = 0;
-      for (Map.Entry<String, Long> e : added.entrySet()) {
-        appended += e.getValue();
-        if (force && e.getValue() == STEP_SLOTS) {
-          appended += integrate(e.getKey(), true, MAX_STEPS - 1);
-        }
-      }
-      return appended;
+      behind = behind(force);
     }
+    List<List<String>> chunks = chunks(behind.keySet());
+    long spread = Math.min(interval.toMillis() / 2, MAX_SPREAD.toMillis());
+    long pause = chunks.size() < 2 ? 0 : spread / chunks.size();
+    long appended = 0;
+    for (int i = 0; i < chunks.size(); i++) {
+      if (i > 0 && !force && !pause(pause)) {
+        // closing: the rooms left are behind for the next instance or start
+        break;
+      }
+      synchronized (runLock) {
+        appended += stepChunk(chunks.get(i), behind, force);
+      }
+    }
+    return appended;
+  }
+
+  /** The rooms a run looks at that are behind, with the highest committed number of each. */
+  private SortedMap<String, Long> behind(boolean force) {
+    SortedMap<String, Long> behind = new TreeMap<>();
+    for (Map.Entry<String, RoomLogStore.Progress> e : progress(force).entrySet()) {
+      RoomLogStore.Progress p = e.getValue();
+      // forgotten here too, not only after a step: another instance may be the one extending
+      recent.forgetUpTo(e.getKey(), p.size());
+      if (p.isBehind()) {
+        behind.put(e.getKey(), p.highest());
+      }
+    }
+    lagging.clear();
+    for (String room : behind.keySet()) {
+      if (lagging.size() >= MAX_NOTED) {
+        sweepNext = true;
+        break;
+      }
+      lagging.add(room);
+    }
+    return behind;
+  }
+
+  /** {@code rooms} in name order, at most {@link #ROOMS_PER_STEP} a chunk. */
+  private static List<List<String>> chunks(Collection<String> rooms) {
+    List<List<String>> out = new ArrayList<>();
+    List<String> chunk = new ArrayList<>();
+    for (String room : rooms) {
+      chunk.add(room);
+      if (chunk.size() == ROOMS_PER_STEP) {
+        out.add(chunk);
+        chunk = new ArrayList<>();
+      }
+    }
+    if (!chunk.isEmpty()) {
+      out.add(chunk);
+    }
+    return out;
+  }
+
+  /** One transaction for {@code rooms}; if it fails, one transaction a room. */
+  private long stepChunk(List<String> rooms, Map<String, Long> highest, boolean force) {
+    Map<String, Long> added;
+    try {
+      added = step(rooms, highest, force);
+    } catch (RuntimeException e) {
+      log.warn(
+          "room log integration of {} rooms in one transaction failed, integrating each alone: {}",
+          rooms.size(),
+          e.toString());
+      return eachAlone(rooms, force);
+    }
+    long appended = 0;
+    for (Map.Entry<String, Long> e : added.entrySet()) {
+      appended += e.getValue();
+      if (force && e.getValue() == STEP_SLOTS) {
+        appended += integrate(e.getKey(), true, MAX_STEPS - 1);
+      }
+    }
+    return appended;
+  }
+
+  /** Waits {@code millis} between two chunks of a scheduled run; false when closing. */
+  private boolean pause(long millis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    synchronized (pacing) {
+      long left;
+      while (holding && (left = deadline - System.nanoTime()) > 0) {
+        try {
+          TimeUnit.NANOSECONDS.timedWait(pacing, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return holding;
   }
 
   /** One transaction per room, so that one room whose step fails holds back no other. */
@@ -409,6 +477,9 @@ public final class RoomLogIntegrator implements AutoCloseable {
   @Override
   public synchronized void close() {
     holding = false;
+    synchronized (pacing) {
+      pacing.notifyAll();
+    }
     if (executor != null) {
       executor.shutdown();
       try {

@@ -31,7 +31,9 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -403,6 +405,27 @@ abstract class RoomLogIntegratorContract {
       assertTrue(store.log("quiet").isEmpty(), "not looked at yet");
       assertEquals(1, integrator.runScheduled(), "every room again: the quiet one");
       assertLogIs("quiet", List.of(quiet));
+    } finally {
+      integrator.close();
+    }
+  }
+
+  @Test
+  void aScheduledRunWithMoreRoomsBehindThanOneTransactionTakesReachesEveryRoom() throws Exception {
+    int rooms = 2 * RoomLogIntegrator.ROOMS_PER_STEP + 1;
+    RoomLogIntegrator integrator =
+        new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    integrator.start(); // the first scheduled run is an hour away: tests run them by hand
+    try {
+      Map<String, byte[]> entries = new HashMap<>();
+      for (int i = 0; i < rooms; i++) {
+        // tombstones: message ids follow seq, so only one room may hold a message at seq 1
+        entries.put("chunked-" + i, slots.tombstone("chunked-" + i, 1, "gap-sealed"));
+      }
+      assertEquals(rooms, integrator.runScheduled(), "three transactions, one entry a room");
+      for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+        assertLogIs(e.getKey(), List.of(e.getValue()));
+      }
     } finally {
       integrator.close();
     }
