@@ -49,12 +49,13 @@ final class RoomsCommand implements Callable<Integer> {
 
   @Option(
       names = "--warm-up",
-      defaultValue = "10s",
+      defaultValue = "60s",
       converter = DurationConverter.OrZero.class,
       description =
-          "the devices first capture this long into the same rooms; those messages are judged in"
-              + " the streams like the rest, their latencies printed apart, not reported; 0s for"
-              + " none (default ${DEFAULT-VALUE})")
+          "the devices first capture this long into the same rooms (a freshly started server"
+              + " still compiles its code for about a minute); those messages are judged in the"
+              + " streams like the rest, their latencies printed apart, not reported; 0s for none"
+              + " (default ${DEFAULT-VALUE})")
   Duration warmUp;
 
   @Option(
