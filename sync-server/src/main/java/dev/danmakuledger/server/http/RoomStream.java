@@ -10,6 +10,9 @@ import dev.danmakuledger.server.events.StreamRefusal;
 import dev.danmakuledger.server.events.StreamRefusedException;
 import dev.danmakuledger.server.events.StreamTicket;
 import io.javalin.http.sse.SseClient;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -84,10 +87,26 @@ final class RoomStream implements Sink {
               if (c.terminated()) {
                 throw new IllegalStateException("stream closed, want an open stream");
               }
-              c.sendEvent("message", m.data(), Long.toString(m.cursor()));
+              writeEvent(c, m);
             });
     if (!written) {
       throw new IllegalStateException("stream closed, want an open stream");
+    }
+  }
+
+  /**
+   * Writes the message's event, encoded once for every subscriber, in one write and flushes it: a
+   * stream's response buffer is small (see {@link RoomStreamRoutes#STREAM_BUFFER_BYTES}), and an
+   * event larger than it goes out past the buffer.
+   */
+  private static void writeEvent(SseClient c, LiveMessage m) {
+    try {
+      HttpServletResponse res = c.ctx().res();
+      m.writeEvent(res.getOutputStream());
+      res.flushBuffer();
+    } catch (IOException e) {
+      c.close();
+      throw new UncheckedIOException("stream closed while writing", e);
     }
   }
 
