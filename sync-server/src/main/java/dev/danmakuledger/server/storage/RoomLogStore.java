@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -171,46 +172,78 @@ public final class RoomLogStore {
   }
 
   private static final String TILE =
-      "SELECT data, encoding FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ?"
-          + " AND idx = ? AND width = ?";
+      "SELECT width, from_width, data, encoding FROM room_tiles WHERE room = ? AND kind = ?"
+          + " AND tile_level = ? AND idx = ? AND width <= ? ORDER BY width";
 
   /** The bytes of one stored tile or bundle, exactly as served. */
   public Optional<byte[]> tile(String room, RoomTile.Kind kind, TileId id) {
-    return jdbc.queryOne(
-        TILE, ps -> bindTile(ps, room, kind, id), rs -> tileBytes(rs, room, kind, id));
+    return jdbc.read("room tile", c -> tileIn(c).find(room, kind, id));
   }
 
+  /** One stored row of a tile's index: the hashes or entries {@code [from, width)}. */
+  private record Piece(int width, int from, byte[] data) {}
+
   /**
-   * The served bytes of a tile row; a hash tile must hold exactly {@code width} hashes.
+   * The served bytes of the tile {@code id} from the rows of its index up to its width: the row of
+   * its width, preceded by the tile of that row's {@code from_width} when the row holds only the
+   * piece its step appended; empty when no row has its width. A hash tile must hold exactly {@code
+   * width} hashes.
    *
-   * @throws DamagedRowException if the row does not decode to a tile of its kind and width
+   * @throws DamagedRowException if a row does not decode, a piece's predecessor is missing or the
+   *     assembled hash tile has another size
    */
-  private static byte[] tileBytes(ResultSet rs, String room, RoomTile.Kind kind, TileId id)
+  private static Optional<byte[]> assemble(ResultSet rs, String room, RoomTile.Kind kind, TileId id)
       throws SQLException {
-    String key = tileKey(room, kind, id);
-    byte[] data = TileEncoding.of(rs.getString(2), key).decode(rs.getBytes(1), key);
+    Map<Integer, Piece> byWidth = new HashMap<>();
+    while (rs.next()) {
+      int width = rs.getInt(1);
+      String key = tileKey(room, kind, id.level(), id.index(), width);
+      byte[] data = TileEncoding.of(rs.getString(4), key).decode(rs.getBytes(3), key);
+      byWidth.put(width, new Piece(width, rs.getInt(2), data));
+    }
+    if (!byWidth.containsKey(id.width())) {
+      return Optional.empty();
+    }
+    List<byte[]> parts = new ArrayList<>();
+    int total = 0;
+    int width = id.width();
+    while (true) {
+      Piece p = byWidth.get(width);
+      String key = tileKey(room, kind, id.level(), id.index(), width);
+      if (p == null) {
+        throw new DamagedRowException(
+            "room_tiles", key, "missing, want the tile a wider piece of " + id + " extends");
+      }
+      if (p.from() < 0 || p.from() >= p.width()) {
+        throw new DamagedRowException(
+            "room_tiles", key, "from_width " + p.from() + ", want 0.." + (p.width() - 1));
+      }
+      parts.add(p.data());
+      total += p.data().length;
+      if (p.from() == 0) {
+        break;
+      }
+      width = p.from();
+    }
+    byte[] data = new byte[total];
+    int pos = 0;
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      byte[] part = parts.get(i);
+      System.arraycopy(part, 0, data, pos, part.length);
+      pos += part.length;
+    }
     if (kind == RoomTile.Kind.HASH && data.length != id.width() * Rfc6962.HASH_SIZE) {
       throw new DamagedRowException(
           "room_tiles",
-          key,
+          tileKey(room, kind, id.level(), id.index(), id.width()),
           data.length + " bytes, want " + id.width() + " hashes of " + Rfc6962.HASH_SIZE);
     }
-    return data;
+    return Optional.of(data);
   }
 
   /** A tile row's key as a damaged-row alert names it. */
-  static String tileKey(String room, RoomTile.Kind kind, TileId id) {
-    return "("
-        + room
-        + ", "
-        + kind.code()
-        + ", "
-        + id.level()
-        + ", "
-        + id.index()
-        + ", "
-        + id.width()
-        + ")";
+  static String tileKey(String room, RoomTile.Kind kind, int level, long index, int width) {
+    return "(" + room + ", " + kind.code() + ", " + level + ", " + index + ", " + width + ")";
   }
 
   /** A tile source over the stored tiles of {@code room}, for proofs (tile paths as in C2SP). */
@@ -295,7 +328,7 @@ public final class RoomLogStore {
       try (PreparedStatement ps = c.prepareStatement(TILE)) {
         bindTile(ps, room, kind, id);
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(tileBytes(rs, room, kind, id)) : Optional.empty();
+          return assemble(rs, room, kind, id);
         }
       }
     };
@@ -403,10 +436,12 @@ public final class RoomLogStore {
   }
 
   /**
-   * Stores tiles, one batch of statements for all of them, entry bundles deflated ({@link
-   * TileEncoding}): a full tile replaces the partial tiles of its index (C2SP tlog-tiles lets
-   * clients read a missing partial tile from the full one); a partial tile of a size stored before
-   * is the same bytes and is kept. Only the one index per level that was partial at {@code
+   * Stores tiles, one batch of statements for all of them: a full tile replaces the partial tiles
+   * of its index (C2SP tlog-tiles lets clients read a missing partial tile from the full one) and
+   * is stored whole, entry bundles deflated ({@link TileEncoding}); a partial tile that extends the
+   * partial tile of its index at {@code previousSize} is stored as the piece it appended, so a step
+   * writes the bytes it added, not the whole partial tile again; a partial tile of a size stored
+   * before is the same bytes and is kept. Only the one index per level that was partial at {@code
    * previousSize} can hold partial tiles, so only a full tile there deletes any.
    */
   private static void store(Connection c, String room, long previousSize, List<RoomTile> tiles)
@@ -417,7 +452,7 @@ public final class RoomLogStore {
             "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
                 + " AND width < ?")) {
       for (RoomTile t : tiles) {
-        if (t.id().isFull() && wasPartial(previousSize, t.id())) {
+        if (t.id().isFull() && partialWidth(previousSize, t.id()) > 0) {
           bindTile(ps, room, t.kind(), t.id());
           ps.addBatch();
           anyFull = true;
@@ -427,28 +462,67 @@ public final class RoomLogStore {
         ps.executeBatch();
       }
     }
-    if (tiles.isEmpty()) {
-      return;
-    }
+    boolean any = false;
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT IGNORE INTO room_tiles (room, kind, tile_level, idx, width, data, encoding)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            "INSERT IGNORE INTO room_tiles"
+                + " (room, kind, tile_level, idx, width, from_width, data, encoding)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (RoomTile t : tiles) {
+        int from = t.id().isFull() ? 0 : partialWidth(previousSize, t.id());
+        if (from >= t.id().width()) {
+          continue;
+        }
+        byte[] data = t.data();
         TileEncoding encoding = TileEncoding.forKind(t.kind());
+        if (from > 0) {
+          data = Arrays.copyOfRange(data, pieceStart(t, from), data.length);
+          encoding = TileEncoding.IDENTITY;
+        }
         bindTile(ps, room, t.kind(), t.id());
-        ps.setBytes(6, encoding.encode(t.data()));
-        ps.setString(7, encoding.code());
+        ps.setInt(6, from);
+        ps.setBytes(7, encoding.encode(data));
+        ps.setString(8, encoding.code());
         ps.addBatch();
+        any = true;
       }
-      ps.executeBatch();
+      if (any) {
+        ps.executeBatch();
+      }
     }
   }
 
-  /** Whether the tile at {@code id}'s coordinates was partial in the tree of {@code size}. */
-  private static boolean wasPartial(long size, TileId id) {
+  /**
+   * Where the piece of {@code t} after its first {@code from} hashes or entries starts: entries are
+   * found by their length prefixes (C2SP tlog-tiles entry bundles).
+   */
+  static int pieceStart(RoomTile t, int from) {
+    byte[] data = t.data();
+    if (t.kind() == RoomTile.Kind.HASH) {
+      return from * Rfc6962.HASH_SIZE;
+    }
+    int pos = 0;
+    for (int i = 0; i < from; i++) {
+      if (data.length - pos < 2) {
+        throw new IllegalArgumentException(
+            "entry bundle " + t.id() + ": truncated before entry " + i + " of " + from);
+      }
+      pos += 2 + ((data[pos] & 0xff) << 8 | data[pos + 1] & 0xff);
+    }
+    if (pos > data.length) {
+      throw new IllegalArgumentException(
+          "entry bundle " + t.id() + ": entry " + (from - 1) + " runs past its end");
+    }
+    return pos;
+  }
+
+  /**
+   * The width of the partial tile at {@code id}'s coordinates in the tree of {@code size}, or 0
+   * when there it was full or absent.
+   */
+  private static int partialWidth(long size, TileId id) {
     TileId then = Tiles.tileAt(size, id.level(), id.index());
-    return then != null && !then.isFull();
+    return then != null && !then.isFull() ? then.width() : 0;
   }
 
   private static void update(Connection c, String room, long version, Extension x, long now)

@@ -2,6 +2,7 @@ package dev.danmakuledger.server.roomlog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
@@ -31,9 +32,12 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -202,6 +206,97 @@ abstract class RoomLogIntegratorContract {
     }
     assertEquals(300, integrator().integrateNow());
     assertLogIs(room, expected);
+  }
+
+  @Test
+  void aPartialTileIsStoredAsThePieceItsStepAppendedAndEveryPublishedWidthIsServedWhole()
+      throws Exception {
+    String room = "pieces";
+    List<byte[]> expected = new ArrayList<>();
+    Map<Integer, byte[]> hashTiles = new LinkedHashMap<>();
+    Map<Integer, byte[]> bundles = new LinkedHashMap<>();
+    RoomLogIntegrator integrator = integrator();
+    int seq = 0;
+    for (int step : new int[] {3, 1, 2, 250, 5, 1, 7}) {
+      for (int i = 0; i < step; i++) {
+        seq++;
+        expected.add(slots.message(room, seq, "dev", seq));
+      }
+      assertEquals(step, integrator.integrateNow());
+      TileWriter tiles = TileWriter.empty();
+      BundleWriter entries = BundleWriter.empty();
+      for (byte[] e : expected) {
+        tiles.append(Rfc6962.leafHash(e));
+        entries.append(e);
+      }
+      if (seq % TileId.FULL_WIDTH != 0) {
+        hashTiles.put(seq, tiles.partialTiles().get(0).data());
+        bundles.put(seq, entries.partialBundle().orElseThrow().data());
+      }
+    }
+    assertLogIs(room, expected);
+    // every width published since the tile's index turned partial (sizes 261, 262, 269) is served
+    // whole, byte for byte, from its pieces; the widths of the full tile before are gone
+    for (int size : hashTiles.keySet()) {
+      int width = size % TileId.FULL_WIDTH;
+      long index = size / TileId.FULL_WIDTH;
+      Optional<byte[]> hash = store.tile(room, RoomTile.Kind.HASH, new TileId(0, index, width));
+      Optional<byte[]> bundle =
+          store.tile(room, RoomTile.Kind.ENTRIES, new TileId(0, index, width));
+      if (index == seq / TileId.FULL_WIDTH) {
+        assertArrayEquals(hashTiles.get(size), hash.orElseThrow(), "hash tile at size " + size);
+        assertArrayEquals(bundles.get(size), bundle.orElseThrow(), "bundle at size " + size);
+      } else {
+        assertTrue(hash.isEmpty() && bundle.isEmpty(), "replaced by the full tile: " + size);
+      }
+    }
+    // the last step wrote 7 hashes and 7 entries, not the 13 of its partial tile
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT kind, from_width, data, encoding FROM room_tiles"
+                    + " WHERE room = ? AND tile_level = 0 AND idx = 1 AND width = 13")) {
+      ps.setString(1, room);
+      try (ResultSet rs = ps.executeQuery()) {
+        int rows = 0;
+        while (rs.next()) {
+          rows++;
+          assertEquals(6, rs.getInt(2), rs.getString(1));
+          assertEquals("identity", rs.getString(4), rs.getString(1));
+          byte[] whole = rs.getString(1).equals("hash") ? hashTiles.get(269) : bundles.get(269);
+          byte[] before = rs.getString(1).equals("hash") ? hashTiles.get(262) : bundles.get(262);
+          assertArrayEquals(Arrays.copyOfRange(whole, before.length, whole.length), rs.getBytes(3));
+        }
+        assertEquals(2, rows, "a hash tile piece and a bundle piece");
+      }
+    }
+  }
+
+  @Test
+  void aPieceWhoseTileBeforeItIsMissingIsReportedAsDamaged() throws Exception {
+    String room = "broken";
+    List<byte[]> leaves = new ArrayList<>();
+    for (int seq = 1; seq <= 5; seq++) {
+      leaves.add(Rfc6962.leafHash(slots.message(room, seq, "dev", seq)));
+      assertEquals(1, integrator().integrateNow());
+    }
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "DELETE FROM room_tiles WHERE room = ? AND kind = 'hash' AND width = 3")) {
+      ps.setString(1, room);
+      assertEquals(1, ps.executeUpdate());
+    }
+    DamagedRowException e =
+        assertThrows(
+            DamagedRowException.class,
+            () -> store.tile(room, RoomTile.Kind.HASH, new TileId(0, 0, 5)));
+    assertEquals("(broken, hash, 0, 0, 3)", e.key());
+    // the widths below the missing piece are still served
+    byte[] two = new byte[2 * Rfc6962.HASH_SIZE];
+    System.arraycopy(leaves.get(0), 0, two, 0, Rfc6962.HASH_SIZE);
+    System.arraycopy(leaves.get(1), 0, two, Rfc6962.HASH_SIZE, Rfc6962.HASH_SIZE);
+    assertArrayEquals(two, store.tile(room, RoomTile.Kind.HASH, new TileId(0, 0, 2)).orElseThrow());
   }
 
   @Test
