@@ -8,11 +8,11 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * How {@code room_tiles.data} is encoded (docs/room-log.md, "Integration"): whole entry bundles
- * are stored deflated (zlib, RFC 1950, at the fastest level: the text of entries takes about half
- * the space), hash tiles and the pieces a step appends to a partial tile as they are (hashes do
- * not compress, and a piece of a few entries barely does). Reading gives back the exact bytes that
- * were stored.
+ * How {@code room_tiles.data} is encoded (docs/room-log.md, "Integration"): whole entry bundles are
+ * stored deflated (zlib, RFC 1950, at the fastest level: the text of entries takes about half the
+ * space), hash tiles and the pieces a step appends to a partial tile as they are (hashes do not
+ * compress, and a piece of a few entries barely does). Reading gives back the exact bytes that were
+ * stored.
  */
 enum TileEncoding {
   IDENTITY("identity"),
