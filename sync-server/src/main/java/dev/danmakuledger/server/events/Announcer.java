@@ -1,6 +1,7 @@
 package dev.danmakuledger.server.events;
 
 import dev.danmakuledger.server.storage.ConfirmedFeed;
+import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import dev.danmakuledger.server.storage.CursorRange;
 import dev.danmakuledger.server.storage.MessageRow;
 import java.util.ArrayList;
@@ -9,49 +10,63 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Announces committed confirmations off the request path (docs/sync-server.md, "Room streams"): a
- * commit hands over its cursor ranges and returns at once; one thread takes everything waiting,
- * merges it per room (a burst of commits of one room becomes one announcement) and announces the
- * batch's rooms in one {@link RoomBus} call, or wakes the room's local subscribers when there is no
- * bus or the announcement fails. A lost announcement costs latency, never a message: subscribers
- * also poll SQL.
+ * commit hands over the messages it confirmed with their cursors and returns at once; one thread
+ * takes everything waiting, offers each commit's messages to this instance's subscribers, merges
+ * the cursors per room (a burst of commits of one room becomes one announcement) and announces the
+ * batch's rooms in one {@link RoomBus} call for the other instances, or wakes the room's local
+ * subscribers when the announcement fails and they are still behind. A lost announcement costs
+ * latency, never a message: subscribers also poll SQL.
  */
 final class Announcer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Announcer.class);
 
-  /** Work for the announcer: cursors a commit gave out, or rows whose cursors are to be read. */
-  private record Work(Map<String, CursorRange> ranges, String room, List<MessageRow> rows) {}
+  /** What the announcer does on this instance. */
+  interface Local {
+    /**
+     * Offers messages a commit of this instance just confirmed, in cursor order, to the room's
+     * subscribers here.
+     */
+    void committed(String room, List<Confirmed> messages);
+
+    /**
+     * Has the room's subscribers here read SQL up to cursor {@code last} unless {@code announced}
+     * (then the bus reader does).
+     */
+    void wake(String room, long last, boolean announced);
+  }
+
+  /** Work for the announcer: messages a commit confirmed, or rows whose cursors are to be read. */
+  private record Work(Map<String, List<Confirmed>> confirmed, String room, List<MessageRow> rows) {}
 
   private final ConfirmedFeed feed;
   private final RoomBus bus;
-  private final BiConsumer<String, Boolean> wake;
+  private final Local local;
   private final LinkedBlockingQueue<Work> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean closed;
 
   /**
    * @param bus the cross-instance bus, or null (this instance only)
-   * @param wake called with a room and whether it was announced on the bus: the hub wakes its local
-   *     subscribers of the room when it was not
+   * @param local this instance's subscribers
    */
-  Announcer(ConfirmedFeed feed, RoomBus bus, BiConsumer<String, Boolean> wake) {
+  Announcer(ConfirmedFeed feed, RoomBus bus, Local local) {
     this.feed = feed;
     this.bus = bus;
-    this.wake = wake;
+    this.local = local;
     thread = new Thread(this::run, "room-announcer");
     thread.setDaemon(true);
     thread.start();
   }
 
-  /** Queues the cursor ranges a commit gave out. */
-  void announce(Map<String, CursorRange> ranges) {
-    if (!ranges.isEmpty() && !closed) {
-      queue.add(new Work(ranges, null, null));
+  /** Queues the messages a commit confirmed, by room, each room's in cursor order. */
+  void announce(Map<String, List<Confirmed>> confirmed) {
+    if (!confirmed.isEmpty() && !closed) {
+      queue.add(new Work(confirmed, null, null));
     }
   }
 
@@ -74,8 +89,8 @@ final class Announcer implements AutoCloseable {
       queue.drainTo(batch);
       Map<String, CursorRange> merged = new TreeMap<>();
       for (Work w : batch) {
-        if (w.ranges() != null) {
-          w.ranges().forEach((room, r) -> merged.merge(room, r, CursorRange::span));
+        if (w.confirmed() != null) {
+          w.confirmed().forEach((room, messages) -> offer(room, messages, merged));
         } else {
           resolve(w.room(), w.rows()).ifPresent(r -> merged.merge(w.room(), r, CursorRange::span));
         }
@@ -83,6 +98,16 @@ final class Announcer implements AutoCloseable {
       batch.clear();
       send(merged);
     }
+  }
+
+  /** Offers a commit's messages of one room here and adds their cursors to the announcement. */
+  private void offer(String room, List<Confirmed> messages, Map<String, CursorRange> merged) {
+    try {
+      local.committed(room, messages);
+    } catch (RuntimeException e) {
+      log.warn("room {}: cannot offer new confirmations here: {}", room, e.toString());
+    }
+    merged.merge(room, CursorRange.of(messages), CursorRange::span);
   }
 
   /** The cursors of {@code rows}; empty when SQL cannot say (the poll then finds them). */
@@ -99,7 +124,10 @@ final class Announcer implements AutoCloseable {
     }
   }
 
-  /** Announces every room of one batch in one bus call; wakes local subscribers if it fails. */
+  /**
+   * Announces every room of one batch in one bus call; wakes local subscribers still behind if it
+   * fails.
+   */
   private void send(Map<String, CursorRange> merged) {
     if (merged.isEmpty()) {
       return;
@@ -115,9 +143,10 @@ final class Announcer implements AutoCloseable {
         log.warn("cannot announce new confirmations of {} rooms: {}", ranges.size(), e.toString());
       }
     }
-    for (String room : merged.keySet()) {
+    for (Map.Entry<String, CursorRange> entry : merged.entrySet()) {
+      String room = entry.getKey();
       try {
-        wake.accept(room, announced);
+        local.wake(room, entry.getValue().last(), announced);
       } catch (RuntimeException e) {
         log.warn("room {}: cannot wake local subscribers: {}", room, e.toString());
       }

@@ -14,10 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The subscribers of one room on this instance and the last cursor delivered to them. Reads of SQL
- * after that cursor happen under one lock, so each confirmation is offered once, in cursor order.
- * The channel owns no thread: the hub's bus readers and SQL poll {@link #schedule} a read on the
- * hub's fan-out pool when a cursor above the last is announced or committed.
+ * The subscribers of one room on this instance and the last cursor delivered to them. Offers of
+ * this instance's commits and reads of SQL after that cursor happen under one lock, so each
+ * confirmation is offered once, in cursor order. The channel owns no thread: the hub's announcer
+ * offers what this instance committed, and the bus readers and SQL poll {@link #schedule} a read on
+ * the hub's fan-out pool when a cursor above the last is announced or committed elsewhere.
  */
 final class RoomChannel {
   private static final Logger log = LoggerFactory.getLogger(RoomChannel.class);
@@ -89,6 +90,47 @@ final class RoomChannel {
     }
   }
 
+  /**
+   * Offers messages a commit of this instance just confirmed, in cursor order, as they are: those
+   * at or below {@link #last} were offered already, and the rest only while each cursor follows the
+   * last one offered. A gap (another instance's commit, or this instance's announced out of order)
+   * or a read of SQL under way leaves them to a read of SQL on {@code pool}. Never throws.
+   */
+  void committed(List<Confirmed> messages, Executor pool) {
+    boolean complete = false;
+    if (lock.tryLock()) {
+      try {
+        complete = offerInOrder(messages);
+      } catch (RuntimeException e) {
+        log.warn("room {}: cannot offer new confirmations: {}", room, e.getMessage());
+      } finally {
+        lock.unlock();
+      }
+    }
+    if (!complete) {
+      schedule(pool);
+    }
+  }
+
+  /**
+   * Offers each of {@code messages} whose cursor follows {@link #last}; holds {@link #lock}.
+   *
+   * @return whether every one of them has been offered now or before
+   */
+  private boolean offerInOrder(List<Confirmed> messages) {
+    for (Confirmed c : messages) {
+      if (c.cursor() <= last) {
+        continue;
+      }
+      if (c.cursor() != last + 1) {
+        return false;
+      }
+      offer(RoomHub.live(c, render));
+      last = c.cursor();
+    }
+    return true;
+  }
+
   /** Reads SQL now unless another thread is reading; that one then reads again. Never throws. */
   void wake() {
     dirty.set(true);
@@ -110,15 +152,19 @@ final class RoomChannel {
     do {
       page = feed.after(room, last, 0, PAGE);
       for (Confirmed c : page) {
-        LiveMessage m = RoomHub.live(c, render);
-        for (Subscriber s : subscribers) {
-          if (!s.offer(m)) {
-            subscribers.remove(s);
-          }
-        }
+        offer(RoomHub.live(c, render));
         last = c.cursor();
       }
     } while (page.size() == PAGE);
+  }
+
+  /** Offers {@code m} to every subscriber, dropping those that refuse it; holds {@link #lock}. */
+  private void offer(LiveMessage m) {
+    for (Subscriber s : subscribers) {
+      if (!s.offer(m)) {
+        subscribers.remove(s);
+      }
+    }
   }
 
   /**

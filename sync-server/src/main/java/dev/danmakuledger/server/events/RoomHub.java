@@ -24,12 +24,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Fan-out of newly CONFIRMED messages per room to this instance's subscribers (docs/architecture.md
  * §2, §7: "broadcast CONFIRMED messages per room, never twice"). SQL is the authority: every
- * message a subscriber gets is read from SQL by confirmation cursor ({@link ConfirmedFeed}), after
- * the commit that confirmed it. What triggers a read is a local publish (no {@link RoomBus}) or an
- * announcement on the bus from any instance, and at the latest the SQL poll of {@link
- * StreamLimits#poll()}, so a lost announcement, a wiped stream or a Redis outage delays messages
- * but never loses one. Each subscriber has a bounded outbox ({@link Subscriber}); a slow one is cut
- * off with its resume point and never slows the publisher or other subscribers.
+ * message a subscriber gets was committed before it is offered, in confirmation-cursor order. The
+ * messages this instance's own commits confirmed are offered as the commit wrote them, when their
+ * first cursor follows the last one offered; everything else is read from SQL by cursor ({@link
+ * ConfirmedFeed}), triggered by an announcement on the bus from any instance, and at the latest by
+ * the SQL poll of {@link StreamLimits#poll()}, so a lost announcement, a wiped stream or a Redis
+ * outage delays messages but never loses one. Each subscriber has a bounded outbox ({@link
+ * Subscriber}); a slow one is cut off with its resume point and never slows the publisher or other
+ * subscribers.
  *
  * <p>Threads are fixed by {@link StreamLimits}, never by rooms or subscribers: the bus readers and
  * the SQL poll of {@link RoomFollowers}, {@value #FANOUT} fan-out threads that read SQL for rooms
@@ -84,7 +86,27 @@ public final class RoomHub implements AutoCloseable {
     this.writers = pool("room-writer-", limits.writers());
     this.fanout = pool("room-fanout-", FANOUT);
     this.admission = new StreamAdmission(limits);
-    this.announcer = new Announcer(feed, bus, this::wake);
+    this.announcer =
+        new Announcer(
+            feed,
+            bus,
+            new Announcer.Local() {
+              @Override
+              public void committed(String room, List<Confirmed> messages) {
+                RoomChannel ch = channels.get(room);
+                if (ch != null) {
+                  ch.committed(messages, fanout);
+                }
+              }
+
+              @Override
+              public void wake(String room, long last, boolean announced) {
+                RoomChannel ch = channels.get(room);
+                if (!announced && ch != null && ch.last() < last) {
+                  ch.wake();
+                }
+              }
+            });
   }
 
   /** A pool of at most {@code size} daemon threads that end when idle; its queue is unbounded. */
@@ -172,16 +194,18 @@ public final class RoomHub implements AutoCloseable {
   }
 
   /**
-   * Tells subscribers, on every instance, the confirmation cursors a committed transaction gave out
-   * (rooms to ranges). Returns at once: the announcement runs on the hub's announcer thread. Never
-   * throws: a failed announcement falls back to a local SQL read, and other instances catch up at
-   * their next poll.
+   * Broadcasts the messages a committed transaction of this instance confirmed (rooms to messages
+   * with their cursors, each room's in cursor order): this instance's subscribers are offered them
+   * as they are, without reading them back from SQL, and every other instance is told their cursors
+   * and reads them from SQL. Returns at once: both run on the hub's announcer thread. Never throws:
+   * a failed announcement falls back to a local SQL read, and other instances catch up at their
+   * next poll.
    */
-  public void announce(Map<String, CursorRange> committed) {
+  public void announce(Map<String, List<Confirmed>> committed) {
     announcer.announce(committed);
     if (!commitListeners.isEmpty()) {
       Map<String, Long> heads = new HashMap<>();
-      committed.forEach((room, r) -> heads.put(room, r.last()));
+      committed.forEach((room, messages) -> heads.put(room, CursorRange.of(messages).last()));
       tellCommitted(heads);
     }
   }
@@ -214,17 +238,6 @@ public final class RoomHub implements AutoCloseable {
   public void publish(String room, List<MessageRow> confirmed) {
     announcer.announce(room, confirmed);
     tellCommitted(Map.of(room, 0L));
-  }
-
-  /** Wakes this instance's subscribers of {@code room} unless the bus carried the announcement. */
-  private void wake(String room, boolean announced) {
-    if (announced) {
-      return;
-    }
-    RoomChannel ch = channels.get(room);
-    if (ch != null) {
-      ch.wake();
-    }
   }
 
   /** Number of live subscribers of a room on this instance. */

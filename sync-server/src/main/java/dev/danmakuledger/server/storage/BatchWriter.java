@@ -1,5 +1,6 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ final class BatchWriter {
   }
 
   /** What the batch transaction gave out. */
-  private record Written(Map<String, CursorRange> confirmed, Map<String, AlertRow> alerts) {}
+  private record Written(Map<String, List<Confirmed>> confirmed, Map<String, AlertRow> alerts) {}
 
   /** Thrown inside the batch transaction when the optimistic lock fails. */
   private static final class StaleRow extends RuntimeException {
@@ -99,7 +100,7 @@ final class BatchWriter {
                 CounterStore.add(
                     c, counters, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
                 long t2 = System.nanoTime();
-                Map<String, CursorRange> ranges = Map.of();
+                Map<String, List<Confirmed>> ranges = Map.of();
                 if (!messages.isEmpty()) {
                   MessageStore.insert(c, messages, now);
                   ranges = ConfirmedCursors.assign(c, messages);
@@ -165,7 +166,7 @@ final class BatchWriter {
                 }
                 CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
                 long t2 = System.nanoTime();
-                Map<String, CursorRange> ranges = Map.of();
+                Map<String, List<Confirmed>> ranges = Map.of();
                 if (!batch.messages().isEmpty()) {
                   MessageStore.insert(c, batch.messages(), now);
                   ranges = ConfirmedCursors.assign(c, batch.messages());

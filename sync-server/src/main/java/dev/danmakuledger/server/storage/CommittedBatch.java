@@ -1,5 +1,7 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -8,8 +10,9 @@ import java.util.TreeMap;
 /**
  * What a committed batch transaction gave out, and where its time went.
  *
- * @param confirmed the confirmation cursors of each room's CONFIRMED messages, rooms in name order
- *     (empty when the batch confirmed nothing); a broadcast announces them without reading SQL
+ * @param confirmed each room's newly CONFIRMED messages with their confirmation cursors, in cursor
+ *     order, rooms in name order (empty when the batch confirmed nothing); the broadcast offers
+ *     them to this instance's subscribers and announces their cursors without reading SQL
  * @param deviceLogNanos the device row, records and proof nodes statements
  * @param messagesNanos the room cursors and the message rows
  * @param commitNanos the queue report, the counters, the COMMIT and the connection's round trips
@@ -17,7 +20,7 @@ import java.util.TreeMap;
  * @param queueAlert the STUCK alert the batch's queue report raised (stored with it), to publish
  */
 public record CommittedBatch(
-    Map<String, CursorRange> confirmed,
+    Map<String, List<Confirmed>> confirmed,
     long deviceLogNanos,
     long messagesNanos,
     long commitNanos,

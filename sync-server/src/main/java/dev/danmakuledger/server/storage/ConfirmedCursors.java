@@ -1,5 +1,6 @@
 package dev.danmakuledger.server.storage;
 
+import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,9 +29,11 @@ final class ConfirmedCursors {
    * Assigns cursors to the CONFIRMED rows among {@code rows} (already written in this transaction),
    * rooms in name order (no lock-order deadlocks), rows in the given order within a room.
    *
-   * @return the range of cursors each room handed out
+   * @return each room's newly CONFIRMED messages with their cursors, in cursor order (contiguous),
+   *     rooms in name order: what the commit's broadcast offers without reading SQL back
    */
-  static Map<String, CursorRange> assign(Connection c, List<MessageRow> rows) throws SQLException {
+  static Map<String, List<Confirmed>> assign(Connection c, List<MessageRow> rows)
+      throws SQLException {
     Long[] cursors = reserve(c, rows);
     List<Run> runs = runs(rows, cursors);
     if (!runs.isEmpty()) {
@@ -49,7 +52,7 @@ final class ConfirmedCursors {
         ps.executeBatch();
       }
     }
-    return ranges(runs);
+    return confirmed(rows, cursors);
   }
 
   /**
@@ -175,11 +178,14 @@ final class ConfirmedCursors {
     return first;
   }
 
-  /** The range of cursors each room handed out in {@code runs}. */
-  private static Map<String, CursorRange> ranges(List<Run> runs) {
-    Map<String, CursorRange> out = new TreeMap<>();
-    for (Run r : runs) {
-      out.merge(r.room(), new CursorRange(r.firstCursor(), r.lastCursor()), CursorRange::span);
+  /** The rows that took a cursor, by room, in cursor order. */
+  private static Map<String, List<Confirmed>> confirmed(List<MessageRow> rows, Long[] cursors) {
+    Map<String, List<Confirmed>> out = new TreeMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (cursors[i] != null) {
+        MessageRow m = rows.get(i);
+        out.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(new Confirmed(cursors[i], m));
+      }
     }
     return out;
   }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,14 +65,27 @@ abstract class ConfirmedFeedContract {
         0);
   }
 
-  /** Stores {@code rows} and takes their cursors in one transaction, as a batch does. */
+  /**
+   * Stores {@code rows} and takes their cursors in one transaction, as a batch does.
+   *
+   * @return the range of cursors each room handed out
+   */
   Map<String, CursorRange> commit(List<MessageRow> rows) throws SQLException {
+    Map<String, CursorRange> ranges = new TreeMap<>();
+    confirm(rows).forEach((room, messages) -> ranges.put(room, CursorRange.of(messages)));
+    return ranges;
+  }
+
+  /**
+   * As {@link #commit}, returning the confirmed messages with their cursors as the batch has them.
+   */
+  Map<String, List<ConfirmedFeed.Confirmed>> confirm(List<MessageRow> rows) throws SQLException {
     try (Connection c = db.dataSource().getConnection()) {
       c.setAutoCommit(false);
       MessageStore.insert(c, rows, 0);
-      Map<String, CursorRange> ranges = ConfirmedCursors.assign(c, rows);
+      Map<String, List<ConfirmedFeed.Confirmed>> confirmed = ConfirmedCursors.assign(c, rows);
       c.commit();
-      return ranges;
+      return confirmed;
     }
   }
 
@@ -129,6 +143,28 @@ abstract class ConfirmedFeedContract {
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), cursors(feed.after("r", 0, 0, 10)));
     assertEquals(40, feed.after("other", 0, 0, 100).size());
     assertEquals(5, feed.head("r"));
+  }
+
+  @Test
+  void theMessagesABatchConfirmedAreWhatAReadOfTheirCursorsGivesBack() throws Exception {
+    List<MessageRow> rows = new ArrayList<>();
+    for (long seq = 1; seq <= 6; seq++) {
+      rows.add(row("a", seq, seq == 4 ? MessageStatus.PENDING : MessageStatus.CONFIRMED));
+      rows.add(row("b", seq, MessageStatus.CONFIRMED));
+    }
+    rows.add(row("c", 1, MessageStatus.PENDING));
+    Map<String, List<ConfirmedFeed.Confirmed>> first = confirm(rows);
+    assertEquals(List.of("a", "b"), List.copyOf(first.keySet()), "rooms in name order, none held");
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), cursors(first.get("a")));
+    assertEquals(feed.after("a", 0, 0, 100), first.get("a"));
+    assertEquals(feed.after("b", 0, 0, 100), first.get("b"));
+
+    Map<String, List<ConfirmedFeed.Confirmed>> second =
+        confirm(
+            List.of(row("b", 8, MessageStatus.CONFIRMED), row("b", 7, MessageStatus.CONFIRMED)));
+    assertEquals(List.of(7L, 8L), cursors(second.get("b")), "cursors in the order given");
+    assertEquals(List.of(8L, 7L), seqs(second.get("b")));
+    assertEquals(feed.after("b", 6, 0, 100), second.get("b"));
   }
 
   @Test
