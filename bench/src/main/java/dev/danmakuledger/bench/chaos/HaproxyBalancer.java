@@ -9,11 +9,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An HAProxy the chaos run owns: the configuration of {@link HaproxyConfig} written to the run's
- * directory, checked with {@code haproxy -c}, and {@code haproxy -db -f FILE} started as a child
- * process (foreground, so it dies with the run).
+ * An HAProxy a run owns (the chaos run's, the rooms benchmark's with several instances): the
+ * configuration of {@link HaproxyConfig} written to the run's directory, checked with {@code
+ * haproxy -c}, and {@code haproxy -db -f FILE} started as a child process (foreground, so it dies
+ * with the run).
  */
-final class HaproxyBalancer {
+public final class HaproxyBalancer {
   private final Child child;
   private final int port;
 
@@ -23,12 +24,12 @@ final class HaproxyBalancer {
   }
 
   /** The haproxy executable ({@code $DANMAKU_HAPROXY}, the PATH or /usr/sbin), if installed. */
-  static Optional<Path> executable() {
+  public static Optional<Path> executable() {
     return Executables.find("haproxy", "DANMAKU_HAPROXY", List.of("/usr/sbin", "/usr/local/sbin"));
   }
 
   /** Writes {@code config} into {@code dir}, checks it and starts HAProxy on it. */
-  static HaproxyBalancer start(HaproxyConfig config, Path dir)
+  public static HaproxyBalancer start(HaproxyConfig config, Path dir)
       throws IOException, InterruptedException {
     Path binary =
         executable()
@@ -54,7 +55,7 @@ final class HaproxyBalancer {
     return new HaproxyBalancer(c, config.listenPort());
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -62,7 +63,7 @@ final class HaproxyBalancer {
     return child.alive();
   }
 
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     child.stop(5);
   }
 }

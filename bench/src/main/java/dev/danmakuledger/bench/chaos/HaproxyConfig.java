@@ -15,8 +15,13 @@ import java.util.Locale;
  *
  * @param listenPort the loopback port HAProxy listens on
  * @param serverPorts the loopback ports of the sync servers, one {@code server} line each
+ * @param maxConnections client connections HAProxy holds at once (its {@code maxconn}: every open
+ *     room stream is one), 1..1,000,000
  */
-record HaproxyConfig(int listenPort, List<Integer> serverPorts) {
+public record HaproxyConfig(int listenPort, List<Integer> serverPorts, int maxConnections) {
+  /** The connections a chaos run holds at most: its agents' batches and a few subscribers. */
+  static final int CHAOS_CONNECTIONS = 512;
+
   /** Marks an answer HAProxy made itself (no instance reached), not one it relayed. */
   static final String BALANCER_HEADER = "X-Balancer";
 
@@ -26,7 +31,11 @@ record HaproxyConfig(int listenPort, List<Integer> serverPorts) {
   /** Requests bigger than this cannot be retried on another instance (HAProxy buffers them). */
   static final int BUFFER_BYTES = 1 << 20;
 
-  HaproxyConfig {
+  public HaproxyConfig {
+    if (maxConnections < 1 || maxConnections > 1_000_000) {
+      throw new IllegalArgumentException(
+          "max connections: got " + maxConnections + ", want 1..1000000");
+    }
     if (listenPort < 1 || listenPort > 65_535) {
       throw new IllegalArgumentException("listen port: got " + listenPort + ", want 1..65535");
     }
@@ -45,12 +54,19 @@ record HaproxyConfig(int listenPort, List<Integer> serverPorts) {
     }
   }
 
+  /** The configuration of a chaos run, with {@value #CHAOS_CONNECTIONS} connections. */
+  HaproxyConfig(int listenPort, List<Integer> serverPorts) {
+    this(listenPort, serverPorts, CHAOS_CONNECTIONS);
+  }
+
   /** The configuration file's text. */
   String render() {
     StringBuilder b = new StringBuilder();
     b.append("# sync servers behind HAProxy (docs/operations.md, \"Several instances\")\n")
         .append("global\n")
-        .append("    maxconn 512\n")
+        .append("    maxconn ")
+        .append(maxConnections)
+        .append('\n')
         .append("    tune.bufsize ")
         .append(BUFFER_BYTES)
         .append('\n')
@@ -88,6 +104,9 @@ record HaproxyConfig(int listenPort, List<Integer> serverPorts) {
         .append("frontend sync\n")
         .append("    bind 127.0.0.1:")
         .append(listenPort)
+        .append('\n')
+        .append("    maxconn ")
+        .append(maxConnections)
         .append('\n')
         .append("    default_backend sync_servers\n")
         .append("\n")

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
     name = "rooms",
     mixinStandardHelpOptions = true,
     description = {
-      "One sync server (its own JVM, on a redis-server of its own) with --rooms rooms of one SSE"
+      "One sync server (its own JVM, on a redis-server of its own), or --servers of them behind an"
+          + " HAProxy of the bench's own, with --rooms rooms of one SSE"
           + " subscriber each plus --crowd subscribers in one room, while devices ingest into"
           + " --active rooms: the server's threads, Redis connections and RSS over idle, every"
           + " stream judged exactly once and in order, capture->viewer p99 and checkpoint lag."
@@ -74,6 +75,15 @@ final class RoomsCommand implements Callable<Integer> {
       description = "a fresh MariaDB/MySQL database for the server (default: its H2 file)")
   String jdbc;
 
+  @Option(
+      names = "--servers",
+      defaultValue = "1",
+      description =
+          "sync servers, 1..4; more than one share the --jdbc database behind an HAProxy the bench"
+              + " starts (the haproxy package) and the figures are each instance's (default"
+              + " ${DEFAULT-VALUE})")
+  int servers;
+
   @Option(names = "--work-dir", paramLabel = "DIR", description = "server data and logs")
   Path workDir;
 
@@ -83,7 +93,7 @@ final class RoomsCommand implements Callable<Integer> {
     try {
       o =
           new RoomsBenchmark.Options(
-              rooms, crowd, active, devices, rate, duration, warmUp, linger, heap, jdbc);
+              rooms, crowd, active, devices, rate, duration, warmUp, linger, heap, jdbc, servers);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -24,13 +24,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Ten thousand followed rooms on one sync server (docs/benchmarks.md, "Rooms"): the server runs as
- * its own JVM on a redis-server of its own; {@code rooms} rooms get one SSE subscriber each and one
- * more room {@code crowd} subscribers, then devices ingest into {@code active} of the rooms (the
- * crowded one among them) at {@code rate} messages a second with the edge agent's linger. Reports
- * the server's threads, Redis connections and RSS idle and at their peak, every subscriber's stream
- * judged (exactly the room's cursors 1..n, once each, in order), the capture→viewer p99, and how
- * long after the last acknowledgement every active room's signed checkpoint covered all of it.
+ * Ten thousand followed rooms on one sync server, or on several behind HAProxy (docs/benchmarks.md,
+ * "Rooms"): each server runs as its own JVM on a redis-server of its own; {@code rooms} rooms get
+ * one SSE subscriber each and one more room {@code crowd} subscribers, then devices ingest into
+ * {@code active} of the rooms (the crowded one among them) at {@code rate} messages a second with
+ * the edge agent's linger. Reports the server's threads, Redis connections and RSS idle and at
+ * their peak, every subscriber's stream judged (exactly the room's cursors 1..n, once each, in
+ * order), the capture→viewer p99, and how long after the last acknowledgement every active room's
+ * signed checkpoint covered all of it.
  */
 public final class RoomsBenchmark {
   private static final String CROWD = "rooms-crowd";
@@ -51,6 +52,7 @@ public final class RoomsBenchmark {
    * @param linger the devices' linger, 1 ms..1 s
    * @param heap the server JVM's -Xmx
    * @param jdbc a fresh MariaDB/MySQL database for the server, or null for its H2 file
+   * @param servers sync servers, 1..4; more than one share {@code jdbc} behind an HAProxy
    */
   public record Options(
       int rooms,
@@ -62,8 +64,16 @@ public final class RoomsBenchmark {
       Duration warmUp,
       Duration linger,
       String heap,
-      String jdbc) {
+      String jdbc,
+      int servers) {
     public Options {
+      check("servers", servers, 1, 4);
+      if (servers > 1 && jdbc == null) {
+        throw new IllegalArgumentException(
+            "servers: got "
+                + servers
+                + " without --jdbc, want 1 (several instances share a MariaDB/MySQL database)");
+      }
       check("rooms", rooms, 1, 100_000);
       check("crowd", crowd, 0, 20_000);
       check("active", active, 1, rooms);
@@ -104,7 +114,9 @@ public final class RoomsBenchmark {
       if (o.jdbc() != null) {
         flags.addAll(List.of("--jdbc", o.jdbc()));
       }
-      p.startServer(root.resolve("server"), o.heap(), flags, classpath);
+      // every stream, each device's connection and some to spare
+      int connections = streams + o.devices() * 4 + 1_000;
+      p.startServers(root, o.servers(), o.heap(), flags, classpath, connections);
       Thread.sleep(3_000);
       Usage idle = p.usage();
       out.printf(Locale.ROOT, "idle: %s%n  threads: %s%n", idle, p.threadGroups());
@@ -127,7 +139,7 @@ public final class RoomsBenchmark {
         for (int i = 0; i < o.crowd(); i++) {
           subscribed.add(CROWD);
         }
-        int refused = open(http, p.serverUri(), subscribed, latencies, viewers);
+        int refused = open(http, p, subscribed, latencies, viewers);
         out.printf(
             Locale.ROOT,
             "%d streams open in %.1f s (%d refused)%n",
@@ -159,11 +171,12 @@ public final class RoomsBenchmark {
         double deliveredAfter = (System.nanoTime() - lastAck) / 1e9;
         peak = peak.max(p.usage());
         out.printf(Locale.ROOT, "after ingest: threads: %s%n", p.threadGroups());
-        double checkpointLag = checkpointLag(http, p.serverUri(), expected, lastAck);
+        double checkpointLag = checkpointLag(http, p.entry(0), expected, lastAck);
         long exact = RoomViewer.exactCount(viewers, expected);
         report(out, viewers, expected, exact);
         return results(
             o,
+            p.balancerCount(),
             idle,
             subscribedUsage,
             peak,
@@ -185,14 +198,22 @@ public final class RoomsBenchmark {
     }
   }
 
-  /** Opens one stream per entry of {@code rooms}, at most 64 being opened at once. */
+  /**
+   * Opens one stream per entry of {@code rooms}, at most 64 being opened at once, spread over the
+   * entries of {@code p}.
+   */
   private static int open(
-      HttpClient http, URI server, List<String> rooms, Measured latencies, List<RoomViewer> out)
+      HttpClient http,
+      RoomsProcesses p,
+      List<String> rooms,
+      Measured latencies,
+      List<RoomViewer> out)
       throws InterruptedException {
     Semaphore opening = new Semaphore(64);
     AtomicInteger refused = new AtomicInteger();
     List<CompletableFuture<?>> heads = new ArrayList<>();
     for (String room : rooms) {
+      URI server = p.entry(out.size());
       RoomViewer v = new RoomViewer(room, latencies);
       out.add(v);
       opening.acquire();
@@ -251,8 +272,7 @@ public final class RoomsBenchmark {
       for (int i = d; i < active.size(); i += o.devices()) {
         mine.add(active.get(i));
       }
-      devices.add(
-          RoomsDevice.enroll(p.serverUri(), p.enrollToken(), "rooms-bench-" + d, mine, acks));
+      devices.add(RoomsDevice.enroll(p.entry(d), p.enrollToken(), "rooms-bench-" + d, mine, acks));
     }
     ExecutorService pool = Executors.newFixedThreadPool(o.devices());
     try {
@@ -395,6 +415,7 @@ public final class RoomsBenchmark {
 
   private static List<BenchResult> results(
       Options o,
+      int balancers,
       Usage idle,
       Usage subscribed,
       Usage peak,
@@ -410,8 +431,11 @@ public final class RoomsBenchmark {
     String params =
         String.format(
             Locale.ROOT,
-            "%d rooms x1 + %d in one room; %d active rooms, %d msg/s for %ds after a %ds"
+            "%s; %d rooms x1 + %d in one room; %d active rooms, %d msg/s for %ds after a %ds"
                 + " warm-up, linger %dms, -Xmx%s, %s",
+            o.servers() == 1
+                ? "one instance"
+                : o.servers() + " instances behind HAProxy (" + balancers + " processes)",
             o.rooms(),
             o.crowd(),
             o.active(),
@@ -422,27 +446,32 @@ public final class RoomsBenchmark {
             o.heap(),
             o.jdbc() == null ? "H2" : "MariaDB");
     List<BenchResult> rows = new ArrayList<>();
+    String most = o.servers() == 1 ? "" : ", the instance with the most";
     rows.add(
         row(
             "threads added over idle (target <= 64)",
             peak.threads() - idle.threads(),
             "idle",
             idle.threads(),
-            params + "; subscribed quiet " + subscribed.threads()));
+            params + "; subscribed quiet " + subscribed.threads() + most));
+    long addedConnections = peak.redisConnections() - idle.redisConnections();
     rows.add(
         row(
-            "redis connections added over idle (target <= 4)",
-            peak.redisConnections() - idle.redisConnections(),
+            "redis connections added over idle, an instance (target <= 4)",
+            (double) addedConnections / o.servers(),
             "idle",
             idle.redisConnections(),
-            params));
+            params
+                + (o.servers() == 1
+                    ? ""
+                    : "; " + addedConnections + " added by " + o.servers() + " instances")));
     rows.add(
         row(
             "RSS MiB at peak (target <= 1024)",
             peak.rssMib(),
             "idle",
             idle.rssMib(),
-            params + "; subscribed quiet " + subscribed.rssMib() + " MiB"));
+            params + "; subscribed quiet " + subscribed.rssMib() + " MiB" + most));
     rows.add(
         row(
             "streams exact (target: all)",

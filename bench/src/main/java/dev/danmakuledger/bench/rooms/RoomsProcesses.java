@@ -1,5 +1,7 @@
 package dev.danmakuledger.bench.rooms;
 
+import dev.danmakuledger.bench.chaos.HaproxyBalancer;
+import dev.danmakuledger.bench.chaos.HaproxyConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -12,21 +14,31 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The processes of the rooms benchmark: a redis-server of its own (no persistence) and one sync
- * server as a separate JVM, so that its threads and memory are its own; stopped on close.
+ * The processes of the rooms benchmark: a redis-server of its own (no persistence) and the sync
+ * servers, each a separate JVM so that its threads and memory are its own; with more than one,
+ * HAProxy in front of them (docs/operations.md, "Several instances behind HAProxy"). A proxied
+ * connection takes two open files of the balancer's; when the connections asked for need more than
+ * one process may open here, several HAProxy processes each balance over every instance and the
+ * clients spread over them, as behind DNS round robin. Stopped on close.
  */
 final class RoomsProcesses implements AutoCloseable {
+  /** What instances of one deployment share: the tokens and the signing key. */
+  private static final List<String> SHARED_SERVER_FILES =
+      List.of("enroll.token", "admin.token", "server.key");
+
   private final List<Process> children = new ArrayList<>();
+  private final List<Process> servers = new ArrayList<>();
   private final RedisClient probeClient;
   private final StatefulRedisConnection<String, String> probe;
   private final int redisPort;
-  private Process server;
-  private URI serverUri;
+  private final List<HaproxyBalancer> balancers = new ArrayList<>();
+  private final List<URI> entries = new ArrayList<>();
   private String enrollToken;
 
   RoomsProcesses(Path root) throws IOException, InterruptedException {
@@ -72,11 +84,73 @@ final class RoomsProcesses implements AutoCloseable {
     return probe.sync();
   }
 
-  /** Starts the sync server with {@code heap} and the extra {@code flags}; waits until ready. */
-  void startServer(Path data, String heap, List<String> flags, String classpath)
+  /**
+   * Starts {@code count} sync servers on this Redis with {@code heap} and the extra {@code flags}
+   * (with more than one, {@code flags} must name a shared database), the second and later with the
+   * first one's tokens and key, and with more than one HAProxy for {@code connections} client
+   * connections in front of them; waits until every one is ready.
+   */
+  void startServers(
+      Path root, int count, String heap, List<String> flags, String classpath, int connections)
       throws IOException, InterruptedException {
-    int port = freePort();
-    Files.createDirectories(data);
+    List<Integer> ports = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = i == 0 ? "server" : "server-" + (char) ('a' + i);
+      Path data = root.resolve(name);
+      Files.createDirectories(data);
+      if (i > 0) {
+        for (String f : SHARED_SERVER_FILES) {
+          Files.copy(
+              root.resolve("server").resolve(f),
+              data.resolve(f),
+              StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      int port = freePort();
+      ports.add(port);
+      startServer(data, port, root.resolve("sync-" + name + ".log"), heap, flags, classpath);
+    }
+    enrollToken =
+        Files.readString(root.resolve("server").resolve("enroll.token"), StandardCharsets.UTF_8)
+            .strip();
+    if (count == 1) {
+      entries.add(URI.create("http://127.0.0.1:" + ports.get(0)));
+      return;
+    }
+    long files = openFileLimit() - 1_000;
+    int processes = (int) Math.ceil(2.0 * connections / files);
+    for (int i = 0; i < processes; i++) {
+      HaproxyConfig config =
+          new HaproxyConfig(freePort(), ports, (connections + processes - 1) / processes);
+      HaproxyBalancer b = HaproxyBalancer.start(config, root.resolve("haproxy-" + i));
+      balancers.add(b);
+      URI entry = URI.create("http://127.0.0.1:" + b.port());
+      entries.add(entry);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!ready(entry)) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException(
+              "haproxy not ready: see " + root.resolve("haproxy-" + i).resolve("haproxy.log"));
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /** The hard limit of open files a process started from this one may raise itself to. */
+  private static long openFileLimit() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+      if (line.startsWith("Max open files")) {
+        String hard = line.substring("Max open files".length()).strip().split("\\s+")[1];
+        return hard.equals("unlimited") ? Long.MAX_VALUE / 4 : Long.parseLong(hard);
+      }
+    }
+    throw new IOException("no \"Max open files\" in /proc/self/limits");
+  }
+
+  private void startServer(
+      Path data, int port, Path log, String heap, List<String> flags, String classpath)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of("-Xmx" + heap, "-cp", classpath, "dev.danmakuledger.server.Main"));
@@ -89,50 +163,64 @@ final class RoomsProcesses implements AutoCloseable {
             "--redis",
             redisUri()));
     cmd.addAll(flags);
-    server =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(data.resolveSibling("sync-server.log").toFile())
-            .start();
+    Process server =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    servers.add(server);
     children.add(0, server);
-    serverUri = URI.create("http://127.0.0.1:" + port);
-    HttpClient http = HttpClient.newHttpClient();
+    URI uri = URI.create("http://127.0.0.1:" + port);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (true) {
-      try {
-        HttpResponse<String> r =
-            http.send(
-                HttpRequest.newBuilder(serverUri.resolve("/readyz")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          break;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
+    while (!ready(uri)) {
       if (!server.isAlive() || System.nanoTime() > deadline) {
-        throw new IOException(
-            "sync server not ready: see " + data.resolveSibling("sync-server.log"));
+        throw new IOException("sync server not ready: see " + log);
       }
       Thread.sleep(200);
     }
-    enrollToken = Files.readString(data.resolve("enroll.token"), StandardCharsets.UTF_8).strip();
   }
 
-  URI serverUri() {
-    return serverUri;
+  /** Whether {@code uri} answers {@code /readyz} with 200. */
+  private static boolean ready(URI uri) throws InterruptedException {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(uri.resolve("/readyz")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** How many sync servers run. */
+  int serverCount() {
+    return servers.size();
+  }
+
+  /** Where the {@code i}th client connects: the server itself, or one of the balancers in turn. */
+  URI entry(int i) {
+    return entries.get(Math.floorMod(i, entries.size()));
+  }
+
+  /** How many balancers the clients spread over (none with one server). */
+  int balancerCount() {
+    return balancers.size();
   }
 
   String enrollToken() {
     return enrollToken;
   }
 
+  /** Each server's threads grouped by name, one line a server. */
   String threadGroups() throws IOException {
-    return Usage.threadGroups(server.pid());
+    List<String> lines = new ArrayList<>();
+    for (Process server : servers) {
+      lines.add(Usage.threadGroups(server.pid()));
+    }
+    return String.join("\n           ", lines);
   }
 
   Usage usage() throws IOException {
-    return Usage.of(server.pid(), redis());
+    return Usage.of(servers.stream().map(Process::pid).toList(), redis());
   }
 
   private static int freePort() throws IOException {
@@ -143,6 +231,13 @@ final class RoomsProcesses implements AutoCloseable {
 
   @Override
   public void close() {
+    for (HaproxyBalancer b : balancers) {
+      try {
+        b.stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     probe.close();
     probeClient.shutdown();
     for (Process p : children) {

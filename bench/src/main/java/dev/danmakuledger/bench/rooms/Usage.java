@@ -4,25 +4,29 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * What a server process holds at one moment: its threads and resident memory (from {@code
- * /proc/<pid>/status}) and the client connections of its Redis (from {@code INFO clients}, less the
- * probe's own).
+ * What the server processes hold at one moment: the threads and resident memory of the one that
+ * holds the most (from {@code /proc/<pid>/status}) and the client connections of their Redis (from
+ * {@code INFO clients}, less the probe's own).
  *
- * @param threads threads of the process
- * @param rssBytes resident set size
- * @param redisConnections connections to the Redis node, the probe's own not counted
+ * @param threads threads of the process with the most
+ * @param rssBytes resident set size of the process with the largest
+ * @param redisConnections connections to the Redis node of all the processes, the probe's not
+ *     counted
  */
 record Usage(long threads, long rssBytes, long redisConnections) {
-  static Usage of(long pid, RedisCommands<String, String> redis) throws IOException {
+  static Usage of(List<Long> pids, RedisCommands<String, String> redis) throws IOException {
     long threads = -1;
     long rss = -1;
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("Threads:")) {
-        threads = Long.parseLong(line.substring(8).strip());
-      } else if (line.startsWith("VmRSS:")) {
-        rss = Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024;
+    for (long pid : pids) {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("Threads:")) {
+          threads = Math.max(threads, Long.parseLong(line.substring(8).strip()));
+        } else if (line.startsWith("VmRSS:")) {
+          rss = Math.max(rss, Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024);
+        }
       }
     }
     long clients = -1;

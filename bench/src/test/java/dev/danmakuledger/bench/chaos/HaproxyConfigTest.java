@@ -73,4 +73,22 @@ class HaproxyConfigTest {
     assertThrows(IllegalArgumentException.class, () -> new HaproxyConfig(0, List.of(9101)));
     assertThrows(IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(70_000)));
   }
+
+  @Test
+  void holdsTheConnectionsAskedForInAllAndInTheFrontend() {
+    List<String> chaos = lines(new HaproxyConfig(9000, List.of(9101)).render());
+    assertEquals(2, chaos.stream().filter(s -> s.equals("maxconn 512")).count(), chaos.toString());
+    List<String> rooms = lines(new HaproxyConfig(9000, List.of(9101, 9102), 12_000).render());
+    assertEquals(
+        2, rooms.stream().filter(s -> s.equals("maxconn 12000")).count(), rooms.toString());
+  }
+
+  @Test
+  void refusesConnectionLimitsOutOfRange() {
+    new HaproxyConfig(9000, List.of(9101), 1);
+    new HaproxyConfig(9000, List.of(9101), 1_000_000);
+    assertThrows(IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 1_000_001));
+  }
 }
