@@ -3,9 +3,13 @@ package dev.danmakuledger.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.protocol.error.Problem;
+import dev.danmakuledger.server.events.StreamLimits;
 import dev.danmakuledger.server.http.HttpLimits;
 import dev.danmakuledger.testkit.TestDevice;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -26,29 +30,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A thousand slow-body connections from one address (each announcing 100,000 bytes and sending one
- * byte a second) against a live server with the default limits, apart from a shorter idle timeout:
- * every one of them gets an answer (429, 503 or 408, never silence), while {@code /healthz} and a
- * genuine device's batches from another address keep being served. The latencies of both, quiet and
- * under the flood, are printed for docs/operations.md, "Admission limits"; the load is bounded in
- * count (1,000 connections) and time (each at most 12 bytes).
+ * A thousand slow-body connections (each announcing 100,000 bytes and sending one byte a second)
+ * and five thousand idle room streams from one address against a live server with the default
+ * limits, apart from a shorter idle timeout: every one of them gets an answer (the bodies 429, 503
+ * or 408; the streams a stream up to the address's limit and 429 beyond it, never silence), while
+ * {@code /healthz} and a genuine device's batches from another address keep being served. The
+ * latencies of both, quiet and under the flood, are printed for docs/benchmarks.md, "Hostile
+ * clients"; the load is bounded in count (6,000 connections) and time (each body at most 12 bytes).
  */
 final class SlowBodyFloodIT {
   static final int HOSTILE = 1_000;
+  static final int STREAMS = 5_000;
   static final int PROBES = 200;
   static final int BATCHES = 40;
 
   @TempDir Path dir;
 
   @Test
-  void aThousandSlowBodiesFromOneAddressAreAnsweredAndLeaveHealthAndBatchesServed()
+  void slowBodiesAndIdleStreamsFromOneAddressAreAnsweredAndLeaveHealthAndBatchesServed()
       throws Exception {
     HttpLimits limits =
         new HttpLimits(
             HttpLimits.DEFAULTS.maxBodies(),
             HttpLimits.DEFAULTS.maxBodiesPerAddress(),
             HttpLimits.DEFAULTS.minBodyBytesPerSecond(),
-            Duration.ofSeconds(5),
+            // above the 15 s stream heartbeat, so that the admitted idle streams stay open
+            Duration.ofSeconds(20),
             HttpLimits.DEFAULTS.maxHeaderBytes(),
             HttpLimits.DEFAULTS.maxThreads());
     try (SyncServer server =
@@ -60,6 +67,7 @@ final class SlowBodyFloodIT {
 
       ExecutorService readers = Executors.newFixedThreadPool(16);
       List<Socket> sockets = new ArrayList<>();
+      List<Socket> streams = new ArrayList<>();
       List<Future<Integer>> answers = new ArrayList<>();
       long[] floodHealth;
       long[] floodBatch;
@@ -71,6 +79,12 @@ final class SlowBodyFloodIT {
         Thread dribbler = new Thread(() -> dribble(sockets));
         dribbler.setDaemon(true);
         dribbler.start();
+        Map<Integer, Integer> streamsByStatus = new TreeMap<>();
+        for (int i = 0; i < STREAMS; i++) {
+          Socket s = idleStream(server.baseUri(), "idle-" + i);
+          streams.add(s);
+          streamsByStatus.merge(streamHead(s), 1, Integer::sum);
+        }
         floodHealth = probeHealth(server.baseUri());
         floodBatch = batches(api, device, "flood");
         for (Socket s : sockets) {
@@ -82,11 +96,14 @@ final class SlowBodyFloodIT {
         }
         dribbler.interrupt();
         System.out.printf(
-            "slow-body flood: %d connections from 127.0.0.2 answered %s%n"
+            "slow-body flood: %d connections from 127.0.0.2 answered %s;"
+                + " %d idle streams answered %s%n"
                 + "  /healthz p50/p99 ms quiet %.1f/%.1f, flood %.1f/%.1f%n"
                 + "  batch    p50/p99 ms quiet %.1f/%.1f, flood %.1f/%.1f%n",
             HOSTILE,
             byStatus,
+            STREAMS,
+            streamsByStatus,
             ms(quietHealth, 50),
             ms(quietHealth, 99),
             ms(floodHealth, 50),
@@ -103,9 +120,16 @@ final class SlowBodyFloodIT {
           answered += e.getValue();
         }
         assertEquals(HOSTILE, answered, byStatus.toString());
+        assertEquals(
+            Map.of(200, StreamLimits.PER_ADDRESS, 429, STREAMS - StreamLimits.PER_ADDRESS),
+            streamsByStatus,
+            "streams up to the address's limit, 429 beyond it, none unanswered");
       } finally {
         readers.shutdownNow();
         for (Socket s : sockets) {
+          s.close();
+        }
+        for (Socket s : streams) {
           s.close();
         }
       }
@@ -117,7 +141,8 @@ final class SlowBodyFloodIT {
       Socket s = new Socket();
       s.bind(new InetSocketAddress("127.0.0.2", 0));
       s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
-      s.setSoTimeout(20_000);
+      // beyond the dribble's 12 s and the idle timeout, so that silence shows as a timeout
+      s.setSoTimeout(40_000);
       String head =
           "POST /v1/devices/slow/batches HTTP/1.1\r\nHost: 127.0.0.1:"
               + base.getPort()
@@ -125,6 +150,59 @@ final class SlowBodyFloodIT {
       s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
       s.getOutputStream().flush();
       return s;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A room stream opened from 127.0.0.2 and then left idle. */
+  static Socket idleStream(URI base, String room) {
+    try {
+      Socket s = new Socket();
+      s.bind(new InetSocketAddress("127.0.0.2", 0));
+      s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
+      s.setSoTimeout(20_000);
+      String head =
+          "GET /v1/rooms/"
+              + room
+              + "/stream HTTP/1.1\r\nHost: 127.0.0.1:"
+              + base.getPort()
+              + "\r\nAccept: text/event-stream\r\n\r\n";
+      s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      return s;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The status of the answer on {@code s}, read up to the end of its head: a stream's head comes at
+   * once and its events later; a refusal must say when to come back and why. -1 when the server
+   * closed without an answer.
+   */
+  static int streamHead(Socket s) {
+    try {
+      InputStream in = s.getInputStream();
+      ByteArrayOutputStream got = new ByteArrayOutputStream();
+      int tail = 0;
+      while (tail != 0x0d0a0d0a) {
+        int b = in.read();
+        if (b < 0) {
+          return -1;
+        }
+        got.write(b);
+        tail = (tail << 8) | b;
+      }
+      String text = got.toString(StandardCharsets.ISO_8859_1);
+      RawHttp.Reply head = new RawHttp.Reply(Integer.parseInt(text.substring(9, 12)), text, null);
+      if (head.status() == 429) {
+        assertTrue(head.header("Retry-After") != null, text);
+        assertTrue(head.header("Content-Type").startsWith(Problem.MEDIA_TYPE), text);
+      } else if (head.status() == 200) {
+        assertTrue(head.header("Content-Type").startsWith("text/event-stream"), text);
+      }
+      return head.status();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
