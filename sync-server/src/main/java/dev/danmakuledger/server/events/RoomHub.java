@@ -86,27 +86,26 @@ public final class RoomHub implements AutoCloseable {
     this.writers = pool("room-writer-", limits.writers());
     this.fanout = pool("room-fanout-", FANOUT);
     this.admission = new StreamAdmission(limits);
-    this.announcer =
-        new Announcer(
-            feed,
-            bus,
-            new Announcer.Local() {
-              @Override
-              public void committed(String room, List<Confirmed> messages) {
-                RoomChannel ch = channels.get(room);
-                if (ch != null) {
-                  ch.committed(messages, fanout);
-                }
-              }
+    this.announcer = new Announcer(feed, bus, new LocalChannels());
+  }
 
-              @Override
-              public void wake(String room, long last, boolean announced) {
-                RoomChannel ch = channels.get(room);
-                if (!announced && ch != null && ch.last() < last) {
-                  ch.wake();
-                }
-              }
-            });
+  /** This instance's channels, as the announcer offers them a commit or wakes them. */
+  private final class LocalChannels implements Announcer.Local {
+    @Override
+    public void committed(String room, List<Confirmed> messages) {
+      RoomChannel ch = channels.get(room);
+      if (ch != null) {
+        ch.committed(messages, fanout);
+      }
+    }
+
+    @Override
+    public void wake(String room, long last, boolean announced) {
+      RoomChannel ch = channels.get(room);
+      if (!announced && ch != null && ch.last() < last) {
+        ch.wake();
+      }
+    }
   }
 
   /** A pool of at most {@code size} daemon threads that end when idle; its queue is unbounded. */
