@@ -136,38 +136,36 @@ final class SlowBodyFloodIT {
     }
   }
 
+  /** A batch post from 127.0.0.2 that announces 100,000 bytes and sends one. */
   static Socket slowBody(URI base) {
-    try {
-      Socket s = new Socket();
-      s.bind(new InetSocketAddress("127.0.0.2", 0));
-      s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
-      // beyond the dribble's 12 s and the idle timeout, so that silence shows as a timeout
-      s.setSoTimeout(40_000);
-      String head =
-          "POST /v1/devices/slow/batches HTTP/1.1\r\nHost: 127.0.0.1:"
-              + base.getPort()
-              + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{";
-      s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
-      s.getOutputStream().flush();
-      return s;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    // beyond the dribble's 12 s and the idle timeout, so that silence shows as a timeout
+    return hostile(
+        base,
+        "POST /v1/devices/slow/batches HTTP/1.1\r\nHost: 127.0.0.1:"
+            + base.getPort()
+            + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
+        40_000);
   }
 
   /** A room stream opened from 127.0.0.2 and then left idle. */
   static Socket idleStream(URI base, String room) {
+    return hostile(
+        base,
+        "GET /v1/rooms/"
+            + room
+            + "/stream HTTP/1.1\r\nHost: 127.0.0.1:"
+            + base.getPort()
+            + "\r\nAccept: text/event-stream\r\n\r\n",
+        20_000);
+  }
+
+  /** A connection from 127.0.0.2 that has sent {@code head} and waits {@code readTimeoutMs}. */
+  private static Socket hostile(URI base, String head, int readTimeoutMs) {
     try {
       Socket s = new Socket();
       s.bind(new InetSocketAddress("127.0.0.2", 0));
       s.connect(new InetSocketAddress(base.getHost(), base.getPort()), 5_000);
-      s.setSoTimeout(20_000);
-      String head =
-          "GET /v1/rooms/"
-              + room
-              + "/stream HTTP/1.1\r\nHost: 127.0.0.1:"
-              + base.getPort()
-              + "\r\nAccept: text/event-stream\r\n\r\n";
+      s.setSoTimeout(readTimeoutMs);
       s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
       s.getOutputStream().flush();
       return s;

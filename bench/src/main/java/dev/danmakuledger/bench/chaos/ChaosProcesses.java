@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
+import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.LedgerClient;
 import java.io.IOException;
@@ -30,9 +31,6 @@ import java.util.stream.Stream;
 final class ChaosProcesses implements AutoCloseable {
   /** A device whose data directory was copied: the original and the clone both run. */
   record ClonePair(String deviceId, Path original, Path copy) {}
-
-  private static final List<String> SHARED_SERVER_FILES =
-      List.of("enroll.token", "admin.token", "server.key");
 
   private final Path root;
   private final String classpath;
@@ -132,12 +130,7 @@ final class ChaosProcesses implements AutoCloseable {
       Path data = root.resolve(i == 0 ? "server" : "server-" + (char) ('a' + i));
       Files.createDirectories(data);
       if (i > 0) {
-        for (String f : SHARED_SERVER_FILES) {
-          Files.copy(
-              root.resolve("server").resolve(f),
-              data.resolve(f),
-              StandardCopyOption.REPLACE_EXISTING);
-        }
+        Dirs.shareInstanceFiles(root.resolve("server"), data);
       }
       List<String> cmd = new ArrayList<>(javaCommand("384m"));
       cmd.addAll(

@@ -2,6 +2,7 @@ package dev.danmakuledger.bench.rooms;
 
 import dev.danmakuledger.bench.chaos.HaproxyBalancer;
 import dev.danmakuledger.bench.chaos.HaproxyConfig;
+import dev.danmakuledger.bench.ingest.Dirs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -14,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +28,6 @@ import java.util.concurrent.TimeUnit;
  * clients spread over them, as behind DNS round robin. Stopped on close.
  */
 final class RoomsProcesses implements AutoCloseable {
-  /** What instances of one deployment share: the tokens and the signing key. */
-  private static final List<String> SHARED_SERVER_FILES =
-      List.of("enroll.token", "admin.token", "server.key");
-
   private final List<Process> children = new ArrayList<>();
   private final List<Process> servers = new ArrayList<>();
   private final RedisClient probeClient;
@@ -99,12 +95,7 @@ final class RoomsProcesses implements AutoCloseable {
       Path data = root.resolve(name);
       Files.createDirectories(data);
       if (i > 0) {
-        for (String f : SHARED_SERVER_FILES) {
-          Files.copy(
-              root.resolve("server").resolve(f),
-              data.resolve(f),
-              StandardCopyOption.REPLACE_EXISTING);
-        }
+        Dirs.shareInstanceFiles(root.resolve("server"), data);
       }
       int port = freePort();
       ports.add(port);
