@@ -17,10 +17,22 @@ import java.util.Locale;
  * @param serverPorts the loopback ports of the sync servers, one {@code server} line each
  * @param maxConnections client connections HAProxy holds at once (its {@code maxconn}: every open
  *     room stream is one), 1..1,000,000
+ * @param bufferBytes HAProxy's {@code tune.bufsize}, 16 KiB..16 MiB: the largest request it can
+ *     retry on another instance, and what each connection's buffers cost while data moves
  */
-public record HaproxyConfig(int listenPort, List<Integer> serverPorts, int maxConnections) {
+public record HaproxyConfig(
+    int listenPort, List<Integer> serverPorts, int maxConnections, int bufferBytes) {
   /** The connections a chaos run holds at most: its agents' batches and a few subscribers. */
   static final int CHAOS_CONNECTIONS = 512;
+
+  /** Buffers that hold a batch of up to 1 MiB, so that HAProxy can retry it elsewhere. */
+  public static final int BATCH_BUFFER_BYTES = 1 << 20;
+
+  /**
+   * Buffers for many open room streams: live batches of tens of records still fit (and are
+   * retried), larger ones are forwarded and their agents retry them.
+   */
+  public static final int STREAM_BUFFER_BYTES = 64 << 10;
 
   /** Marks an answer HAProxy made itself (no instance reached), not one it relayed. */
   static final String BALANCER_HEADER = "X-Balancer";
@@ -28,10 +40,11 @@ public record HaproxyConfig(int listenPort, List<Integer> serverPorts, int maxCo
   /** The liveness endpoint of a sync server (docs/operations.md, "Health, readiness, metrics"). */
   static final String HEALTH_PATH = "/healthz";
 
-  /** Requests bigger than this cannot be retried on another instance (HAProxy buffers them). */
-  static final int BUFFER_BYTES = 1 << 20;
-
   public HaproxyConfig {
+    if (bufferBytes < 16 << 10 || bufferBytes > 16 << 20) {
+      throw new IllegalArgumentException(
+          "buffer bytes: got " + bufferBytes + ", want 16384..16777216");
+    }
     if (maxConnections < 1 || maxConnections > 1_000_000) {
       throw new IllegalArgumentException(
           "max connections: got " + maxConnections + ", want 1..1000000");
@@ -54,9 +67,12 @@ public record HaproxyConfig(int listenPort, List<Integer> serverPorts, int maxCo
     }
   }
 
-  /** The configuration of a chaos run, with {@value #CHAOS_CONNECTIONS} connections. */
+  /**
+   * The configuration of a chaos run: {@value #CHAOS_CONNECTIONS} connections, buffers of {@link
+   * #BATCH_BUFFER_BYTES}.
+   */
   HaproxyConfig(int listenPort, List<Integer> serverPorts) {
-    this(listenPort, serverPorts, CHAOS_CONNECTIONS);
+    this(listenPort, serverPorts, CHAOS_CONNECTIONS, BATCH_BUFFER_BYTES);
   }
 
   /** The configuration file's text. */
@@ -68,7 +84,7 @@ public record HaproxyConfig(int listenPort, List<Integer> serverPorts, int maxCo
         .append(maxConnections)
         .append('\n')
         .append("    tune.bufsize ")
-        .append(BUFFER_BYTES)
+        .append(bufferBytes)
         .append('\n')
         .append("\n")
         .append("defaults\n")

@@ -112,7 +112,11 @@ final class RoomsProcesses implements AutoCloseable {
     int processes = (int) Math.ceil(2.0 * connections / files);
     for (int i = 0; i < processes; i++) {
       HaproxyConfig config =
-          new HaproxyConfig(freePort(), ports, (connections + processes - 1) / processes);
+          new HaproxyConfig(
+              freePort(),
+              ports,
+              (connections + processes - 1) / processes,
+              HaproxyConfig.STREAM_BUFFER_BYTES);
       HaproxyBalancer b = HaproxyBalancer.start(config, root.resolve("haproxy-" + i));
       balancers.add(b);
       URI entry = URI.create("http://127.0.0.1:" + b.port());

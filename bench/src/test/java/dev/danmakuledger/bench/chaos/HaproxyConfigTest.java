@@ -78,17 +78,44 @@ class HaproxyConfigTest {
   void holdsTheConnectionsAskedForInAllAndInTheFrontend() {
     List<String> chaos = lines(new HaproxyConfig(9000, List.of(9101)).render());
     assertEquals(2, chaos.stream().filter(s -> s.equals("maxconn 512")).count(), chaos.toString());
-    List<String> rooms = lines(new HaproxyConfig(9000, List.of(9101, 9102), 12_000).render());
+    List<String> rooms =
+        lines(
+            new HaproxyConfig(9000, List.of(9101, 9102), 12_000, HaproxyConfig.STREAM_BUFFER_BYTES)
+                .render());
     assertEquals(
         2, rooms.stream().filter(s -> s.equals("maxconn 12000")).count(), rooms.toString());
   }
 
   @Test
   void refusesConnectionLimitsOutOfRange() {
-    new HaproxyConfig(9000, List.of(9101), 1);
-    new HaproxyConfig(9000, List.of(9101), 1_000_000);
-    assertThrows(IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 0));
+    int b = HaproxyConfig.BATCH_BUFFER_BYTES;
+    new HaproxyConfig(9000, List.of(9101), 1, b);
+    new HaproxyConfig(9000, List.of(9101), 1_000_000, b);
     assertThrows(
-        IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 1_000_001));
+        IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 0, b));
+    assertThrows(
+        IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 1_000_001, b));
+  }
+
+  @Test
+  void buffersHoldABatchForTheChaosRunAndLessForManyStreams() {
+    List<String> chaos = lines(new HaproxyConfig(9000, List.of(9101)).render());
+    assertTrue(chaos.contains("tune.bufsize 1048576"), chaos.toString());
+    List<String> rooms =
+        lines(
+            new HaproxyConfig(9000, List.of(9101), 100, HaproxyConfig.STREAM_BUFFER_BYTES)
+                .render());
+    assertTrue(rooms.contains("tune.bufsize 65536"), rooms.toString());
+  }
+
+  @Test
+  void refusesBuffersOutOfRange() {
+    new HaproxyConfig(9000, List.of(9101), 1, 16_384);
+    new HaproxyConfig(9000, List.of(9101), 1, 16_777_216);
+    assertThrows(
+        IllegalArgumentException.class, () -> new HaproxyConfig(9000, List.of(9101), 1, 16_383));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new HaproxyConfig(9000, List.of(9101), 1, 16_777_217));
   }
 }
