@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The processes of the rooms benchmark: a redis-server of its own (no persistence) and the sync
@@ -28,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  * clients spread over them, as behind DNS round robin. Stopped on close.
  */
 final class RoomsProcesses implements AutoCloseable {
+  private static final HttpClient READY_PROBE = HttpClient.newHttpClient();
+
   private final List<Process> children = new ArrayList<>();
   private final List<Process> servers = new ArrayList<>();
   private final RedisClient probeClient;
@@ -121,14 +124,11 @@ final class RoomsProcesses implements AutoCloseable {
       balancers.add(b);
       URI entry = URI.create("http://127.0.0.1:" + b.port());
       entries.add(entry);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (!ready(entry)) {
-        if (System.nanoTime() > deadline) {
-          throw new IOException(
-              "haproxy not ready: see " + root.resolve("haproxy-" + i).resolve("haproxy.log"));
-        }
-        Thread.sleep(200);
-      }
+      awaitReady(
+          entry,
+          20,
+          () -> true,
+          "haproxy not ready: see " + root.resolve("haproxy-" + i).resolve("haproxy.log"));
     }
   }
 
@@ -162,33 +162,34 @@ final class RoomsProcesses implements AutoCloseable {
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     servers.add(server);
     children.add(0, server);
-    URI uri = URI.create("http://127.0.0.1:" + port);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!ready(uri)) {
-      if (!server.isAlive() || System.nanoTime() > deadline) {
-        throw new IOException("sync server not ready: see " + log);
+    awaitReady(
+        URI.create("http://127.0.0.1:" + port),
+        120,
+        server::isAlive,
+        "sync server not ready: see " + log);
+  }
+
+  /**
+   * Waits until {@code uri} answers {@code /readyz} with 200; fails with {@code failure} after
+   * {@code seconds} or as soon as {@code alive} says the process is gone.
+   */
+  private static void awaitReady(URI uri, long seconds, BooleanSupplier alive, String failure)
+      throws IOException, InterruptedException {
+    HttpRequest readyz = HttpRequest.newBuilder(uri.resolve("/readyz")).build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      try {
+        if (READY_PROBE.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      if (!alive.getAsBoolean() || System.nanoTime() > deadline) {
+        throw new IOException(failure);
       }
       Thread.sleep(200);
     }
-  }
-
-  /** Whether {@code uri} answers {@code /readyz} with 200. */
-  private static boolean ready(URI uri) throws InterruptedException {
-    try {
-      HttpResponse<String> r =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(uri.resolve("/readyz")).build(),
-                  HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** How many sync servers run. */
-  int serverCount() {
-    return servers.size();
   }
 
   /** Where the {@code i}th client connects: the server itself, or one of the balancers in turn. */
