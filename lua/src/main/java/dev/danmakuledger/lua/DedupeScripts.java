@@ -307,6 +307,42 @@ public final class DedupeScripts implements AutoCloseable {
     return flag(script, reply);
   }
 
+  /**
+   * Seeds several rooms as {@link #seed} does, every call sent before any answer is awaited: one
+   * round trip for all of them (under a cluster, each call goes to its room's node). A call that
+   * failed is run again alone, with its retries; that is safe because a seed is a max.
+   *
+   * @param floors each room's floor, 0..{@value #MAX_FLOOR}; all are checked before any is sent
+   * @throws LuaRedisException if Redis failed for a room even after its retries
+   */
+  public void seedRooms(Map<String, Long> floors) {
+    Map<String, String[]> keys = new LinkedHashMap<>();
+    floors.forEach(
+        (room, floor) -> {
+          if (floor < 0 || floor > MAX_FLOOR) {
+            throw new IllegalArgumentException(
+                "floor of " + room + ": got " + floor + ", want 0.." + MAX_FLOOR);
+          }
+          keys.put(room, new String[] {RedisKeys.counter(room)});
+        });
+    LuaScript script = registry.select(ScriptRegistry.SEED);
+    Map<String, CompletableFuture<List<Object>>> sent = new LinkedHashMap<>();
+    keys.forEach(
+        (room, key) ->
+            sent.put(room, caller.send(script, key, new String[] {floors.get(room).toString()})));
+    sent.forEach(
+        (room, reply) -> {
+          List<Object> answer = caller.awaited(reply);
+          if (answer == null) {
+            answer =
+                caller.call(script, keys.get(room), new String[] {floors.get(room).toString()});
+          } else {
+            answer = ScriptCaller.checked(script, answer);
+          }
+          flag(script, answer);
+        });
+  }
+
   /** The room's current high-water seq, or -1 if its counter is missing. */
   public long currentSeq(String room) {
     String counter = RedisKeys.counter(room);

@@ -186,6 +186,39 @@ abstract class DedupeScriptsContract {
   }
 
   @Test
+  void seedingSeveralRoomsAtOnceRaisesEachAsOneSeedWould() throws Exception {
+    String missing = unique("missing");
+    String lower = unique("lower");
+    String higher = unique("higher");
+    scripts.seed(lower, 5);
+    scripts.seed(higher, 50);
+    Map<String, Long> floors = new LinkedHashMap<>();
+    floors.put(missing, 7L);
+    floors.put(lower, 9L);
+    floors.put(higher, 20L);
+
+    scripts.seedRooms(floors);
+
+    assertEquals(7, scripts.currentSeq(missing));
+    assertEquals(9, scripts.currentSeq(lower));
+    assertEquals(50, scripts.currentSeq(higher), "never lowered");
+  }
+
+  @Test
+  void seedingSeveralRoomsChecksEveryFloorBeforeSendingAny() {
+    String first = unique("first");
+    Map<String, Long> floors = new LinkedHashMap<>();
+    floors.put(first, 3L);
+    floors.put(unique("over"), DedupeScripts.MAX_FLOOR + 1);
+    assertThrows(IllegalArgumentException.class, () -> scripts.seedRooms(floors));
+    Map<String, Long> negative = Map.of(unique("negative"), -1L);
+    assertThrows(IllegalArgumentException.class, () -> scripts.seedRooms(negative));
+    assertEquals(-1, scripts.currentSeq(first), "nothing sent");
+    scripts.seedRooms(Map.of(first, DedupeScripts.MAX_FLOOR));
+    assertEquals(DedupeScripts.MAX_FLOOR, scripts.currentSeq(first), "the bound itself is taken");
+  }
+
+  @Test
   void newKeysLiveInTheirWindowUntilTheWindowAfterItEnds() throws Exception {
     String room = seededRoom("room");
     AdmitItem k = item("k");

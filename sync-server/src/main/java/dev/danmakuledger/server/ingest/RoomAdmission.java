@@ -114,9 +114,9 @@ final class RoomAdmission {
   }
 
   /**
-   * Admits every room's items in one round trip; each room whose counter Redis lost is seeded from
-   * SQL's high-water mark and admitted again (re-running an admit is safe: what a first run stored
-   * comes back as replays).
+   * Admits every room's items in one round trip; the rooms whose counter Redis lost are seeded from
+   * SQL's high-water marks (one query and one round trip for all of them) and admitted again
+   * (re-running an admit is safe: what a first run stored comes back as replays).
    */
   private Map<String, List<Admission>> admitSeeding(Map<String, List<AdmitItem>> items) {
     Map<String, List<Admission>> answers = new HashMap<>();
@@ -131,9 +131,9 @@ final class RoomAdmission {
         throw new IllegalStateException(
             "rooms " + r.needSeed() + ": counter still missing after " + round + " seeds");
       }
+      sequencer.seedRooms(store.maxSeqs(r.needSeed()));
       Map<String, List<AdmitItem>> again = new LinkedHashMap<>();
       for (String room : r.needSeed()) {
-        sequencer.seed(room, store.maxSeq(room));
         again.put(room, items.get(room));
       }
       pending = again;

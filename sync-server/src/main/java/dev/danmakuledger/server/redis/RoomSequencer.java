@@ -62,6 +62,15 @@ public final class RoomSequencer {
   }
 
   /**
+   * Seeds several rooms as {@link #seed} does, in one Redis round trip.
+   *
+   * @param sqlHighWaters each room's highest seq in SQL, tombstones included
+   */
+  public void seedRooms(Map<String, Long> sqlHighWaters) {
+    scripts.seedRooms(sqlHighWaters);
+  }
+
+  /**
    * Hands out fresh numbers of a room for records whose number turned out taken in SQL: first
    * raises the counter to SQL's high-water mark (a counter at or below it is behind; the seed never
    * lowers a counter), then takes one number per id from the counter.

@@ -111,6 +111,14 @@ public final class LedgerStore {
     return messages.highWater(room);
   }
 
+  /**
+   * Highest stored sequence number of each of {@code rooms} (tombstones included), 0 for a room
+   * with none; a query for many rooms at once.
+   */
+  public Map<String, Long> maxSeqs(Collection<String> rooms) {
+    return messages.highWaters(rooms);
+  }
+
   public Optional<MessageRow> messageByKey(String key) {
     return messages.byKey(key);
   }

@@ -152,6 +152,35 @@ final class MessageStore {
         .orElse(0L);
   }
 
+  /**
+   * The high-water marks of several rooms, {@value #KEY_CHUNK} rooms a query: every room of {@code
+   * rooms} is in the map, 0 for a room with no slot.
+   */
+  public Map<String, Long> highWaters(Collection<String> rooms) {
+    Map<String, Long> marks = new HashMap<>();
+    List<String> all = new ArrayList<>(new LinkedHashSet<>(rooms));
+    for (int from = 0; from < all.size(); from += KEY_CHUNK) {
+      List<String> chunk = all.subList(from, Math.min(all.size(), from + KEY_CHUNK));
+      for (Map.Entry<String, Long> e :
+          jdbc.query(
+              "SELECT room, MAX(seq) FROM messages WHERE room IN ("
+                  + String.join(",", Collections.nCopies(chunk.size(), "?"))
+                  + ") GROUP BY room",
+              ps -> {
+                for (int i = 0; i < chunk.size(); i++) {
+                  ps.setString(i + 1, chunk.get(i));
+                }
+              },
+              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+        marks.put(e.getKey(), e.getValue());
+      }
+      for (String room : chunk) {
+        marks.putIfAbsent(room, 0L);
+      }
+    }
+    return marks;
+  }
+
   /** Which of these numbers of a room are taken (by a message or a tombstone). */
   public Set<Long> takenSeqs(String room, Collection<Long> seqs) {
     Set<Long> taken = new HashSet<>();
