@@ -126,11 +126,7 @@ public final class GapSealer implements AutoCloseable {
   }
 
   private int seal(List<RoomMark> marks) {
-    long now = clock.millis();
-    int sealed = 0;
-    for (RoomMark mark : marks) {
-      sealed += gaps.seal(mark, now, sealAfter.toMillis());
-    }
+    int sealed = gaps.seal(marks, clock.millis(), sealAfter.toMillis());
     if (sealed > 0) {
       log.info("sealed {} room numbers older than {} as tombstones", sealed, sealAfter);
     }

@@ -111,13 +111,51 @@ public final class GapStore {
     }
   }
 
+  /** Most rooms whose writes one transaction of {@link #seal} carries. */
+  static final int ROOMS_PER_TRANSACTION = 500;
+
+  /** What a scan of one room decided: the tombstones to write and how far it is complete. */
+  private record Sealing(RoomMark mark, List<MessageRow> tombstones, long through) {
+    boolean writes() {
+      return !tombstones.isEmpty() || through > mark.sealedThrough();
+    }
+  }
+
   /**
-   * Seals the holes of one room that are older than {@code minAgeMillis} at {@code now} and raises
-   * the room's watermark over every number now accounted for.
+   * Seals the holes of these rooms that are older than {@code minAgeMillis} at {@code now} and
+   * raises each room's watermark over every number now accounted for. Each room's slots are read on
+   * their own; the writes of up to {@value #ROOMS_PER_TRANSACTION} rooms (and {@value
+   * #MAX_TOMBSTONES} tombstones) go in one transaction, rooms in the given order, so that a run
+   * over many rooms costs a few commits, not one a room.
    *
    * @return how many tombstones this call inserted
    */
-  public int seal(RoomMark mark, long now, long minAgeMillis) {
+  public int seal(List<RoomMark> marks, long now, long minAgeMillis) {
+    List<Sealing> pending = new ArrayList<>();
+    int tombstones = 0;
+    int inserted = 0;
+    for (RoomMark mark : marks) {
+      Sealing s = scan(mark, now, minAgeMillis);
+      if (!s.writes()) {
+        continue;
+      }
+      if (pending.size() >= ROOMS_PER_TRANSACTION
+          || (!pending.isEmpty() && tombstones + s.tombstones().size() > MAX_TOMBSTONES)) {
+        inserted += write(pending, now);
+        pending.clear();
+        tombstones = 0;
+      }
+      pending.add(s);
+      tombstones += s.tombstones().size();
+    }
+    if (!pending.isEmpty()) {
+      inserted += write(pending, now);
+    }
+    return inserted;
+  }
+
+  /** Reads the slots of one room above its watermark and decides what to seal. */
+  private Sealing scan(RoomMark mark, long now, long minAgeMillis) {
     List<Slot> slots =
         jdbc.query(
             "SELECT seq, created_at FROM messages WHERE room = ? AND seq > ? ORDER BY seq LIMIT "
@@ -152,9 +190,25 @@ public final class GapStore {
       }
       expected = s.seq() + 1;
     }
-    long through = complete;
+    return new Sealing(mark, tombstones, complete);
+  }
+
+  /**
+   * Writes the tombstones and raised watermarks of several rooms in one transaction.
+   *
+   * @return how many tombstones were inserted
+   */
+  private int write(List<Sealing> rooms, long now) {
     return jdbc.inTransaction(
         c -> {
+          List<MessageRow> tombstones = new ArrayList<>();
+          List<Sealing> raised = new ArrayList<>();
+          for (Sealing s : rooms) {
+            tombstones.addAll(s.tombstones());
+            if (s.through() > s.mark().sealedThrough()) {
+              raised.add(s);
+            }
+          }
           int inserted =
               tombstones.isEmpty() ? 0 : MessageStore.insertTombstones(c, tombstones, now);
           CounterStore.add(
@@ -164,17 +218,21 @@ public final class GapStore {
                   (long) inserted,
                   Counter.SEALED_GAPS.key(),
                   (long) inserted),
-              CounterStore.shard(mark.room()));
-          if (through > mark.sealedThrough()) {
+              CounterStore.shard(rooms.get(0).mark().room()));
+          if (!raised.isEmpty()) {
             try (PreparedStatement ps =
                 c.prepareStatement(
-                    "INSERT INTO room_watermarks (room, sealed_through, updated_at) VALUES (?,?,?)"
+                    "INSERT INTO room_watermarks (room, sealed_through, updated_at) VALUES "
+                        + String.join(",", Collections.nCopies(raised.size(), "(?,?,?)"))
                         + " ON DUPLICATE KEY UPDATE sealed_through ="
                         + " GREATEST(sealed_through, VALUES(sealed_through)),"
                         + " updated_at = VALUES(updated_at)")) {
-              ps.setString(1, mark.room());
-              ps.setLong(2, through);
-              ps.setLong(3, now);
+              int i = 1;
+              for (Sealing s : raised) {
+                ps.setString(i++, s.mark().room());
+                ps.setLong(i++, s.through());
+                ps.setLong(i++, now);
+              }
               ps.executeUpdate();
             }
           }

@@ -851,11 +851,7 @@ abstract class LedgerStoreContract {
   static final long T = 30_000;
 
   int sealAll(long now) {
-    int sealed = 0;
-    for (GapStore.RoomMark m : store.gaps().roomsAboveWatermark()) {
-      sealed += store.gaps().seal(m, now, T);
-    }
-    return sealed;
+    return store.gaps().seal(store.gaps().roomsAboveWatermark(), now, T);
   }
 
   @Test
@@ -939,6 +935,43 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aSealerRunOverMoreRoomsThanOneTransactionCarriesSealsEveryRoom() throws Exception {
+    DeviceRow d = enrolled("d1");
+    List<MessageRow> rows = new ArrayList<>();
+    int rooms = GapStore.ROOMS_PER_TRANSACTION + 1;
+    for (int i = 0; i < rooms; i++) {
+      rows.add(message("r" + i, 2, "key" + i, "t", MessageStatus.CONFIRMED));
+    }
+    store.commit(commitOf(d, 1, rows));
+
+    assertEquals(rooms, sealAll(CLOCK.millis() + T));
+
+    assertTrue(store.gaps().roomsAboveWatermark().isEmpty(), "every watermark at the top");
+    assertEquals(MessageStatus.TOMBSTONE, store.message("r0", 1).orElseThrow().status());
+    assertEquals(
+        MessageStatus.TOMBSTONE, store.message("r" + (rooms - 1), 1).orElseThrow().status());
+    assertEquals((long) rooms, store.counters().get(Counter.SEALED_GAPS.key()));
+  }
+
+  @Test
+  void holesOfSeveralRoomsBeyondOneTransactionsTombstonesAreSealedInSeveral() throws Exception {
+    DeviceRow d = enrolled("d1");
+    long hole = GapStore.MAX_TOMBSTONES / 2 + 1;
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("wide-a", hole + 1, "ka", "a", MessageStatus.CONFIRMED),
+                message("wide-b", hole + 1, "kb", "b", MessageStatus.CONFIRMED))));
+
+    assertEquals(2 * hole, sealAll(CLOCK.millis() + T));
+
+    assertTrue(store.gaps().roomsAboveWatermark().isEmpty(), "both rooms complete");
+    assertEquals(hole + 1, store.roomPage("wide-b", hole - 1, 10).get(1).seq());
+  }
+
+  @Test
   void aBatchCommittingANumberBeforeTheSealerKeepsItAndOneAfterCollides() throws Exception {
     DeviceRow d = enrolled("d1");
     store.commit(commitOf(d, 1, List.of(message("late", 3, "k3", "c", MessageStatus.CONFIRMED))));
@@ -964,8 +997,8 @@ abstract class LedgerStoreContract {
     store.commit(commitOf(d, 1, List.of(message("twice", 5, "k5", "e", MessageStatus.CONFIRMED))));
     GapStore.RoomMark seen = store.gaps().roomsAboveWatermark().get(0);
 
-    int first = store.gaps().seal(seen, CLOCK.millis() + T, T);
-    int second = store.gaps().seal(seen, CLOCK.millis() + T, T);
+    int first = store.gaps().seal(List.of(seen), CLOCK.millis() + T, T);
+    int second = store.gaps().seal(List.of(seen), CLOCK.millis() + T, T);
 
     assertEquals(4, first);
     assertEquals(0, second);
