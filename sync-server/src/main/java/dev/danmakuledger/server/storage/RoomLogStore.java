@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -287,40 +288,49 @@ public final class RoomLogStore {
         c -> {
           ensureRows(c, names, now);
           Map<String, RoomLogRow> heads = new LinkedHashMap<>();
-          for (RoomLogRow current : lock(c, names)) {
-            if (!step.due(current)) {
-              continue;
-            }
-            String room = current.room();
-            List<LogSlot> slots =
-                step.slots(current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)));
-            Optional<Extension> ext;
-            try {
-              ext = step.extend(current, slots, path -> read(room, path, tileIn(c)));
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            } catch (TileException e) {
-              throw new IllegalStateException(
-                  "room " + room + ": stored tiles: " + e.getMessage(), e);
-            }
-            if (ext.isEmpty()) {
-              continue;
-            }
-            Extension x = ext.get();
-            store(c, room, current.size(), x.tiles());
-            update(c, room, current.version(), x, now);
-            heads.put(
-                room,
-                new RoomLogRow(
-                    room,
-                    x.size(),
-                    x.root(),
-                    x.checkpoint(),
-                    x.publishedAt(),
-                    current.version() + 1));
+          try (StepWrites writes = new StepWrites(c, now)) {
+            extendAll(c, lock(c, names), maxSlots, step, writes, heads);
+            writes.execute();
           }
           return heads;
         });
+  }
+
+  /** Runs the step of every due room, queueing its writes. */
+  private static void extendAll(
+      Connection c,
+      List<RoomLogRow> locked,
+      int maxSlots,
+      Step step,
+      StepWrites writes,
+      Map<String, RoomLogRow> heads)
+      throws SQLException {
+    for (RoomLogRow current : locked) {
+      if (!step.due(current)) {
+        continue;
+      }
+      String room = current.room();
+      List<LogSlot> slots =
+          step.slots(current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)));
+      Optional<Extension> ext;
+      try {
+        ext = step.extend(current, slots, path -> read(room, path, tileIn(c)));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (TileException e) {
+        throw new IllegalStateException("room " + room + ": stored tiles: " + e.getMessage(), e);
+      }
+      if (ext.isEmpty()) {
+        continue;
+      }
+      Extension x = ext.get();
+      writes.store(room, current.size(), x.tiles());
+      writes.update(room, current.version(), x);
+      heads.put(
+          room,
+          new RoomLogRow(
+              room, x.size(), x.root(), x.checkpoint(), x.publishedAt(), current.version() + 1));
+    }
   }
 
   private static TileLookup tileIn(Connection c) {
@@ -436,38 +446,55 @@ public final class RoomLogStore {
   }
 
   /**
-   * Stores tiles, one batch of statements for all of them: a full tile replaces the partial tiles
-   * of its index (C2SP tlog-tiles lets clients read a missing partial tile from the full one) and
-   * is stored whole, entry bundles deflated ({@link TileEncoding}); a partial tile that extends the
-   * partial tile of its index at {@code previousSize} is stored as the piece it appended, so a step
-   * writes the bytes it added, not the whole partial tile again; a partial tile of a size stored
-   * before is the same bytes and is kept. Only the one index per level that was partial at {@code
-   * previousSize} can hold partial tiles, so only a full tile there deletes any.
+   * The writes of one integration run, queued room by room and sent as three batches for all rooms
+   * (tiles deleted, tiles inserted, heads updated) instead of a round trip or more a room.
+   *
+   * <p>Tiles: a full tile replaces the partial tiles of its index (C2SP tlog-tiles lets clients
+   * read a missing partial tile from the full one) and is stored whole, entry bundles deflated
+   * ({@link TileEncoding}); a partial tile that extends the partial tile of its index at the room's
+   * previous size is stored as the piece it appended, so a step writes the bytes it added, not the
+   * whole partial tile again; a partial tile of a size stored before is the same bytes and is kept.
+   * Only the one index per level that was partial at the previous size can hold partial tiles, so
+   * only a full tile there deletes any. A delete and an insert never touch the same row (the delete
+   * takes the widths below the full tile's), so running all deletes before all inserts is the same
+   * as running them room by room.
    */
-  private static void store(Connection c, String room, long previousSize, List<RoomTile> tiles)
-      throws SQLException {
-    boolean anyFull = false;
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
-                + " AND width < ?")) {
+  private static final class StepWrites implements AutoCloseable {
+    private final PreparedStatement deletes;
+    private final PreparedStatement inserts;
+    private final PreparedStatement updates;
+    private final long now;
+    private final List<String> updated = new ArrayList<>();
+    private int deleted;
+    private int inserted;
+
+    StepWrites(Connection c, long now) throws SQLException {
+      this.now = now;
+      this.deletes =
+          c.prepareStatement(
+              "DELETE FROM room_tiles WHERE room = ? AND kind = ? AND tile_level = ? AND idx = ?"
+                  + " AND width < ?");
+      this.inserts =
+          c.prepareStatement(
+              "INSERT IGNORE INTO room_tiles"
+                  + " (room, kind, tile_level, idx, width, from_width, data, encoding)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      this.updates =
+          c.prepareStatement(
+              "UPDATE room_logs SET tree_size = ?, root_hash = ?, checkpoint = ?,"
+                  + " published_at = ?, version = version + 1, updated_at = ?"
+                  + " WHERE room = ? AND version = ?");
+    }
+
+    /** Queues the tiles a step of {@code room} from {@code previousSize} produced. */
+    void store(String room, long previousSize, List<RoomTile> tiles) throws SQLException {
       for (RoomTile t : tiles) {
         if (t.id().isFull() && partialWidth(previousSize, t.id()) > 0) {
-          bindTile(ps, room, t.kind(), t.id());
-          ps.addBatch();
-          anyFull = true;
+          bindTile(deletes, room, t.kind(), t.id());
+          deletes.addBatch();
+          deleted++;
         }
       }
-      if (anyFull) {
-        ps.executeBatch();
-      }
-    }
-    boolean any = false;
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT IGNORE INTO room_tiles"
-                + " (room, kind, tile_level, idx, width, from_width, data, encoding)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (RoomTile t : tiles) {
         int from = t.id().isFull() ? 0 : partialWidth(previousSize, t.id());
         if (from >= t.id().width()) {
@@ -479,15 +506,63 @@ public final class RoomLogStore {
           data = Arrays.copyOfRange(data, pieceStart(t, from), data.length);
           encoding = TileEncoding.IDENTITY;
         }
-        bindTile(ps, room, t.kind(), t.id());
-        ps.setInt(6, from);
-        ps.setBytes(7, encoding.encode(data));
-        ps.setString(8, encoding.code());
-        ps.addBatch();
-        any = true;
+        bindTile(inserts, room, t.kind(), t.id());
+        inserts.setInt(6, from);
+        inserts.setBytes(7, encoding.encode(data));
+        inserts.setString(8, encoding.code());
+        inserts.addBatch();
+        inserted++;
       }
-      if (any) {
-        ps.executeBatch();
+    }
+
+    /** Queues the new head of {@code room}, optimistically locked on {@code version}. */
+    void update(String room, long version, Extension x) throws SQLException {
+      updates.setLong(1, x.size());
+      updates.setBytes(2, x.root());
+      updates.setString(3, x.checkpoint());
+      updates.setLong(4, x.publishedAt());
+      updates.setLong(5, now);
+      updates.setString(6, room);
+      updates.setLong(7, version);
+      updates.addBatch();
+      updated.add(room);
+    }
+
+    /**
+     * Sends what was queued.
+     *
+     * @throws IllegalStateException if a head changed under the lock (a count the driver reports
+     *     that is not one row)
+     */
+    void execute() throws SQLException {
+      if (deleted > 0) {
+        deletes.executeBatch();
+      }
+      if (inserted > 0) {
+        inserts.executeBatch();
+      }
+      if (updated.isEmpty()) {
+        return;
+      }
+      int[] counts = updates.executeBatch();
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] != 1 && counts[i] != Statement.SUCCESS_NO_INFO) {
+          throw new IllegalStateException(
+              "room log "
+                  + updated.get(Math.min(i, updated.size() - 1))
+                  + ": version changed under the lock (updated "
+                  + counts[i]
+                  + " rows)");
+        }
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      try (deletes;
+          inserts;
+          updates) {
+        // closes all three
       }
     }
   }
@@ -523,26 +598,6 @@ public final class RoomLogStore {
   private static int partialWidth(long size, TileId id) {
     TileId then = Tiles.tileAt(size, id.level(), id.index());
     return then != null && !then.isFull() ? then.width() : 0;
-  }
-
-  private static void update(Connection c, String room, long version, Extension x, long now)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "UPDATE room_logs SET tree_size = ?, root_hash = ?, checkpoint = ?, published_at = ?,"
-                + " version = version + 1, updated_at = ? WHERE room = ? AND version = ?")) {
-      ps.setLong(1, x.size());
-      ps.setBytes(2, x.root());
-      ps.setString(3, x.checkpoint());
-      ps.setLong(4, x.publishedAt());
-      ps.setLong(5, now);
-      ps.setString(6, room);
-      ps.setLong(7, version);
-      if (ps.executeUpdate() != 1) {
-        throw new IllegalStateException(
-            "room log " + room + ": version changed under the lock, want " + version);
-      }
-    }
   }
 
   private static RoomLogRow row(ResultSet rs) throws SQLException {
