@@ -935,6 +935,28 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void highWaterMarksOfManyRoomsAreReadAcrossSeveralQueries() throws Exception {
+    DeviceRow d = enrolled("d1");
+    List<MessageRow> rows = new ArrayList<>();
+    Set<String> rooms = new HashSet<>();
+    for (int i = 0; i < 501; i++) {
+      rows.add(message("hw" + i, i % 7 + 1, "hw-key" + i, "t", MessageStatus.CONFIRMED));
+      rooms.add("hw" + i);
+    }
+    store.commit(commitOf(d, 1, rows));
+    rooms.add("hw-never-used");
+
+    Map<String, Long> marks = store.maxSeqs(rooms);
+
+    assertEquals(502, marks.size(), "every room asked for, the unused one too");
+    for (int i = 0; i < 501; i++) {
+      assertEquals(i % 7 + 1, marks.get("hw" + i), "hw" + i);
+      assertEquals(store.maxSeq("hw" + i), marks.get("hw" + i), "as one room's query gives it");
+    }
+    assertEquals(0L, marks.get("hw-never-used"));
+  }
+
+  @Test
   void aSealerRunOverMoreRoomsThanOneTransactionCarriesSealsEveryRoom() throws Exception {
     DeviceRow d = enrolled("d1");
     List<MessageRow> rows = new ArrayList<>();
