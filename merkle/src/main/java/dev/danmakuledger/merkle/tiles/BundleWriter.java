@@ -29,7 +29,8 @@ public final class BundleWriter {
     }
   }
 
-  private final List<byte[]> pending = new ArrayList<>(TileId.FULL_WIDTH);
+  private final List<byte[]> pending = new ArrayList<>();
+  private long pendingBytes;
   private long size;
 
   private BundleWriter() {}
@@ -51,13 +52,26 @@ public final class BundleWriter {
     w.size = size;
     TileId partial = Tiles.tileAt(size, 0, Tiles.fullTiles(size, 0));
     if (partial != null) {
-      w.pending.addAll(new TileReader(source, size).readBundle(partial));
+      for (byte[] entry : new TileReader(source, size).readBundle(partial)) {
+        w.pending.add(entry);
+        w.pendingBytes += entry.length;
+      }
     }
     return w;
   }
 
   public long size() {
     return size;
+  }
+
+  /** Returns how many entries the writer holds: those of the partial bundle of the current size. */
+  public int pendingEntries() {
+    return pending.size();
+  }
+
+  /** Returns the bytes of the entries the writer holds. */
+  public long pendingBytes() {
+    return pendingBytes;
   }
 
   /**
@@ -71,6 +85,7 @@ public final class BundleWriter {
           "entry: got " + entry.length + " bytes, want at most " + EntryBundle.MAX_ENTRY_BYTES);
     }
     pending.add(entry.clone());
+    pendingBytes += entry.length;
     size++;
     if (pending.size() < TileId.FULL_WIDTH) {
       return Optional.empty();
@@ -78,6 +93,7 @@ public final class BundleWriter {
     Bundle full =
         new Bundle(TileId.full(0, (size - 1) / TileId.FULL_WIDTH), EntryBundle.encode(pending));
     pending.clear();
+    pendingBytes = 0;
     return Optional.of(full);
   }
 

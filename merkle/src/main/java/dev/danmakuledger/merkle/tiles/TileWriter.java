@@ -23,7 +23,7 @@ public final class TileWriter {
 
   private TileWriter() {
     for (int l = 0; l <= TileId.MAX_LEVEL; l++) {
-      pending.add(new ArrayList<>(TileId.FULL_WIDTH));
+      pending.add(new ArrayList<>());
     }
   }
 
@@ -53,6 +53,15 @@ public final class TileWriter {
       }
     }
     return w;
+  }
+
+  /** Returns how many hashes the writer holds: those of the partial tiles of the current size. */
+  public int pendingHashes() {
+    int n = 0;
+    for (List<byte[]> level : pending) {
+      n += level.size();
+    }
+    return n;
   }
 
   /** Returns the number of leaves appended so far. */

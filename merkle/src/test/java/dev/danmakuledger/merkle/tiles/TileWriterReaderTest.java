@@ -119,6 +119,21 @@ class TileWriterReaderTest {
       TileWriter resumed = TileWriter.resume(stop, store);
       BundleWriter resumedBundles = BundleWriter.resume(stop, store);
       assertEquals(stop, resumed.size());
+      int partialHashes = 0;
+      for (Tile t : w.partialTiles()) {
+        partialHashes += t.id().width();
+      }
+      assertEquals(partialHashes, w.pendingHashes(), "held: the partial tiles' hashes");
+      assertEquals(w.pendingHashes(), resumed.pendingHashes(), "resumed at " + stop);
+      int partialEntries = stop % 256;
+      long partialBytes = 0;
+      for (byte[] e : entries.subList(stop - partialEntries, stop)) {
+        partialBytes += e.length;
+      }
+      assertEquals(partialEntries, b.pendingEntries());
+      assertEquals(partialBytes, b.pendingBytes(), "held: the partial bundle's entries");
+      assertEquals(partialEntries, resumedBundles.pendingEntries());
+      assertEquals(partialBytes, resumedBundles.pendingBytes(), "resumed at " + stop);
       assertArrayEquals(w.root(), resumed.root());
       for (int i = stop; i < size; i++) {
         store.putTiles(resumed.append(leaves.get(i)));

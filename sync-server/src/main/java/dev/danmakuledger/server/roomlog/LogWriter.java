@@ -39,6 +39,26 @@ final class LogWriter {
     return tiles.size();
   }
 
+  /** The writer itself, its two writers and their lists, about: what an empty room's tip holds. */
+  static final long BASE_BYTES = 1_024;
+
+  /** A held hash: 32 bytes, an array header and a list slot. */
+  static final long HASH_BYTES = 56;
+
+  /** What a held entry costs beside its bytes: an array header and a list slot. */
+  static final long ENTRY_OVERHEAD_BYTES = 24;
+
+  /**
+   * About how many bytes of heap this writer holds: its partial hash tiles and partial entry
+   * bundle, which is what differs between rooms.
+   */
+  long retainedBytes() {
+    return BASE_BYTES
+        + HASH_BYTES * tiles.pendingHashes()
+        + ENTRY_OVERHEAD_BYTES * bundles.pendingEntries()
+        + bundles.pendingBytes();
+  }
+
   byte[] root() {
     return tiles.root();
   }

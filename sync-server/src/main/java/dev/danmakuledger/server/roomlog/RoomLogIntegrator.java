@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -65,10 +64,16 @@ public final class RoomLogIntegrator implements AutoCloseable {
 
   /**
    * Most rooms whose log writer (the right edge of the tree, at most one partial tile per level) is
-   * kept between runs; the least recently stepped room beyond it is resumed from its stored tiles
-   * when it next grows.
+   * kept between runs; the least recently stepped room beyond it, or beyond {@link #MAX_TIP_BYTES},
+   * is resumed from its stored tiles when it next grows.
    */
-  static final int MAX_TIPS = 4_096;
+  static final int MAX_TIPS = 65_536;
+
+  /**
+   * Most heap the kept writers hold together ({@link LogWriter#retainedBytes}, about): many rooms
+   * of a few entries fit, and a few thousand rooms with nearly full partial bundles.
+   */
+  static final long MAX_TIP_BYTES = 64L << 20;
 
   /**
    * Most rooms one transaction steps. A scheduled run with more rooms behind spreads its
@@ -96,7 +101,8 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final Duration interval;
   private volatile Consumer<DamagedRowException> damage = d -> {};
   private final Clock clock;
-  private final Map<String, Tip> tips = Collections.synchronizedMap(new LruMap<>(MAX_TIPS));
+  private final LruMap<String, Tip> tips =
+      new LruMap<>(MAX_TIPS, MAX_TIP_BYTES, t -> t.writer().retainedBytes());
   private final Object runLock = new Object();
   private final Object pacing = new Object();
   private final RecentSlots recent = new RecentSlots(MAX_RECENT);
