@@ -14,7 +14,7 @@ import java.util.Objects;
  * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2): one
  * Lua admit call per room, the calls of a tick pipelined. Redis is a fast path that may be wiped,
  * stale or behind, so a room counter Redis lost is reported to the caller, which seeds it from
- * SQL's high-water mark of the room ({@link #seed}, never lowering it) and admits again; fresh
+ * SQL's high-water mark of the room ({@link #seedRooms}, never lowering it) and admits again; fresh
  * numbers for records whose number SQL shows taken are handed out above the high-water mark the
  * caller read. The sequencer itself reads nothing but Redis.
  */
@@ -53,16 +53,8 @@ public final class RoomSequencer {
   }
 
   /**
-   * Raises the counter of {@code room} to at least {@code sqlHighWater} (never lowers it).
-   *
-   * @param sqlHighWater the highest seq SQL holds for the room, tombstones included
-   */
-  public void seed(String room, long sqlHighWater) {
-    scripts.seed(room, sqlHighWater);
-  }
-
-  /**
-   * Seeds several rooms as {@link #seed} does, in one Redis round trip.
+   * Raises the counter of each room to at least its SQL high-water mark (never lowers one), all in
+   * one Redis round trip.
    *
    * @param sqlHighWaters each room's highest seq in SQL, tombstones included
    */
