@@ -193,7 +193,9 @@ public final class BacklogBenchmark {
         cpu);
     List<List<DanmakuRecord>> batchesOfRows = rows(agentDir, BASELINE_BATCH);
     String name = db.embedded() ? "h2-raw-insert-1conn" : BASELINE_MARIADB;
-    Measured raw = RawInsertBaseline.run(name, db.batchUrl(), List.of(batchesOfRows), List.of());
+    Measured raw =
+        RawInsertBaseline.run(
+            name, db.baselineUrl("raw-insert", true), List.of(batchesOfRows), List.of());
     log.printf(Locale.ROOT, "backlog: %s %,.0f/s (%s)%n", name, raw.perSecond(), raw.note());
     String note =
         String.format(

@@ -25,12 +25,15 @@ public final class FreshDatabase implements AutoCloseable {
   private final String adminUrl;
   private final String schema;
   private final String driverOptions;
+  private final Path dataDir;
 
-  private FreshDatabase(String url, String adminUrl, String schema, String driverOptions) {
+  private FreshDatabase(
+      String url, String adminUrl, String schema, String driverOptions, Path dataDir) {
     this.url = url;
     this.adminUrl = adminUrl;
     this.schema = schema;
     this.driverOptions = driverOptions;
+    this.dataDir = dataDir;
   }
 
   /**
@@ -42,7 +45,7 @@ public final class FreshDatabase implements AutoCloseable {
    */
   public static FreshDatabase create(String serverUrl, Path dataDir) throws SQLException {
     if (serverUrl == null) {
-      return new FreshDatabase(Database.h2Url(dataDir), null, null, "");
+      return new FreshDatabase(Database.h2Url(dataDir), null, null, "", dataDir);
     }
     Matcher m = requireServerUrl(serverUrl);
     String options = m.group(3) == null ? "" : m.group(3);
@@ -53,7 +56,7 @@ public final class FreshDatabase implements AutoCloseable {
         Statement st = c.createStatement()) {
       st.executeUpdate("CREATE DATABASE " + schema + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     }
-    return new FreshDatabase(m.group(1) + "/" + schema + options, admin, schema, options);
+    return new FreshDatabase(m.group(1) + "/" + schema + options, admin, schema, options, dataDir);
   }
 
   /**
@@ -94,9 +97,18 @@ public final class FreshDatabase implements AutoCloseable {
     return schema == null;
   }
 
-  /** The URL with the batched-statement options the server also uses, for raw baselines. */
-  public String batchUrl() {
+  /**
+   * Where the baseline {@code name} writes: the run's database, with the batched-statement options
+   * the server also uses when {@code batched}; on embedded H2 a file of its own beside the server's
+   * that this baseline alone opens. H2's file store has been seen to corrupt a file that was opened
+   * again after another session's concurrent writes ("File corrupted while reading record ...
+   * Double mark" at the next open), so no baseline opens the server's file or another's.
+   */
+  public String baselineUrl(String name, boolean batched) {
     if (embedded()) {
+      return Database.h2Url(dataDir.resolve(name));
+    }
+    if (!batched) {
       return url;
     }
     String sep = driverOptions.isEmpty() ? "?" : "&";

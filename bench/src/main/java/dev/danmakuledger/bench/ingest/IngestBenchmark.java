@@ -430,12 +430,14 @@ public final class IngestBenchmark {
     List<Measured> baselines = new ArrayList<>();
     String rawName = db.embedded() ? "h2-raw-insert" : "mariadb-raw-insert";
     List<List<List<DanmakuRecord>>> warm = warmUpRows(sent, o);
-    Measured raw = RawInsertBaseline.run(rawName, db.batchUrl(), sent, warm);
+    Measured raw = RawInsertBaseline.run(rawName, db.baselineUrl("raw-insert", true), sent, warm);
     log.printf(Locale.ROOT, "e2e: %s %,.0f/s (%s)%n", rawName, raw.perSecond(), raw.note());
     baselines.add(raw);
     if (o.seedMessages() > 0) {
       List<List<DanmakuRecord>> seed = firstMessages(sent, o.seedMessages());
-      Measured s = SeedPerMessageBaseline.run(db.url(), redisUri, seed, runId);
+      Measured s =
+          SeedPerMessageBaseline.run(
+              db.baselineUrl("seed-per-message", false), redisUri, seed, runId);
       log.printf(
           Locale.ROOT,
           "e2e: seed-per-message %,.0f/s on %,d messages%n",
