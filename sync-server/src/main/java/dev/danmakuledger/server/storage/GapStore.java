@@ -36,9 +36,11 @@ public final class GapStore {
   private record Slot(long seq, long createdAt) {}
 
   private final Jdbc jdbc;
+  private final MessageStore messages;
 
-  GapStore(Jdbc jdbc) {
+  GapStore(Jdbc jdbc, MessageStore messages) {
     this.jdbc = jdbc;
+    this.messages = messages;
   }
 
   /**
@@ -89,16 +91,11 @@ public final class GapStore {
               rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
         sealed.put(e.getKey(), e.getValue());
       }
-      for (Map.Entry<String, Long> e :
-          jdbc.query(
-              "SELECT room, MAX(seq) FROM messages WHERE room"
-                  + in
-                  + " GROUP BY room ORDER BY room",
-              ps -> bindRooms(ps, part),
-              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
-        long through = sealed.getOrDefault(e.getKey(), 0L);
-        if (e.getValue() > through) {
-          marks.add(new RoomMark(e.getKey(), e.getValue(), through));
+      Map<String, Long> high = messages.highWaters(part);
+      for (String room : part) {
+        long through = sealed.getOrDefault(room, 0L);
+        if (high.get(room) > through) {
+          marks.add(new RoomMark(room, high.get(room), through));
         }
       }
     }

@@ -31,7 +31,7 @@ public final class LedgerStore {
     Jdbc jdbc = new Jdbc(db.dataSource());
     this.deviceLogs = new DeviceLogStore(jdbc);
     this.messages = new MessageStore(jdbc);
-    this.gaps = new GapStore(jdbc);
+    this.gaps = new GapStore(jdbc, messages);
     this.alerts = new AlertStore(jdbc);
     this.counters = new CounterStore(jdbc);
     this.batches = new BatchWriter(jdbc, clock);
