@@ -97,7 +97,8 @@ final class DeviceBundles {
 
   /**
    * The canonical bytes of records of a device log, by index; indices the log does not hold are
-   * missing from the map. Reads each row holding one of them once.
+   * missing from the map. Reads each row holding one of them once, and decodes from it only the
+   * canonical bytes of those records.
    */
   static Map<Long, byte[]> canonicals(Connection c, String deviceId, Collection<Long> indices)
       throws SQLException {
@@ -110,18 +111,20 @@ final class DeviceBundles {
                 + " FROM device_bundles WHERE device_id = ? AND first_idx <= ?"
                 + " ORDER BY first_idx DESC LIMIT 1")) {
       while (!wanted.isEmpty()) {
-        long index = wanted.pollFirst();
+        long index = wanted.first();
         ps.setString(1, deviceId);
         ps.setLong(2, index);
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next()) {
+            wanted.remove(index);
             continue;
           }
-          for (DeviceRecordRow r : decode(deviceId, rs)) {
-            if (r.index() == index || wanted.remove(r.index())) {
-              out.put(r.index(), r.canonical());
-            }
-          }
+          Map<Long, byte[]> found =
+              RecordBundle.canonicals(
+                  deviceId, rs.getLong(1), rs.getLong(2), rs.getBytes(3), wanted);
+          out.putAll(found);
+          wanted.removeAll(found.keySet());
+          wanted.remove(index);
         }
       }
     }

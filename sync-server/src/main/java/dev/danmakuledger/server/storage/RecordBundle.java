@@ -8,7 +8,10 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The bytes of one {@code device_bundles} row (docs/architecture.md §6, "Device log storage"):
@@ -130,25 +133,12 @@ public final class RecordBundle {
   static List<DeviceRecordRow> decode(
       String deviceId, long firstIndex, long endIndex, byte[] data) {
     In in = new In(deviceId, firstIndex, data);
-    int version = in.u8();
-    if (version != VERSION_1 && version != VERSION_2) {
-      throw in.damaged("version " + version + ", want " + VERSION_1 + " or " + VERSION_2);
-    }
-    long count = in.u32();
-    if (count < 1 || count > MAX_RECORDS || count != endIndex - firstIndex) {
-      throw in.damaged(
-          "count " + count + ", want " + (endIndex - firstIndex) + " (1.." + MAX_RECORDS + ")");
-    }
-    List<DeviceRecordRow> out = new ArrayList<>((int) count);
-    for (long i = 0; i < count; i++) {
-      int outcome = in.u8();
-      if (outcome >= OUTCOMES.length) {
-        throw in.damaged("outcome " + outcome);
-      }
-      int flags = version == VERSION_1 ? 0 : in.u8();
-      if ((flags & ~(KEY_OF_RECORD | ROOM_OF_RECORD)) != 0) {
-        throw in.damaged("flags " + flags);
-      }
+    int version = in.header(endIndex);
+    int count = (int) (endIndex - firstIndex);
+    List<DeviceRecordRow> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int outcome = in.outcome();
+      int flags = in.flags(version);
       byte[] canonical = in.bytes(in.u32());
       RecordFields own = flags == 0 ? null : RecordFields.of(canonical);
       String key = (flags & KEY_OF_RECORD) != 0 ? in.own(own.key(), "key") : in.text();
@@ -166,9 +156,43 @@ public final class RecordBundle {
               in.text(),
               in.text()));
     }
-    if (in.remaining() != 0) {
-      throw in.damaged(in.remaining() + " bytes after the last record");
+    in.end();
+    return out;
+  }
+
+  /**
+   * The canonical bytes of the records of {@code wanted} that a row of {@code deviceId} holding
+   * records {@code [firstIndex, endIndex)} holds, by index: what a room log's leaf needs, without
+   * decoding the other fields or the other records (their framing is still checked).
+   *
+   * @throws DamagedRowException if the bytes are not framed as exactly those records
+   */
+  static Map<Long, byte[]> canonicals(
+      String deviceId, long firstIndex, long endIndex, byte[] data, Set<Long> wanted) {
+    In in = new In(deviceId, firstIndex, data);
+    int version = in.header(endIndex);
+    Map<Long, byte[]> out = new HashMap<>();
+    for (long index = firstIndex; index < endIndex; index++) {
+      in.outcome();
+      int flags = in.flags(version);
+      long length = in.u32();
+      if (wanted.contains(index)) {
+        out.put(index, in.bytes(length));
+      } else {
+        in.skip(length);
+      }
+      if ((flags & KEY_OF_RECORD) == 0) {
+        in.skipText();
+      }
+      if ((flags & ROOM_OF_RECORD) == 0) {
+        in.skipText();
+      }
+      in.optionalLong();
+      in.optionalLong();
+      in.skipText();
+      in.skipText();
     }
+    in.end();
     return out;
   }
 
@@ -266,8 +290,60 @@ public final class RecordBundle {
           "got " + what + " at byte " + buf.position());
     }
 
-    int remaining() {
-      return buf.remaining();
+    /**
+     * Reads the version and count; the count must be {@code endIndex - firstIndex}.
+     *
+     * @return the version
+     */
+    int header(long endIndex) {
+      int version = u8();
+      if (version != VERSION_1 && version != VERSION_2) {
+        throw damaged("version " + version + ", want " + VERSION_1 + " or " + VERSION_2);
+      }
+      long count = u32();
+      if (count < 1 || count > MAX_RECORDS || count != endIndex - firstIndex) {
+        throw damaged(
+            "count " + count + ", want " + (endIndex - firstIndex) + " (1.." + MAX_RECORDS + ")");
+      }
+      return version;
+    }
+
+    /** A record's outcome code. */
+    int outcome() {
+      int outcome = u8();
+      if (outcome >= OUTCOMES.length) {
+        throw damaged("outcome " + outcome);
+      }
+      return outcome;
+    }
+
+    /** A record's flags: none in version 1. */
+    int flags(int version) {
+      int flags = version == VERSION_1 ? 0 : u8();
+      if ((flags & ~(KEY_OF_RECORD | ROOM_OF_RECORD)) != 0) {
+        throw damaged("flags " + flags);
+      }
+      return flags;
+    }
+
+    /** Damage unless the row ends here. */
+    void end() {
+      if (buf.remaining() != 0) {
+        throw damaged(buf.remaining() + " bytes after the last record");
+      }
+    }
+
+    void skip(long n) {
+      need(n);
+      buf.position(buf.position() + (int) n);
+    }
+
+    /** Skips a text without decoding it. */
+    void skipText() {
+      int n = u16();
+      if (n != NULL_TEXT) {
+        skip(n);
+      }
     }
 
     private void need(long n) {

@@ -293,7 +293,14 @@ public final class RoomLogStore {
         });
   }
 
-  /** Runs the step of every due room, queueing its writes. */
+  /** A due room under its lock with the slots its step extends from. */
+  private record Due(RoomLogRow current, List<LogSlot> slots) {}
+
+  /**
+   * Runs the step of every due room, queueing its writes: first the slots of every room, then the
+   * device leaf hashes of the slots read from SQL, each device's records read once for all rooms
+   * (records of one device are spread over many rooms), then each room's extension.
+   */
   private static void extendAll(
       Connection c,
       List<RoomLogRow> locked,
@@ -302,13 +309,22 @@ public final class RoomLogStore {
       RoomLogWrites writes,
       Map<String, RoomLogRow> heads)
       throws SQLException {
+    List<Due> due = new ArrayList<>();
     for (RoomLogRow current : locked) {
-      if (!step.due(current)) {
-        continue;
+      if (step.due(current)) {
+        String room = current.room();
+        due.add(
+            new Due(
+                current,
+                step.slots(
+                    current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)))));
       }
+    }
+    Map<String, Map<Long, byte[]>> leaves = leafHashes(c, due);
+    for (Due d : due) {
+      RoomLogRow current = d.current();
       String room = current.room();
-      List<LogSlot> slots =
-          step.slots(current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)));
+      List<LogSlot> slots = withLeafHashes(d.slots(), leaves);
       Optional<Extension> ext;
       try {
         ext = step.extend(current, slots, path -> read(room, path, tileIn(c)));
@@ -328,6 +344,52 @@ public final class RoomLogStore {
           new RoomLogRow(
               room, x.size(), x.root(), x.checkpoint(), x.publishedAt(), current.version() + 1));
     }
+  }
+
+  /** A message slot whose device leaf hash is still to be read. */
+  private static boolean needsLeafHash(LogSlot s) {
+    return s.deviceLeafHash() == null && s.deviceId() != null && s.deviceIndex() != null;
+  }
+
+  /**
+   * The leaf hashes of the device records of every slot of {@code due} without one, by device and
+   * index: each device's records read in one pass.
+   */
+  private static Map<String, Map<Long, byte[]>> leafHashes(Connection c, List<Due> due)
+      throws SQLException {
+    Map<String, List<Long>> records = new TreeMap<>();
+    for (Due d : due) {
+      for (LogSlot s : d.slots()) {
+        if (needsLeafHash(s)) {
+          records.computeIfAbsent(s.deviceId(), k -> new ArrayList<>()).add(s.deviceIndex());
+        }
+      }
+    }
+    Map<String, Map<Long, byte[]>> out = new HashMap<>();
+    for (Map.Entry<String, List<Long>> e : records.entrySet()) {
+      Map<Long, byte[]> hashes = new HashMap<>();
+      DeviceBundles.canonicals(c, e.getKey(), e.getValue())
+          .forEach((index, canonical) -> hashes.put(index, Rfc6962.leafHash(canonical)));
+      out.put(e.getKey(), hashes);
+    }
+    return out;
+  }
+
+  /**
+   * {@code slots} with the leaf hashes from {@code leaves} where they had none; a message whose
+   * record row is not visible keeps none (the integrator treats it as not yet committed).
+   */
+  private static List<LogSlot> withLeafHashes(
+      List<LogSlot> slots, Map<String, Map<Long, byte[]>> leaves) {
+    List<LogSlot> out = new ArrayList<>(slots.size());
+    for (LogSlot s : slots) {
+      out.add(
+          needsLeafHash(s)
+              ? s.withDeviceLeafHash(
+                  leaves.getOrDefault(s.deviceId(), Map.of()).get(s.deviceIndex()))
+              : s);
+    }
+    return out;
   }
 
   private static TileLookup tileIn(Connection c) {
@@ -391,10 +453,13 @@ public final class RoomLogStore {
     return rows;
   }
 
+  /**
+   * Up to {@code max} committed slots of {@code room} above {@code size}, in seq order, without
+   * their device leaf hashes ({@link #leafHashes} reads those for every room of the step at once).
+   */
   private static List<LogSlot> slots(Connection c, String room, long size, int max)
       throws SQLException {
     List<LogSlot> read = new ArrayList<>();
-    Map<String, List<Long>> records = new TreeMap<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT seq, status, reason, message_id, device_id, device_idx, idempotency_key"
@@ -404,7 +469,7 @@ public final class RoomLogStore {
       ps.setLong(2, size);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          LogSlot slot =
+          read.add(
               new LogSlot(
                   rs.getLong(1),
                   MessageStatus.valueOf(rs.getString(2)),
@@ -413,33 +478,11 @@ public final class RoomLogStore {
                   rs.getString(5),
                   Jdbc.getLong(rs, 6),
                   rs.getString(7),
-                  null);
-          read.add(slot);
-          if (slot.deviceId() != null && slot.deviceIndex() != null) {
-            records
-                .computeIfAbsent(slot.deviceId(), d -> new ArrayList<>())
-                .add(slot.deviceIndex());
-          }
+                  null));
         }
       }
     }
-    Map<String, Map<Long, byte[]>> canonicals = new HashMap<>();
-    for (Map.Entry<String, List<Long>> e : records.entrySet()) {
-      canonicals.put(e.getKey(), DeviceBundles.canonicals(c, e.getKey(), e.getValue()));
-    }
-    List<LogSlot> out = new ArrayList<>(read.size());
-    for (LogSlot s : read) {
-      byte[] canonical =
-          s.deviceId() == null || s.deviceIndex() == null
-              ? null
-              : canonicals.get(s.deviceId()).get(s.deviceIndex());
-      out.add(s.withDeviceLeafHash(leafHash(canonical)));
-    }
-    return out;
-  }
-
-  private static byte[] leafHash(byte[] canonical) {
-    return canonical == null ? null : Rfc6962.leafHash(canonical);
+    return read;
   }
 
   private static RoomLogRow row(ResultSet rs) throws SQLException {

@@ -527,6 +527,22 @@ abstract class RoomLogIntegratorContract {
   }
 
   @Test
+  void roomsWhoseRecordsShareDeviceBundlesGetEachItsOwnLeafInOneRun() throws Exception {
+    // two devices' batches of 256 and 44 records spread round robin over 150 rooms, as a live
+    // venue's are: one run steps every room (five transactions of at most 64 rooms)
+    List<String> rooms = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      rooms.add("spread-" + (i % 150) + (i < 150 ? "" : "-b"));
+    }
+    List<byte[]> first = slots.spread("dev-a", 1, rooms.subList(0, 256), 50_000);
+    List<byte[]> second = slots.spread("dev-b", 7, rooms.subList(256, 300), 60_000);
+    assertEquals(300, integrator().integrateNow());
+    for (int i = 0; i < 300; i++) {
+      assertLogIs(rooms.get(i), List.of(i < 256 ? first.get(i) : second.get(i - 256)));
+    }
+  }
+
+  @Test
   void slotsHeldForARoomAnotherInstanceIntegratedAreForgotten() throws Exception {
     String room = "elsewhere";
     List<byte[]> expected = new ArrayList<>();

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -83,6 +84,59 @@ final class RoomSlots {
       }
     }
     return entry(seq, 1000 + seq, device, index);
+  }
+
+  /**
+   * Consecutive records of {@code device} from {@code firstIndex} in one device bundle, record i a
+   * message at seq 1 of {@code rooms.get(i)} with message id {@code firstMessageId + i}, as a batch
+   * whose records go to many rooms stores them; returns each room's entry.
+   */
+  List<byte[]> spread(String device, long firstIndex, List<String> rooms, long firstMessageId)
+      throws SQLException {
+    List<DeviceRecordRow> records = new ArrayList<>();
+    List<byte[]> entries = new ArrayList<>();
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO messages (room, seq, message_id, idempotency_key, device_id,"
+                    + " device_idx, mode, color, font_size, hlc, status, version, created_at,"
+                    + " updated_at) VALUES (?,1,?,?,?,?,1,0,25,0,'CONFIRMED',0,0,0)")) {
+      for (int i = 0; i < rooms.size(); i++) {
+        long index = firstIndex + i;
+        long messageId = firstMessageId + i;
+        records.add(
+            new DeviceRecordRow(
+                device,
+                index,
+                key(device, index),
+                canonical(device, index),
+                Outcome.CONFIRMED,
+                rooms.get(i),
+                1L,
+                messageId,
+                null,
+                null));
+        ps.setString(1, rooms.get(i));
+        ps.setLong(2, messageId);
+        ps.setString(3, key(device, index));
+        ps.setString(4, device);
+        ps.setLong(5, index);
+        ps.addBatch();
+        entries.add(entry(1, messageId, device, index));
+      }
+      ps.executeBatch();
+      try (PreparedStatement bundle =
+          c.prepareStatement(
+              "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
+                  + " VALUES (?,?,?,?,0)")) {
+        bundle.setString(1, device);
+        bundle.setLong(2, firstIndex);
+        bundle.setLong(3, firstIndex + rooms.size());
+        bundle.setBytes(4, RecordBundle.encode(records));
+        bundle.executeUpdate();
+      }
+    }
+    return entries;
   }
 
   /** The entry of the message at {@code seq} of record {@code index} with {@code messageId}. */

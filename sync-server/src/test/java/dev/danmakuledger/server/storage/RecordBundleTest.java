@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The {@code device_bundles} row layout: exact round trips, and damage refused, never guessed. */
@@ -73,6 +75,38 @@ final class RecordBundleTest {
   void everyFieldRoundTrips() {
     List<DeviceRecordRow> rows = rows(1_000, 256);
     assertSameRows(rows, RecordBundle.decode("kiosk", 1_000, 1_256, RecordBundle.encode(rows)));
+  }
+
+  @Test
+  void canonicalsReadsOnlyTheWantedRecordsAsDecodeWouldGiveThem() {
+    List<DeviceRecordRow> rows = rows(1_000, 256);
+    byte[] data = RecordBundle.encode(rows);
+    Set<Long> wanted = Set.of(1_000L, 1_001L, 1_128L, 1_255L, 999L, 1_256L, 5L);
+    Map<Long, byte[]> got = RecordBundle.canonicals("kiosk", 1_000, 1_256, data, wanted);
+    assertEquals(
+        Set.of(1_000L, 1_001L, 1_128L, 1_255L), got.keySet(), "only indices the row holds");
+    for (Map.Entry<Long, byte[]> e : got.entrySet()) {
+      assertArrayEquals(rows.get((int) (e.getKey() - 1_000)).canonical(), e.getValue());
+    }
+    assertEquals(Map.of(), RecordBundle.canonicals("kiosk", 1_000, 1_256, data, Set.of()));
+  }
+
+  @Test
+  void canonicalsRefusesEveryTruncationTrailingBytesAndAWrongCount() {
+    byte[] data = RecordBundle.encode(rows(5, 6));
+    for (int n = 0; n < data.length; n++) {
+      byte[] cut = Arrays.copyOf(data, n);
+      assertThrows(
+          DamagedRowException.class,
+          () -> RecordBundle.canonicals("kiosk", 5, 11, cut, Set.of(5L)),
+          "cut at " + n);
+    }
+    byte[] longer = Arrays.copyOf(data, data.length + 1);
+    assertThrows(
+        DamagedRowException.class,
+        () -> RecordBundle.canonicals("kiosk", 5, 11, longer, Set.of(5L)));
+    assertThrows(
+        DamagedRowException.class, () -> RecordBundle.canonicals("kiosk", 5, 12, data, Set.of(5L)));
   }
 
   @Test
