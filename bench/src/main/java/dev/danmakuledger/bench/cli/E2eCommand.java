@@ -205,8 +205,9 @@ final class E2eCommand implements Callable<Integer> {
     try {
       for (int[] c : combinations()) {
         // The JIT compiles the path a shape takes (per-batch work at batch 20, per-record work at
-        // batch 500), so each batch size and device count is warmed before its first run.
-        boolean newShape = warmedShapes.add(c[0] + "x" + c[1]);
+        // batch 500, per-room work into 10,000 rooms), so each batch size, device count and room
+        // count is warmed before its first run.
+        boolean newShape = warmedShapes.add(c[0] + "x" + c[1] + "x" + c[2]);
         runs.add(
             new IngestBenchmark.Options(
                 records,
