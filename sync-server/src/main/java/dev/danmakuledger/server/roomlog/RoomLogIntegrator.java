@@ -41,11 +41,13 @@ import org.slf4j.LoggerFactory;
  * committed slots directly above the log's size and stops at the first number that is neither a
  * committed message nor a tombstone (the gap sealer bounds that wait). A step stores the full tiles
  * completed, the partial tiles of the new size and the checkpoint of that size, signed with the log
- * key, under the room's row lock; so whichever instance wins the lock extends the log, and a
- * restart resumes from the stored partial tiles. One run steps every room that is behind and due in
- * SQL transactions of at most {@value #ROOMS_PER_STEP} rooms (one commit for many rooms, not one a
- * room), spread over half the interval (at most a second) when there are several; if one fails, its
- * rooms are stepped in a transaction each, so that one room cannot hold back the others.
+ * key, under the room's row lock; so whichever instance wins the lock extends the log (a scheduled
+ * run passes over rooms another instance is stepping and looks at them again next run; {@link
+ * #integrateNow()} waits for them), and a restart resumes from the stored partial tiles. One run
+ * steps every room that is behind and due in SQL transactions of at most {@value #ROOMS_PER_STEP}
+ * rooms (one commit for many rooms, not one a room), spread over half the interval (at most a
+ * second) when there are several; if one fails, its rooms are stepped in a transaction each, so
+ * that one room cannot hold back the others.
  *
  * <p>A room's checkpoint is signed at most once per {@code interval} (shared by all instances
  * through {@code room_logs.published_at}); {@link #integrateNow()} ignores the interval.
@@ -382,6 +384,7 @@ public final class RoomLogIntegrator implements AutoCloseable {
           store.integrate(
               rooms,
               STEP_SLOTS,
+              force ? RoomLogStore.Contended.WAIT : RoomLogStore.Contended.SKIP,
               new RoomLogStore.Step() {
                 @Override
                 public boolean due(RoomLogRow current) {

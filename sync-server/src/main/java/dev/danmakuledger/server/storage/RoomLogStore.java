@@ -31,8 +31,9 @@ import javax.sql.DataSource;
  * {@code room_logs} row per room, the stored tiles and entry bundles ({@code room_tiles}), and the
  * committed slots the integrator appends. One integration step is one transaction under the rooms'
  * row locks ({@code SELECT ... FOR UPDATE}, in name order) with a version check on each update, so
- * two server instances never extend the same room log at once; the one that waits sees the new
- * size.
+ * two server instances never extend the same room log at once: a scheduled step passes over the
+ * rooms another instance's step holds ({@link Contended#SKIP}), a forced one waits for them and
+ * sees the new size.
  */
 public final class RoomLogStore {
   /** Extends room logs from their current state and their next committed slots. */
@@ -265,32 +266,65 @@ public final class RoomLogStore {
     }
   }
 
+  /** What a step does about rooms whose rows another transaction holds locked. */
+  public enum Contended {
+    /** Waits for them: the step sees what the other one wrote. */
+    WAIT,
+    /** Passes over them: the instance holding them is extending them now. */
+    SKIP
+  }
+
   /**
    * Runs one integration step for each of {@code rooms}, all in one transaction (one commit for the
-   * run, however many rooms it extends): locks (creating if needed) the rooms' rows in name order,
-   * and for each room that {@link Step#due} accepts reads up to {@code maxSlots} committed slots
-   * above its size and stores what {@code step} returns.
+   * run, however many rooms it extends): creates the rows of rooms that have none (in a short
+   * transaction of its own), locks the rooms' rows in name order, and for each room that {@link
+   * Step#due} accepts reads up to {@code maxSlots} committed slots above its size and stores what
+   * {@code step} returns. Rooms another transaction holds are waited for or left out, as {@code
+   * contended} says.
    *
    * @return the new head of each room the step wrote, by room
    * @throws IllegalStateException if a row changed under the lock (not expected; the caller's next
    *     run starts again from the stored state)
    */
-  public Map<String, RoomLogRow> integrate(Collection<String> rooms, int maxSlots, Step step) {
+  public Map<String, RoomLogRow> integrate(
+      Collection<String> rooms, int maxSlots, Contended contended, Step step) {
     long now = clock.millis();
     List<String> names = new ArrayList<>(new TreeSet<>(rooms));
     if (names.isEmpty()) {
       return Map.of();
     }
+    List<String> missing = missingRows(names);
+    if (!missing.isEmpty()) {
+      jdbc.inTransaction(
+          c -> {
+            insertRows(c, missing, now);
+            return null;
+          });
+    }
     return jdbc.inTransaction(
         c -> {
-          ensureRows(c, names, now);
           Map<String, RoomLogRow> heads = new LinkedHashMap<>();
           try (RoomLogWrites writes = new RoomLogWrites(c, now)) {
-            extendAll(c, lock(c, names), maxSlots, step, writes, heads);
+            extendAll(c, lock(c, names, contended), maxSlots, step, writes, heads);
             writes.execute();
           }
           return heads;
         });
+  }
+
+  /**
+   * Those of {@code rooms} (sorted) without a {@code room_logs} row, by a read that takes no lock:
+   * an insert that finds a row takes a shared lock on it and would wait for a step holding it.
+   */
+  private List<String> missingRows(List<String> rooms) {
+    String marks = String.join(",", Collections.nCopies(rooms.size(), "?"));
+    TreeSet<String> missing = new TreeSet<>(rooms);
+    missing.removeAll(
+        jdbc.query(
+            "SELECT room FROM room_logs WHERE room IN (" + marks + ")",
+            ps -> bindRooms(ps, rooms),
+            rs -> rs.getString(1)));
+    return new ArrayList<>(missing);
   }
 
   /** A due room under its lock with the slots its step extends from. */
@@ -412,7 +446,8 @@ public final class RoomLogStore {
     ps.setInt(5, id.width());
   }
 
-  private static void ensureRows(Connection c, List<String> rooms, long now) throws SQLException {
+  /** Empty rows for {@code rooms}; a room whose row another instance created meanwhile is kept. */
+  private static void insertRows(Connection c, List<String> rooms, long now) throws SQLException {
     String values = String.join(",", Collections.nCopies(rooms.size(), "(?, 0, ?, NULL, 0, 0, ?)"));
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -430,12 +465,21 @@ public final class RoomLogStore {
     }
   }
 
-  /** Locks the rows of {@code rooms} (sorted), in that order, and returns them. */
-  private static List<RoomLogRow> lock(Connection c, List<String> rooms) throws SQLException {
+  /**
+   * Locks the rows of {@code rooms} (sorted), in that order, and returns them; with {@link
+   * Contended#SKIP} only those no other transaction holds.
+   */
+  private static List<RoomLogRow> lock(Connection c, List<String> rooms, Contended contended)
+      throws SQLException {
     String marks = String.join(",", Collections.nCopies(rooms.size(), "?"));
     List<RoomLogRow> rows = new ArrayList<>();
     try (PreparedStatement ps =
-        c.prepareStatement(ROW + " WHERE room IN (" + marks + ") ORDER BY room FOR UPDATE")) {
+        c.prepareStatement(
+            ROW
+                + " WHERE room IN ("
+                + marks
+                + ") ORDER BY room FOR UPDATE"
+                + (contended == Contended.SKIP ? " SKIP LOCKED" : ""))) {
       int i = 1;
       for (String room : rooms) {
         ps.setString(i++, room);
@@ -446,7 +490,7 @@ public final class RoomLogStore {
         }
       }
     }
-    if (rows.size() != rooms.size()) {
+    if (contended == Contended.WAIT && rows.size() != rooms.size()) {
       throw new IllegalStateException(
           "room logs " + rooms + ": got " + rows.size() + " rows, want " + rooms.size());
     }

@@ -373,6 +373,41 @@ abstract class RoomLogIntegratorContract {
     }
   }
 
+  @Test
+  void aScheduledRunPassesOverARoomAnotherInstanceIsSteppingAndAForcedOneWaitsForIt()
+      throws Exception {
+    RoomLogIntegrator integrator = integrator();
+    List<byte[]> held = new ArrayList<>(List.of(slots.message("held", 1, "dev", 1)));
+    List<byte[]> free = new ArrayList<>(List.of(slots.tombstone("free", 1, "gap-sealed")));
+    assertEquals(2, integrator.runScheduled());
+    held.add(slots.message("held", 2, "dev", 2));
+    free.add(slots.tombstone("free", 2, "gap-sealed"));
+    clock.advance(Duration.ofSeconds(1));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Connection other = db.dataSource().getConnection()) {
+      other.setAutoCommit(false);
+      try (PreparedStatement ps =
+          other.prepareStatement("SELECT tree_size FROM room_logs WHERE room = ? FOR UPDATE")) {
+        ps.setString(1, "held");
+        ps.executeQuery().close();
+      }
+      assertEquals(1, integrator.runScheduled(), "the free room only, without waiting");
+      assertLogIs("free", free);
+      assertEquals(1, store.log("held").orElseThrow().size());
+      Future<Long> forced = pool.submit(integrator::integrateNow);
+      Thread.sleep(200);
+      other.rollback();
+      assertEquals(1, forced.get(60, TimeUnit.SECONDS), "the held room once it is let go");
+      assertLogIs("held", held);
+    } finally {
+      pool.shutdownNow();
+    }
+    held.add(slots.message("held", 3, "dev", 3));
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(1, integrator.runScheduled(), "a room passed over is looked at again");
+    assertLogIs("held", held);
+  }
+
   /** The slot {@link RoomSlots#message} commits, as the write path hands it over. */
   /** What {@link #renumberMessageIds} adds to the message ids in SQL. */
   private static final long MOVED = 1_000_000;
