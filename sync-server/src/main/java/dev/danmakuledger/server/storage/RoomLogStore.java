@@ -88,11 +88,13 @@ public final class RoomLogStore {
 
   private final DataSource ds;
   private final Jdbc jdbc;
+  private final MessageStore messages;
   private final Clock clock;
 
   public RoomLogStore(Database db, Clock clock) {
     this.ds = db.dataSource();
     this.jdbc = new Jdbc(ds);
+    this.messages = new MessageStore(jdbc);
     this.clock = clock;
   }
 
@@ -132,27 +134,27 @@ public final class RoomLogStore {
 
   /**
    * {@link #progress()} of those of {@code rooms} with a slot: what a run reads when it knows which
-   * rooms grew, without a scan of every room.
+   * rooms grew, without a scan of every room. The highest numbers are {@link
+   * MessageStore#highWaters}.
    */
   public SortedMap<String, Progress> progress(Collection<String> rooms) {
     List<String> all = new ArrayList<>(new TreeSet<>(rooms));
-    SortedMap<String, Progress> out = new TreeMap<>();
+    Map<String, Long> sizes = new HashMap<>();
     for (int from = 0; from < all.size(); from += ROOMS_PER_QUERY) {
       List<String> part = all.subList(from, Math.min(all.size(), from + ROOMS_PER_QUERY));
-      String in = " IN (" + String.join(",", Collections.nCopies(part.size(), "?")) + ")";
-      Map<String, Long> sizes = new HashMap<>();
       for (Map.Entry<String, Long> e :
           jdbc.query(
-              "SELECT room, tree_size FROM room_logs WHERE room" + in,
+              "SELECT room, tree_size FROM room_logs WHERE room IN ("
+                  + String.join(",", Collections.nCopies(part.size(), "?"))
+                  + ")",
               ps -> bindRooms(ps, part),
               rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
         sizes.put(e.getKey(), e.getValue());
       }
-      for (Map.Entry<String, Long> e :
-          jdbc.query(
-              "SELECT room, MAX(seq) FROM messages WHERE room" + in + " GROUP BY room",
-              ps -> bindRooms(ps, part),
-              rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+    }
+    SortedMap<String, Progress> out = new TreeMap<>();
+    for (Map.Entry<String, Long> e : messages.highWaters(all).entrySet()) {
+      if (e.getValue() > 0) {
         out.put(e.getKey(), new Progress(sizes.getOrDefault(e.getKey(), 0L), e.getValue()));
       }
     }
