@@ -187,12 +187,7 @@ public final class DedupeScripts implements AutoCloseable {
       boolean seeded = true;
       for (Call call : e.getValue()) {
         try {
-          List<Object> reply = caller.awaited(sent.get(call));
-          if (reply == null) {
-            reply = caller.call(script, call.keys, call.args);
-          } else {
-            reply = ScriptCaller.checked(script, reply);
-          }
+          List<Object> reply = caller.replyOrCall(sent.get(call), script, call.keys, call.args);
           answers.addAll(AdmitReply.parse(script, reply, call.items, room));
         } catch (NeedSeedException needs) {
           seeded = false;
@@ -327,20 +322,16 @@ public final class DedupeScripts implements AutoCloseable {
         });
     LuaScript script = registry.select(ScriptRegistry.SEED);
     Map<String, CompletableFuture<List<Object>>> sent = new LinkedHashMap<>();
-    keys.forEach(
-        (room, key) ->
-            sent.put(room, caller.send(script, key, new String[] {floors.get(room).toString()})));
+    keys.forEach((room, key) -> sent.put(room, caller.send(script, key, floorArgs(floors, room))));
     sent.forEach(
-        (room, reply) -> {
-          List<Object> answer = caller.awaited(reply);
-          if (answer == null) {
-            answer =
-                caller.call(script, keys.get(room), new String[] {floors.get(room).toString()});
-          } else {
-            answer = ScriptCaller.checked(script, answer);
-          }
-          flag(script, answer);
-        });
+        (room, reply) ->
+            flag(
+                script,
+                caller.replyOrCall(reply, script, keys.get(room), floorArgs(floors, room))));
+  }
+
+  private static String[] floorArgs(Map<String, Long> floors, String room) {
+    return new String[] {floors.get(room).toString()};
   }
 
   /** The room's current high-water seq, or -1 if its counter is missing. */

@@ -60,10 +60,21 @@ final class ScriptCaller {
   }
 
   /**
-   * The reply of a call {@link #send} sent, or null when it failed or took longer than the
-   * connection's command timeout (the caller runs it again with {@link #call}).
+   * The checked reply of the call {@link #send} sent with {@code keys} and {@code args}; where it
+   * failed or took longer than the connection's command timeout, the call run again alone with
+   * {@link #call}.
    */
-  List<Object> awaited(CompletableFuture<List<Object>> reply) {
+  List<Object> replyOrCall(
+      CompletableFuture<List<Object>> sent, LuaScript script, String[] keys, String[] args) {
+    List<Object> reply = awaited(sent);
+    return reply == null ? call(script, keys, args) : checked(script, reply);
+  }
+
+  /**
+   * The reply of a call {@link #send} sent, or null when it failed or took longer than the
+   * connection's command timeout.
+   */
+  private List<Object> awaited(CompletableFuture<List<Object>> reply) {
     try {
       return reply.get(redis.timeout().toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
