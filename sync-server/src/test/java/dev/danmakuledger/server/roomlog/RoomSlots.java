@@ -44,30 +44,20 @@ final class RoomSlots {
     String key = key(device, index);
     byte[] canonical = canonical(device, index);
     try (Connection c = db.dataSource().getConnection()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
-                  + " VALUES (?,?,?,?,0)")) {
-        ps.setString(1, device);
-        ps.setLong(2, index);
-        ps.setLong(3, index + 1);
-        ps.setBytes(
-            4,
-            RecordBundle.encode(
-                List.of(
-                    new DeviceRecordRow(
-                        device,
-                        index,
-                        key,
-                        canonical,
-                        Outcome.CONFIRMED,
-                        room,
-                        seq,
-                        1000 + seq,
-                        null,
-                        null))));
-        ps.executeUpdate();
-      }
+      insertBundle(
+          c,
+          List.of(
+              new DeviceRecordRow(
+                  device,
+                  index,
+                  key,
+                  canonical,
+                  Outcome.CONFIRMED,
+                  room,
+                  seq,
+                  1000 + seq,
+                  null,
+                  null)));
       try (PreparedStatement ps =
           c.prepareStatement(
               "INSERT INTO messages (room, seq, message_id, idempotency_key, device_id,"
@@ -125,18 +115,25 @@ final class RoomSlots {
         entries.add(entry(1, messageId, device, index));
       }
       ps.executeBatch();
-      try (PreparedStatement bundle =
-          c.prepareStatement(
-              "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
-                  + " VALUES (?,?,?,?,0)")) {
-        bundle.setString(1, device);
-        bundle.setLong(2, firstIndex);
-        bundle.setLong(3, firstIndex + rooms.size());
-        bundle.setBytes(4, RecordBundle.encode(records));
-        bundle.executeUpdate();
-      }
+      insertBundle(c, records);
     }
     return entries;
+  }
+
+  /** One {@code device_bundles} row holding {@code records} (consecutive, of one device). */
+  private static void insertBundle(Connection c, List<DeviceRecordRow> records)
+      throws SQLException {
+    DeviceRecordRow first = records.get(0);
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO device_bundles (device_id, first_idx, end_idx, records, created_at)"
+                + " VALUES (?,?,?,?,0)")) {
+      ps.setString(1, first.deviceId());
+      ps.setLong(2, first.index());
+      ps.setLong(3, first.index() + records.size());
+      ps.setBytes(4, RecordBundle.encode(records));
+      ps.executeUpdate();
+    }
   }
 
   /** The entry of the message at {@code seq} of record {@code index} with {@code messageId}. */
