@@ -43,15 +43,26 @@ public final class LiveMessage {
 
   /**
    * One event of the {@code text/event-stream} format (WHATWG HTML, "Server-sent events"): its id,
-   * its name and a {@code data} field per line of {@code data}, ended by an empty line.
+   * its name and a {@code data} field per line of {@code data} (lines end at CRLF, LF or CR), ended
+   * by an empty line. The data is scanned once for line ends; a regular expression split took most
+   * of the CPU of the threads that offer messages to subscribers.
    */
   static byte[] encode(String name, String id, String data) {
     StringBuilder b = new StringBuilder(data.length() + name.length() + id.length() + 24);
     b.append("id: ").append(id).append('\n');
     b.append("event: ").append(name).append('\n');
-    for (String line : data.split("\r\n|\r|\n", -1)) {
-      b.append("data: ").append(line).append('\n');
+    int from = 0;
+    for (int i = 0; i < data.length(); i++) {
+      char c = data.charAt(i);
+      if (c == '\r' || c == '\n') {
+        b.append("data: ").append(data, from, i).append('\n');
+        if (c == '\r' && i + 1 < data.length() && data.charAt(i + 1) == '\n') {
+          i++;
+        }
+        from = i + 1;
+      }
     }
+    b.append("data: ").append(data, from, data.length()).append('\n');
     b.append('\n');
     return b.toString().getBytes(StandardCharsets.UTF_8);
   }

@@ -29,6 +29,23 @@ final class LiveMessageTest {
   }
 
   @Test
+  void lineEndsAtTheEdgesOfTheDataGiveEmptyDataFields() {
+    assertEquals(
+        "id: 1\nevent: m\ndata: \ndata: a\ndata: \n\n",
+        new String(LiveMessage.encode("m", "1", "\na\r\n"), StandardCharsets.UTF_8));
+    assertEquals(
+        "id: 1\nevent: m\ndata: \ndata: \n\n",
+        new String(LiveMessage.encode("m", "1", "\r"), StandardCharsets.UTF_8));
+    assertEquals(
+        "id: 1\nevent: m\ndata: \ndata: \ndata: \n\n",
+        new String(LiveMessage.encode("m", "1", "\n\r"), StandardCharsets.UTF_8),
+        "LF then CR is two line ends, not one");
+    assertEquals(
+        "id: 1\nevent: m\ndata: 弹幕😀\n\n",
+        new String(LiveMessage.encode("m", "1", "弹幕😀"), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void aMessageWithoutCursorOrDataIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> new LiveMessage(0, "{}"));
     assertThrows(IllegalArgumentException.class, () -> new LiveMessage(1, ""));
