@@ -172,13 +172,17 @@ public final class DedupeScripts implements AutoCloseable {
     Map<String, List<Call>> calls = new LinkedHashMap<>();
     byRoom.forEach((room, items) -> calls.put(room, Call.runsOf(room, items, ttlSeconds, now)));
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
+    List<Call> all = new ArrayList<>();
+    calls.values().forEach(all::addAll);
+    List<CompletableFuture<List<Object>>> replies =
+        caller.sendAll(
+            script,
+            all.stream().map(call -> call.keys).toList(),
+            all.stream().map(call -> call.args).toList());
     Map<Call, CompletableFuture<List<Object>>> sent = new IdentityHashMap<>();
-    calls.forEach(
-        (room, runs) -> {
-          for (Call call : runs) {
-            sent.put(call, caller.send(script, call.keys, call.args));
-          }
-        });
+    for (int i = 0; i < all.size(); i++) {
+      sent.put(all.get(i), replies.get(i));
+    }
     Map<String, List<Admission>> admitted = new LinkedHashMap<>();
     List<String> needSeed = new ArrayList<>();
     for (Map.Entry<String, List<Call>> e : calls.entrySet()) {
@@ -321,13 +325,17 @@ public final class DedupeScripts implements AutoCloseable {
           keys.put(room, new String[] {RedisKeys.counter(room)});
         });
     LuaScript script = registry.select(ScriptRegistry.SEED);
-    Map<String, CompletableFuture<List<Object>>> sent = new LinkedHashMap<>();
-    keys.forEach((room, key) -> sent.put(room, caller.send(script, key, floorArgs(floors, room))));
-    sent.forEach(
-        (room, reply) ->
-            flag(
-                script,
-                caller.replyOrCall(reply, script, keys.get(room), floorArgs(floors, room))));
+    List<String> rooms = new ArrayList<>(keys.keySet());
+    List<CompletableFuture<List<Object>>> sent =
+        caller.sendAll(
+            script,
+            new ArrayList<>(keys.values()),
+            rooms.stream().map(room -> floorArgs(floors, room)).toList());
+    for (int i = 0; i < rooms.size(); i++) {
+      String room = rooms.get(i);
+      flag(
+          script, caller.replyOrCall(sent.get(i), script, keys.get(room), floorArgs(floors, room)));
+    }
   }
 
   private static String[] floorArgs(Map<String, Long> floors, String room) {

@@ -51,17 +51,21 @@ final class ScriptCaller {
   }
 
   /**
-   * Sends one EVALSHA of {@code script} without waiting, no retry and no fallback to EVAL: a caller
-   * that gets a failure runs {@link #call} for that call, which retries and sends the script in
-   * full if Redis lost it (re-running a script is safe, see the class comment).
+   * Sends one EVALSHA of {@code script} for each pair of {@code keys} and {@code args}, all in one
+   * write and without waiting, no retry and no fallback to EVAL: a caller that gets a failure runs
+   * {@link #call} for that call, which retries and sends the script in full if Redis lost it
+   * (re-running a script is safe, see the class comment).
+   *
+   * @return each call's reply, in the order of {@code keys}
    */
-  CompletableFuture<List<Object>> send(LuaScript script, String[] keys, String[] args) {
-    return redis.evalshaAsync(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
+  List<CompletableFuture<List<Object>>> sendAll(
+      LuaScript script, List<String[]> keys, List<String[]> args) {
+    return redis.evalshaAll(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
   }
 
   /**
-   * The checked reply of the call {@link #send} sent with {@code keys} and {@code args}; where it
-   * failed or took longer than the connection's command timeout, the call run again alone with
+   * The checked reply of the call {@link #sendAll} sent with {@code keys} and {@code args}; where
+   * it failed or took longer than the connection's command timeout, the call run again alone with
    * {@link #call}.
    */
   List<Object> replyOrCall(
@@ -71,7 +75,7 @@ final class ScriptCaller {
   }
 
   /**
-   * The reply of a call {@link #send} sent, or null when it failed or took longer than the
+   * The reply of a call {@link #sendAll} sent, or null when it failed or took longer than the
    * connection's command timeout.
    */
   private List<Object> awaited(CompletableFuture<List<Object>> reply) {
