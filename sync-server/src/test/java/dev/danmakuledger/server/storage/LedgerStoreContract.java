@@ -994,6 +994,36 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aHoleWiderThanOneScanRightAboveTheWatermarkIsSealedFromTheSlotBeyondIt() throws Exception {
+    DeviceRow d = enrolled("d1");
+    long far = GapStore.SCAN_LIMIT + 5;
+    store.commit(
+        commitOf(
+            d,
+            1,
+            List.of(
+                message("far", far, "kf", "f", MessageStatus.CONFIRMED),
+                message("near", 3, "kn", "n", MessageStatus.CONFIRMED))));
+
+    assertEquals(
+        GapStore.MAX_TOMBSTONES + 2,
+        sealAll(CLOCK.millis() + T),
+        "the near room's two holes and as many of the far room's as one run writes");
+    int later = 0;
+    for (int run = 0; run < 3; run++) {
+      later += sealAll(CLOCK.millis() + T);
+    }
+
+    assertEquals(far - 1 - GapStore.MAX_TOMBSTONES, later, "the rest in the runs after");
+    assertTrue(store.gaps().roomsAboveWatermark().isEmpty(), "both rooms complete");
+    List<MessageRow> top = store.roomPage("far", far - 3, 10);
+    assertEquals(List.of(far - 2, far - 1, far), top.stream().map(MessageRow::seq).toList());
+    assertEquals(MessageStatus.TOMBSTONE, top.get(1).status());
+    assertEquals(MessageStatus.CONFIRMED, top.get(2).status());
+    assertEquals(MessageStatus.TOMBSTONE, store.message("near", 2).orElseThrow().status());
+  }
+
+  @Test
   void aBatchCommittingANumberBeforeTheSealerKeepsItAndOneAfterCollides() throws Exception {
     DeviceRow d = enrolled("d1");
     store.commit(commitOf(d, 1, List.of(message("late", 3, "k3", "c", MessageStatus.CONFIRMED))));
