@@ -102,8 +102,8 @@ final class ConfirmedCursors {
 
   /**
    * Reserves the cursors of the CONFIRMED rows among {@code rows}: one upsert of every room's row,
-   * rooms in name order (no lock-order deadlocks), and one read of their new values; cursors follow
-   * the given order within a room.
+   * rooms in name order (no lock-order deadlocks), that returns their new values on MariaDB and is
+   * followed by one read of them elsewhere; cursors follow the given order within a room.
    *
    * @return the cursor of each row by position, null for rows that are not CONFIRMED
    */
@@ -138,36 +138,36 @@ final class ConfirmedCursors {
    */
   private static Map<String, Long> take(Connection c, Map<String, Integer> counts)
       throws SQLException {
-    String rowMarks = String.join(",", Collections.nCopies(counts.size(), "(?, ?)"));
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO room_cursors (room, confirmed_cursor) VALUES "
-                + rowMarks
-                + " ON DUPLICATE KEY UPDATE"
-                + " confirmed_cursor = confirmed_cursor + VALUES(confirmed_cursor)")) {
-      int i = 1;
-      for (Map.Entry<String, Integer> e : counts.entrySet()) {
-        ps.setString(i++, e.getKey());
-        ps.setLong(i++, e.getValue());
-      }
-      ps.executeUpdate();
-    }
-    String marks = String.join(",", Collections.nCopies(counts.size(), "?"));
+    String upsert =
+        "INSERT INTO room_cursors (room, confirmed_cursor) VALUES "
+            + String.join(",", Collections.nCopies(counts.size(), "(?, ?)"))
+            + " ON DUPLICATE KEY UPDATE"
+            + " confirmed_cursor = confirmed_cursor + VALUES(confirmed_cursor)";
     Map<String, Long> first = new HashMap<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT room, confirmed_cursor FROM room_cursors WHERE room IN (" + marks + ")")) {
-      int i = 1;
-      for (String room : counts.keySet()) {
-        ps.setString(i++, room);
+    if (c.getMetaData().getDatabaseProductName().equals("MariaDB")) {
+      // MariaDB returns the rows as the upsert left them: no read after it
+      try (PreparedStatement ps =
+          c.prepareStatement(upsert + " RETURNING room, confirmed_cursor")) {
+        bindCounts(ps, counts);
+        try (ResultSet rs = ps.executeQuery()) {
+          readFirst(rs, counts, first);
+        }
       }
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String room = rs.getString(1);
-          Integer n = counts.get(room);
-          if (n != null) {
-            first.put(room, rs.getLong(2) - n + 1);
-          }
+    } else {
+      try (PreparedStatement ps = c.prepareStatement(upsert)) {
+        bindCounts(ps, counts);
+        ps.executeUpdate();
+      }
+      String marks = String.join(",", Collections.nCopies(counts.size(), "?"));
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT room, confirmed_cursor FROM room_cursors WHERE room IN (" + marks + ")")) {
+        int i = 1;
+        for (String room : counts.keySet()) {
+          ps.setString(i++, room);
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          readFirst(rs, counts, first);
         }
       }
     }
@@ -176,6 +176,27 @@ final class ConfirmedCursors {
           "room_cursors: got " + first.size() + " rows, want " + counts.size());
     }
     return first;
+  }
+
+  private static void bindCounts(PreparedStatement ps, Map<String, Integer> counts)
+      throws SQLException {
+    int i = 1;
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      ps.setString(i++, e.getKey());
+      ps.setLong(i++, e.getValue());
+    }
+  }
+
+  /** The first reserved cursor of each room from rows of (room, cursor after the reservation). */
+  private static void readFirst(ResultSet rs, Map<String, Integer> counts, Map<String, Long> first)
+      throws SQLException {
+    while (rs.next()) {
+      String room = rs.getString(1);
+      Integer n = counts.get(room);
+      if (n != null) {
+        first.put(room, rs.getLong(2) - n + 1);
+      }
+    }
   }
 
   /** The rows that took a cursor, by room, in cursor order. */
