@@ -12,7 +12,6 @@ import dev.danmakuledger.server.storage.RoomLogRow;
 import dev.danmakuledger.server.storage.RoomLogStore;
 import dev.danmakuledger.server.storage.RoomTile;
 import java.io.IOException;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -392,19 +391,12 @@ public final class RoomLogIntegrator implements AutoCloseable {
                 }
 
                 @Override
-                public List<LogSlot> slots(RoomLogRow current, RoomLogStore.SlotReader sql)
-                    throws SQLException {
+                public RoomLogStore.Held held(RoomLogRow current) {
                   String room = current.room();
                   List<LogSlot> run = recent.runAbove(room, current.size(), STEP_SLOTS);
-                  long end = current.size() + run.size();
+                  long full = current.size() + STEP_SLOTS;
                   Long top = highest.get(room);
-                  if (run.size() == STEP_SLOTS || (top != null && end >= top)) {
-                    return run;
-                  }
-                  List<LogSlot> read = sql.after(end, STEP_SLOTS - run.size());
-                  List<LogSlot> all = new ArrayList<>(run);
-                  all.addAll(read);
-                  return all;
+                  return new RoomLogStore.Held(run, top == null ? full : Math.min(top, full));
                 }
 
                 @Override

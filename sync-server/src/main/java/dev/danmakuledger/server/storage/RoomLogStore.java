@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +46,10 @@ public final class RoomLogStore {
     boolean due(RoomLogRow current);
 
     /**
-     * The committed slots above {@code current.size()} to extend from, in seq order, possibly with
-     * holes: from memory where the caller holds them, else (or for the rest) from {@code sql}.
+     * The committed slots directly above {@code current.size()} that the caller holds in memory,
+     * and up to which number the slots after them are to be read from SQL.
      */
-    List<LogSlot> slots(RoomLogRow current, SlotReader sql) throws SQLException;
+    Held held(RoomLogRow current);
 
     /**
      * Returns the extension to store, or empty when there is nothing to write.
@@ -61,11 +62,15 @@ public final class RoomLogStore {
         throws IOException, TileException;
   }
 
-  /** Reads committed slots of one room from SQL, in the integration step's transaction. */
-  @FunctionalInterface
-  public interface SlotReader {
-    /** Up to {@code max} committed slots with seq above {@code after}, in seq order. */
-    List<LogSlot> after(long after, int max) throws SQLException;
+  /**
+   * What a step holds of a room's next slots: a run of them directly above the room's size, in seq
+   * order, and the number up to which the slots after that run are read from SQL ({@code
+   * readThrough} at or below the run's end: none).
+   */
+  public record Held(List<LogSlot> run, long readThrough) {
+    public Held {
+      run = List.copyOf(run);
+    }
   }
 
   /** What one integration step writes: the new head and the tiles it completed or re-cut. */
@@ -280,9 +285,10 @@ public final class RoomLogStore {
    * Runs one integration step for each of {@code rooms}, all in one transaction (one commit for the
    * run, however many rooms it extends): creates the rows of rooms that have none (in a short
    * transaction of its own), locks the rooms' rows in name order, and for each room that {@link
-   * Step#due} accepts reads up to {@code maxSlots} committed slots above its size and stores what
-   * {@code step} returns. Rooms another transaction holds are waited for or left out, as {@code
-   * contended} says.
+   * Step#due} accepts takes up to {@code maxSlots} committed slots above its size (those {@link
+   * Step#held} holds, then the rest read from SQL for all rooms at once) and stores what {@code
+   * step} returns. Rooms another transaction holds are waited for or left out, as {@code contended}
+   * says.
    *
    * @return the new head of each room the step wrote, by room
    * @throws IllegalStateException if a row changed under the lock (not expected; the caller's next
@@ -329,6 +335,9 @@ public final class RoomLogStore {
     return new ArrayList<>(missing);
   }
 
+  /** A due room under its lock with the slots its step holds in memory. */
+  private record Holding(RoomLogRow current, Held held) {}
+
   /** A due room under its lock with the slots its step extends from. */
   private record Due(RoomLogRow current, List<LogSlot> slots) {}
 
@@ -345,16 +354,18 @@ public final class RoomLogStore {
       RoomLogWrites writes,
       Map<String, RoomLogRow> heads)
       throws SQLException {
-    List<Due> due = new ArrayList<>();
+    List<Holding> holding = new ArrayList<>();
     for (RoomLogRow current : locked) {
       if (step.due(current)) {
-        String room = current.room();
-        due.add(
-            new Due(
-                current,
-                step.slots(
-                    current, (after, max) -> slots(c, room, after, Math.min(max, maxSlots)))));
+        holding.add(new Holding(current, step.held(current)));
       }
+    }
+    Map<String, List<LogSlot>> read = slots(c, holding, maxSlots);
+    List<Due> due = new ArrayList<>();
+    for (Holding h : holding) {
+      List<LogSlot> slots = new ArrayList<>(h.held().run());
+      slots.addAll(read.getOrDefault(h.current().room(), List.of()));
+      due.add(new Due(h.current(), slots));
     }
     Map<String, Map<Long, byte[]>> leaves = leafHashes(c, due);
     for (Due d : due) {
@@ -500,35 +511,60 @@ public final class RoomLogStore {
   }
 
   /**
-   * Up to {@code max} committed slots of {@code room} above {@code size}, in seq order, without
-   * their device leaf hashes ({@link #leafHashes} reads those for every room of the step at once).
+   * The committed slots of each room of {@code holding} after its held run, up to its {@link
+   * Held#readThrough} and at most {@code maxSlots} numbers above its size, by room in seq order,
+   * without their device leaf hashes ({@link #leafHashes} reads those for every room of the step at
+   * once). One statement for all rooms: a primary-key range a room, joined by {@code UNION ALL}.
    */
-  private static List<LogSlot> slots(Connection c, String room, long size, int max)
+  private static Map<String, List<LogSlot>> slots(Connection c, List<Holding> holding, int maxSlots)
       throws SQLException {
-    List<LogSlot> read = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT seq, status, reason, message_id, device_id, device_idx, idempotency_key"
-                + " FROM messages WHERE room = ? AND seq > ? ORDER BY seq LIMIT "
-                + Jdbc.positive(max))) {
-      ps.setString(1, room);
-      ps.setLong(2, size);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          read.add(
-              new LogSlot(
-                  rs.getLong(1),
-                  MessageStatus.valueOf(rs.getString(2)),
-                  rs.getString(3),
-                  Jdbc.getLong(rs, 4),
-                  rs.getString(5),
-                  Jdbc.getLong(rs, 6),
-                  rs.getString(7),
-                  null));
+    List<String> rooms = new ArrayList<>();
+    List<long[]> ranges = new ArrayList<>();
+    for (Holding h : holding) {
+      long size = h.current().size();
+      long after = size + h.held().run().size();
+      long through = Math.min(h.held().readThrough(), size + maxSlots);
+      if (through > after) {
+        rooms.add(h.current().room());
+        ranges.add(new long[] {after, through});
+      }
+    }
+    Map<String, List<LogSlot>> out = new HashMap<>();
+    String part =
+        "SELECT room, seq, status, reason, message_id, device_id, device_idx, idempotency_key"
+            + " FROM messages WHERE room = ? AND seq > ? AND seq <= ?";
+    for (int from = 0; from < rooms.size(); from += ROOMS_PER_QUERY) {
+      int to = Math.min(rooms.size(), from + ROOMS_PER_QUERY);
+      try (PreparedStatement ps =
+          c.prepareStatement(String.join(" UNION ALL ", Collections.nCopies(to - from, part)))) {
+        int i = 1;
+        for (int r = from; r < to; r++) {
+          ps.setString(i++, rooms.get(r));
+          ps.setLong(i++, ranges.get(r)[0]);
+          ps.setLong(i++, ranges.get(r)[1]);
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.computeIfAbsent(rs.getString(1), r -> new ArrayList<>()).add(slot(rs));
+          }
         }
       }
     }
-    return read;
+    out.values().forEach(slots -> slots.sort(Comparator.comparingLong(LogSlot::seq)));
+    return out;
+  }
+
+  /** A slot from the columns after the room, without its device leaf hash. */
+  private static LogSlot slot(ResultSet rs) throws SQLException {
+    return new LogSlot(
+        rs.getLong(2),
+        MessageStatus.valueOf(rs.getString(3)),
+        rs.getString(4),
+        Jdbc.getLong(rs, 5),
+        rs.getString(6),
+        Jdbc.getLong(rs, 7),
+        rs.getString(8),
+        null);
   }
 
   private static RoomLogRow row(ResultSet rs) throws SQLException {

@@ -430,11 +430,15 @@ abstract class RoomLogIntegratorContract {
   }
 
   private static LogSlot committed(long seq, String device, long index) {
+    return committed(seq, device, index, 1000 + seq);
+  }
+
+  private static LogSlot committed(long seq, String device, long index, long messageId) {
     return new LogSlot(
         seq,
         MessageStatus.CONFIRMED,
         null,
-        1000 + seq,
+        messageId,
         device,
         index,
         RoomSlots.key(device, index),
@@ -471,6 +475,56 @@ abstract class RoomLogIntegratorContract {
       renumberMessageIds(room, 301, 340);
       assertEquals(40, integrator.integrateNow());
       assertLogIs(room, expected);
+    } finally {
+      integrator.close();
+    }
+  }
+
+  @Test
+  void roomsOfOneRunTakeTheSlotsTheyHoldFromMemoryAndTheRestFromSqlEachTheirOwn() throws Exception {
+    // one step: a room handed all of its slots, one handed the first half, one handed none, and
+    // one whose slots in SQL have a hole; the slots not held are read for all rooms at once
+    List<String> rooms = List.of("held-all", "held-half", "held-none");
+    int[] handedThrough = {60, 30, 0};
+    Map<String, List<byte[]>> expected = new HashMap<>();
+    RoomLogIntegrator integrator =
+        new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    integrator.start();
+    try {
+      for (int r = 0; r < rooms.size(); r++) {
+        String room = rooms.get(r);
+        List<byte[]> entries = new ArrayList<>();
+        List<LogSlot> handed = new ArrayList<>();
+        for (int seq = 1; seq <= 60; seq++) {
+          long id = 100_000L * (r + 1) + seq;
+          entries.add(slots.message(room, seq, room + "-dev", seq, id));
+          if (seq <= handedThrough[r]) {
+            handed.add(committed(seq, room + "-dev", seq, id));
+          }
+        }
+        expected.put(room, entries);
+        integrator.committed(room, handed);
+        if (handedThrough[r] > 0) {
+          // SQL no longer holds what was handed over: a log of it was not read back
+          renumberMessageIds(room, 1, handedThrough[r]);
+        }
+      }
+      List<byte[]> holed = new ArrayList<>();
+      for (int seq = 1; seq <= 20; seq++) {
+        if (seq != 11) {
+          holed.add(slots.message("holed", seq, "holed-dev", seq, 500_000L + seq));
+        }
+      }
+
+      assertEquals(3 * 60 + 10, integrator.integrateNow());
+
+      for (String room : rooms) {
+        assertLogIs(room, expected.get(room));
+      }
+      assertLogIs("holed", holed.subList(0, 10));
+      holed.add(10, slots.message("holed", 11, "holed-dev", 11, 500_011L));
+      assertEquals(10, integrator.integrateNow(), "the hole filled, the rest follows");
+      assertLogIs("holed", holed);
     } finally {
       integrator.close();
     }

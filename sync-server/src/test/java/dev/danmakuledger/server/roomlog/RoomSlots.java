@@ -41,6 +41,18 @@ final class RoomSlots {
   /** As {@link #message(String, long, String, long)} with another status (PENDING, REJECTED). */
   byte[] message(String room, long seq, String device, long index, String status)
       throws SQLException {
+    return message(room, seq, device, index, status, 1000 + seq);
+  }
+
+  /** As {@link #message(String, long, String, long)} with another message id. */
+  byte[] message(String room, long seq, String device, long index, long messageId)
+      throws SQLException {
+    return message(room, seq, device, index, "CONFIRMED", messageId);
+  }
+
+  private byte[] message(
+      String room, long seq, String device, long index, String status, long messageId)
+      throws SQLException {
     String key = key(device, index);
     byte[] canonical = canonical(device, index);
     try (Connection c = db.dataSource().getConnection()) {
@@ -55,7 +67,7 @@ final class RoomSlots {
                   Outcome.CONFIRMED,
                   room,
                   seq,
-                  1000 + seq,
+                  messageId,
                   null,
                   null)));
       try (PreparedStatement ps =
@@ -65,7 +77,7 @@ final class RoomSlots {
                   + " updated_at) VALUES (?,?,?,?,?,?,1,0,25,0,?,0,0,0)")) {
         ps.setString(1, room);
         ps.setLong(2, seq);
-        ps.setLong(3, 1000 + seq);
+        ps.setLong(3, messageId);
         ps.setString(4, key);
         ps.setString(5, device);
         ps.setLong(6, index);
@@ -73,7 +85,7 @@ final class RoomSlots {
         ps.executeUpdate();
       }
     }
-    return entry(seq, 1000 + seq, device, index);
+    return entry(seq, messageId, device, index);
   }
 
   /**
