@@ -17,12 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -109,11 +107,14 @@ public final class RoomLogIntegrator implements AutoCloseable {
   private final RecentSlots recent = new RecentSlots(MAX_RECENT);
   private volatile boolean holding;
 
-  /** Rooms handed over since the last scheduled run. */
-  private final Set<String> handed = ConcurrentHashMap.newKeySet();
+  /** Rooms handed over since the last scheduled run, with the highest number handed over. */
+  private final Map<String, Long> handed = new ConcurrentHashMap<>();
 
-  /** Rooms the last run found behind, looked at again by the next one; under {@code runLock}. */
-  private final Set<String> lagging = new HashSet<>();
+  /**
+   * Rooms the last run found behind, with the highest committed number it knew of, looked at again
+   * by the next one; under {@code runLock}.
+   */
+  private final Map<String, Long> lagging = new HashMap<>();
 
   /** The next scheduled run looks at every room; the first one does. */
   private volatile boolean sweepNext = true;
@@ -188,10 +189,11 @@ public final class RoomLogIntegrator implements AutoCloseable {
   public void committed(String room, List<LogSlot> slots) {
     if (holding && !slots.isEmpty()) {
       recent.offer(room, slots);
+      long top = slots.stream().mapToLong(LogSlot::seq).max().orElseThrow();
       if (handed.size() >= MAX_NOTED) {
         sweepNext = true;
       } else {
-        handed.add(room);
+        handed.merge(room, top, Math::max);
       }
     }
   }
@@ -208,8 +210,9 @@ public final class RoomLogIntegrator implements AutoCloseable {
    * The progress of the rooms a run looks at: every room when forced, on the first run, every
    * {@link #SWEEP_EVERY_RUNS}th one and after a failure; otherwise the rooms handed over since the
    * last run and those the last run found behind, so that a run's work follows the rooms in use.
-   * Rooms only another instance commits to are found by the sweeps (that instance integrates them
-   * meanwhile).
+   * Their highest numbers are the highest handed over and those the last run knew of, not read from
+   * SQL: numbers another instance committed above them, and rooms only another instance commits to,
+   * are found by the sweeps (that instance integrates them meanwhile).
    */
   private SortedMap<String, RoomLogStore.Progress> progress(boolean force) {
     if (force || sweepNext || ++runsSinceSweep >= SWEEP_EVERY_RUNS) {
@@ -218,12 +221,21 @@ public final class RoomLogIntegrator implements AutoCloseable {
       handed.clear();
       return store.progress();
     }
-    Set<String> rooms = new HashSet<>(lagging);
-    for (String room : handed) {
-      rooms.add(room);
-      handed.remove(room);
+    Map<String, Long> highest = new HashMap<>(lagging);
+    for (String room : handed.keySet()) {
+      Long top = handed.remove(room);
+      if (top != null) {
+        highest.merge(room, top, Math::max);
+      }
     }
-    return rooms.isEmpty() ? new TreeMap<>() : store.progress(rooms);
+    SortedMap<String, RoomLogStore.Progress> out = new TreeMap<>();
+    if (!highest.isEmpty()) {
+      store
+          .sizes(highest.keySet())
+          .forEach(
+              (room, size) -> out.put(room, new RoomLogStore.Progress(size, highest.get(room))));
+    }
+    return out;
   }
 
   private long run(boolean force) {
@@ -259,12 +271,12 @@ public final class RoomLogIntegrator implements AutoCloseable {
       }
     }
     lagging.clear();
-    for (String room : behind.keySet()) {
+    for (Map.Entry<String, Long> e : behind.entrySet()) {
       if (lagging.size() >= MAX_NOTED) {
         sweepNext = true;
         break;
       }
-      lagging.add(room);
+      lagging.put(e.getKey(), e.getValue());
     }
     return behind;
   }

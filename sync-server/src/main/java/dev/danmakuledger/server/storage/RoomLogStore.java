@@ -93,13 +93,11 @@ public final class RoomLogStore {
 
   private final DataSource ds;
   private final Jdbc jdbc;
-  private final MessageStore messages;
   private final Clock clock;
 
   public RoomLogStore(Database db, Clock clock) {
     this.ds = db.dataSource();
     this.jdbc = new Jdbc(ds);
-    this.messages = new MessageStore(jdbc);
     this.clock = clock;
   }
 
@@ -134,17 +132,17 @@ public final class RoomLogStore {
     return out;
   }
 
-  /** Rooms in one {@code IN} list of {@link #progress(Collection)}. */
+  /** Rooms in one {@code IN} list. */
   private static final int ROOMS_PER_QUERY = 500;
 
   /**
-   * {@link #progress()} of those of {@code rooms} with a slot: what a run reads when it knows which
-   * rooms grew, without a scan of every room. The highest numbers are {@link
-   * MessageStore#highWaters}.
+   * The integrated size of each of {@code rooms}, 0 for a room without a log yet: what a run reads
+   * when it knows which rooms grew and how far.
    */
-  public SortedMap<String, Progress> progress(Collection<String> rooms) {
+  public SortedMap<String, Long> sizes(Collection<String> rooms) {
     List<String> all = new ArrayList<>(new TreeSet<>(rooms));
-    Map<String, Long> sizes = new HashMap<>();
+    SortedMap<String, Long> sizes = new TreeMap<>();
+    all.forEach(room -> sizes.put(room, 0L));
     for (int from = 0; from < all.size(); from += ROOMS_PER_QUERY) {
       List<String> part = all.subList(from, Math.min(all.size(), from + ROOMS_PER_QUERY));
       for (Map.Entry<String, Long> e :
@@ -157,13 +155,7 @@ public final class RoomLogStore {
         sizes.put(e.getKey(), e.getValue());
       }
     }
-    SortedMap<String, Progress> out = new TreeMap<>();
-    for (Map.Entry<String, Long> e : messages.highWaters(all).entrySet()) {
-      if (e.getValue() > 0) {
-        out.put(e.getKey(), new Progress(sizes.getOrDefault(e.getKey(), 0L), e.getValue()));
-      }
-    }
-    return out;
+    return sizes;
   }
 
   private static void bindRooms(PreparedStatement ps, List<String> rooms) throws SQLException {

@@ -376,13 +376,20 @@ abstract class RoomLogIntegratorContract {
   @Test
   void aScheduledRunPassesOverARoomAnotherInstanceIsSteppingAndAForcedOneWaitsForIt()
       throws Exception {
-    RoomLogIntegrator integrator = integrator();
+    RoomLogIntegrator integrator =
+        new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
+    integrator.start(); // the first scheduled run is an hour away: tests run them by hand
     List<byte[]> held = new ArrayList<>(List.of(slots.message("held", 1, "dev", 1)));
     List<byte[]> free = new ArrayList<>(List.of(slots.tombstone("free", 1, "gap-sealed")));
     assertEquals(2, integrator.runScheduled());
     held.add(slots.message("held", 2, "dev", 2));
     free.add(slots.tombstone("free", 2, "gap-sealed"));
-    clock.advance(Duration.ofSeconds(1));
+    integrator.committed("held", List.of(committed(2, "dev", 2)));
+    integrator.committed(
+        "free",
+        List.of(
+            new LogSlot(2, MessageStatus.TOMBSTONE, "gap-sealed", null, null, null, null, null)));
+    clock.advance(Duration.ofHours(1));
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try (Connection other = db.dataSource().getConnection()) {
       other.setAutoCommit(false);
@@ -403,12 +410,13 @@ abstract class RoomLogIntegratorContract {
       pool.shutdownNow();
     }
     held.add(slots.message("held", 3, "dev", 3));
-    clock.advance(Duration.ofSeconds(1));
-    assertEquals(1, integrator.runScheduled(), "a room passed over is looked at again");
+    integrator.committed("held", List.of(committed(3, "dev", 3)));
+    clock.advance(Duration.ofHours(1));
+    assertEquals(1, integrator.runScheduled(), "the room's next number, by a scheduled run");
     assertLogIs("held", held);
+    integrator.close();
   }
 
-  /** The slot {@link RoomSlots#message} commits, as the write path hands it over. */
   /** What {@link #renumberMessageIds} adds to the message ids in SQL. */
   private static final long MOVED = 1_000_000;
 
@@ -429,6 +437,7 @@ abstract class RoomLogIntegratorContract {
     }
   }
 
+  /** The slot {@link RoomSlots#message} commits, as the write path hands it over. */
   private static LogSlot committed(long seq, String device, long index) {
     return committed(seq, device, index, 1000 + seq);
   }
@@ -572,7 +581,8 @@ abstract class RoomLogIntegratorContract {
   }
 
   @Test
-  void aScheduledRunLooksAtTheRoomsHandedOverAndAtEveryRoomNowAndThen() throws Exception {
+  void aScheduledRunLooksAtTheRoomsHandedOverAsFarAsHandedAndAtEveryRoomNowAndThen()
+      throws Exception {
     RoomLogIntegrator integrator =
         new RoomLogIntegrator(store, LOG_KEY, Duration.ofHours(1), clock);
     integrator.start(); // the first scheduled run is an hour away: tests run them by hand
@@ -580,15 +590,19 @@ abstract class RoomLogIntegratorContract {
       assertEquals(0, integrator.runScheduled(), "the first run looks at every room: none yet");
       byte[] handed = slots.message("handed", 1, "dev", 1);
       byte[] quiet = slots.tombstone("quiet", 1, "gap-sealed"); // message ids follow seq
+      // a number another instance committed: that instance integrates it, or a sweep does
+      byte[] elsewhere = slots.message("handed", 2, "dev", 2);
       integrator.committed("handed", List.of(committed(1, "dev", 1)));
-      assertEquals(1, integrator.runScheduled(), "the room handed over");
+      assertEquals(1, integrator.runScheduled(), "the room handed over, as far as handed");
       assertLogIs("handed", List.of(handed));
       for (int run = 2; run < RoomLogIntegrator.SWEEP_EVERY_RUNS; run++) {
         assertEquals(0, integrator.runScheduled(), "run " + run + " looks at no room");
       }
       assertTrue(store.log("quiet").isEmpty(), "not looked at yet");
-      assertEquals(1, integrator.runScheduled(), "every room again: the quiet one");
+      clock.advance(Duration.ofHours(1)); // the handed room's next checkpoint is due
+      assertEquals(2, integrator.runScheduled(), "every room again, every number of each");
       assertLogIs("quiet", List.of(quiet));
+      assertLogIs("handed", List.of(handed, elsewhere));
     } finally {
       integrator.close();
     }
