@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  *     its time along (to the rest)
  * @param processNanos CPU time of each watched process found, by name
  */
-record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> processNanos) {
+public record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> processNanos) {
   /** One thread's role ({@link #roleOf}) and CPU time so far. */
   record ThreadTime(String role, long nanos) {}
 
@@ -46,7 +46,7 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
       List.of("JIT", "GC", "requests", "Redis client", "room log", "devices");
 
   /** The prefix of the simulated devices' own threads. */
-  static final String DEVICE_THREAD = "bench-device-";
+  public static final String DEVICE_THREAD = "bench-device-";
 
   /** The processes watched besides this JVM. */
   static final List<String> WATCHED = List.of("mariadbd", "mysqld", "redis-server", "nats-server");
@@ -54,7 +54,7 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
   /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
   private static final long TICKS_PER_SECOND = 100;
 
-  CpuUse {
+  public CpuUse {
     threads = Map.copyOf(threads);
     processNanos = Map.copyOf(processNanos);
   }
@@ -106,7 +106,7 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
   }
 
   /** The CPU used so far. */
-  static CpuUse now() {
+  public static CpuUse now() {
     return new CpuUse(
         jvmCpuNanos(), threadsWithRoles(Path.of("/proc/self/task")), processes(Path.of("/proc")));
   }
@@ -122,8 +122,8 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
     if (name.startsWith("GC Thread#") || name.startsWith("G1 ")) {
       return "GC";
     }
-    if (name.startsWith("JettyServerThre")) { // Javalin's JettyServerThreadPool-<n>
-      return "requests";
+    if (name.startsWith("http-") || name.startsWith("JettyServerThre")) {
+      return "requests"; // the sync server's request threads; Javalin's default pool's
     }
     if (name.startsWith("lettuce-")) {
       return "Redis client";
@@ -184,7 +184,7 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
    * thread role ({@link #byRoleBetween}), the rest being what no role's live thread took; a process
    * not seen at both ends is left out.
    */
-  String perRecordSince(CpuUse earlier, long records) {
+  public String perRecordSince(CpuUse earlier, long records) {
     StringBuilder out = new StringBuilder("CPU \u00b5s/record:");
     String sep = " ";
     if (records > 0 && jvmNanos >= 0 && earlier.jvmNanos >= 0) {
@@ -243,7 +243,7 @@ record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, Long> pr
    * {@code wallNanos} of wall time (1.0 is one core busy), or NaN when no thread of the role was
    * seen or the wall time is not positive.
    */
-  double roleShareSince(CpuUse earlier, String role, long wallNanos) {
+  public double roleShareSince(CpuUse earlier, String role, long wallNanos) {
     Long used = byRoleBetween(earlier.threads, threads).get(role);
     return used == null || wallNanos <= 0 ? Double.NaN : used / (double) wallNanos;
   }

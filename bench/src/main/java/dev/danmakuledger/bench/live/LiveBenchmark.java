@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.live;
 
+import dev.danmakuledger.bench.ingest.CpuUse;
 import dev.danmakuledger.bench.ingest.CrowdLimits;
 import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
@@ -52,6 +53,12 @@ import java.util.stream.Stream;
  * {@value #KEEP_UP} of the offered one is marked {@code not valid} and never meets the target.
  */
 public final class LiveBenchmark {
+  /** Longest the run waits after the warm-up for the JIT to settle. */
+  static final Duration JIT_SETTLE = Duration.ofSeconds(60);
+
+  /** The JIT counts as settled on at most this share of a core. */
+  static final double SETTLED_JIT_SHARE = 0.10;
+
   /** The share of the offered rate the device must deliver for its latencies to count. */
   static final double KEEP_UP = 0.99;
 
@@ -209,6 +216,7 @@ public final class LiveBenchmark {
               "live: warm-up of %ds on a room of its own (a cold JVM's figures, not reported)%n",
               o.warmUp().toSeconds());
           once(on, run + "-warm-up", o, o.warmUp(), o.lingers().get(0), true, log);
+          settleJit(log);
         }
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
@@ -243,6 +251,29 @@ public final class LiveBenchmark {
    */
   private record Instances(
       SyncServer a, URI devicesTo, Duration rtt, SyncServer b, String redisUri) {}
+
+  /**
+   * Waits until the JIT's compiler threads took at most {@value #SETTLED_JIT_SHARE} of a core over
+   * a second, or {@link #JIT_SETTLE} passed: a server runs for days on compiled code, and on two
+   * busy cores the compile queue is still long when the warm-up ends.
+   */
+  private static void settleJit(PrintStream log) throws InterruptedException {
+    long start = System.nanoTime();
+    double share;
+    do {
+      CpuUse before = CpuUse.now();
+      long t0 = System.nanoTime();
+      Thread.sleep(1_000);
+      share = CpuUse.now().roleShareSince(before, "JIT", System.nanoTime() - t0);
+    } while (share > SETTLED_JIT_SHARE && System.nanoTime() - start < JIT_SETTLE.toNanos());
+    log.printf(
+        Locale.ROOT,
+        "live: after the warm-up, %.1f s for the JIT to settle (%s)%n",
+        (System.nanoTime() - start) / 1e9,
+        Double.isNaN(share)
+            ? "its threads not seen"
+            : String.format(Locale.ROOT, "compiling on %.0f%% of a core", share * 100));
+  }
 
   private static Outcome once(
       Instances on,
@@ -291,7 +322,9 @@ public final class LiveBenchmark {
               "live-device-" + run + "-" + linger.toMillis() + "-" + d));
     }
     StageTimes.Snapshot before = a.stageTimes();
+    CpuUse cpuBefore = CpuUse.now();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
+    String cpu = CpuUse.now().perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
     String stages = StageBreakdown.of(a.stageTimes().minus(before));
     pubsub.join(duration.toMillis() + 30_000);
     // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
@@ -340,6 +373,7 @@ public final class LiveBenchmark {
         out.floorP50(),
         out.floorP99());
     log.println("live: instance A's stages (server ms): " + stages);
+    log.println("live: " + cpu + " (the devices, both instances and the viewer share the JVM)");
     return out;
   }
 

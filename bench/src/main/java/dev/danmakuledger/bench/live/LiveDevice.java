@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.live;
 
+import dev.danmakuledger.bench.ingest.CpuUse;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.ingest.LedgerClient;
 import dev.danmakuledger.bench.ingest.SimulatedDevice;
@@ -71,8 +72,8 @@ final class LiveDevice {
   }
 
   /**
-   * Enrols a new device on {@code server}; its requests go through {@code http}, which devices
-   * share.
+   * Enrols a new device on {@code server} through {@code http}, which devices share; its batches
+   * then go over a connection of its own ({@link LedgerClient#withOwnConnection}).
    */
   static LiveDevice enroll(URI server, HttpClient http, String token, String deviceId)
       throws IOException {
@@ -86,7 +87,7 @@ final class LiveDevice {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while enrolling", e);
     }
-    return new LiveDevice(client, device);
+    return new LiveDevice(client.withOwnConnection(), device);
   }
 
   /**
@@ -106,7 +107,10 @@ final class LiveDevice {
       throws IOException, InterruptedException {
     long start = System.nanoTime();
     int n = devices.size();
-    ExecutorService pool = Executors.newFixedThreadPool(n);
+    AtomicLong threads = new AtomicLong();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            n, r -> new Thread(r, CpuUse.DEVICE_THREAD + "send-" + threads.incrementAndGet()));
     try {
       List<Future<Run>> runs = new ArrayList<>();
       for (int d = 0; d < n; d++) {
@@ -183,7 +187,7 @@ final class LiveDevice {
                 }
               }
             },
-            "live-capture");
+            CpuUse.DEVICE_THREAD + "capture");
     capture.setDaemon(true);
     capture.start();
     long maxBacklog = 0;
