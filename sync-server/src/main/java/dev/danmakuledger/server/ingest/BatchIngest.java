@@ -79,6 +79,7 @@ public final class BatchIngest implements AutoCloseable {
   private final RecordTriage triage;
   private final TickSequencer ticks;
   private final InFlightBatches inFlight;
+  private final RecentDevices recent = new RecentDevices();
   private final AdminHub admin;
   private final Clock clock;
   private final StageTimes stages = new StageTimes();
@@ -260,7 +261,8 @@ public final class BatchIngest implements AutoCloseable {
 
   /**
    * The batch's attempts from {@code attempt} on, each from the device row: the one {@code after} a
-   * predecessor it was chained behind, else read anew.
+   * predecessor it was chained behind, else the one the device's last batch committed here left
+   * ({@link RecentDevices}), else read anew; a retry after a stale row always reads anew.
    */
   private CompletableFuture<InFlightBatches.Settled> attempts(
       String deviceId,
@@ -273,7 +275,12 @@ public final class BatchIngest implements AutoCloseable {
       Executor executor) {
     CompletableFuture<InFlightBatches.Settled> tried;
     try {
-      DeviceRow known = attempt == 1 ? after : null;
+      DeviceRow known =
+          attempt > 1
+              ? null
+              : after != null
+                  ? after
+                  : canonicals.isEmpty() ? null : recent.startingAt(deviceId, oldSize);
       tried =
           attempt(
               deviceId,
@@ -292,6 +299,7 @@ public final class BatchIngest implements AutoCloseable {
           if (!(InFlightBatches.cause(e) instanceof StaleDeviceException)) {
             return CompletableFuture.failedFuture(InFlightBatches.cause(e));
           }
+          recent.stale(deviceId);
           if (attempt >= MAX_ATTEMPTS) {
             return CompletableFuture.failedFuture(
                 new LedgerException(
@@ -437,6 +445,7 @@ public final class BatchIngest implements AutoCloseable {
       outcomes.add(r.wire());
     }
     tally.count(outcomes);
+    recent.committed(updated);
     return settled(updated, outcomes, receipt, false);
   }
 

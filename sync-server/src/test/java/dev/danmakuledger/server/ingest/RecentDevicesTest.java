@@ -1,0 +1,104 @@
+package dev.danmakuledger.server.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.danmakuledger.server.storage.DeviceRow;
+import dev.danmakuledger.server.storage.DeviceStatus;
+import dev.danmakuledger.server.storage.EdgeCounters;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class RecentDevicesTest {
+  private final AtomicLong now = new AtomicLong(1_000);
+
+  private static DeviceRow at(String id, long size, long version, DeviceStatus status) {
+    return new DeviceRow(
+        id,
+        new byte[32],
+        "verifier",
+        status,
+        null,
+        size,
+        size,
+        new byte[0],
+        new byte[32],
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        new EdgeCounters(0, 0, 0, 0),
+        version,
+        0);
+  }
+
+  @Test
+  void aCommittedRowIsRecalledOnlyForABatchStartingAtItsVerifiedSize() {
+    RecentDevices recent = new RecentDevices(10, now::get);
+    DeviceRow row = at("d1", 20, 3, DeviceStatus.ACTIVE);
+    recent.committed(row);
+
+    assertSame(row, recent.startingAt("d1", 20));
+    assertNull(recent.startingAt("d1", 19), "a resend reads SQL");
+    assertNull(recent.startingAt("d1", 21), "a batch beyond reads SQL");
+    assertNull(recent.startingAt("d2", 0), "never committed here");
+  }
+
+  @Test
+  void aQuarantinedRowIsNeverRecalled() {
+    RecentDevices recent = new RecentDevices(10, now::get);
+    recent.committed(at("d1", 20, 3, DeviceStatus.QUARANTINED));
+
+    assertNull(recent.startingAt("d1", 20));
+  }
+
+  @Test
+  void anOlderRowDoesNotReplaceANewerOne() {
+    RecentDevices recent = new RecentDevices(10, now::get);
+    DeviceRow newer = at("d1", 40, 5, DeviceStatus.ACTIVE);
+    recent.committed(newer);
+    recent.committed(at("d1", 20, 4, DeviceStatus.ACTIVE));
+
+    assertSame(newer, recent.startingAt("d1", 40));
+    assertNull(recent.startingAt("d1", 20));
+  }
+
+  @Test
+  void aDeviceFoundStaleReadsSqlForAMinuteEvenAfterCommittingHere() {
+    RecentDevices recent = new RecentDevices(10, now::get);
+    recent.committed(at("d1", 20, 3, DeviceStatus.ACTIVE));
+    recent.stale("d1");
+    assertNull(recent.startingAt("d1", 20));
+
+    DeviceRow next = at("d1", 30, 5, DeviceStatus.ACTIVE);
+    recent.committed(next);
+    now.addAndGet(RecentDevices.AFTER_STALE.toNanos() - 1);
+    assertNull(recent.startingAt("d1", 30), "one nanosecond before the minute is over");
+
+    now.incrementAndGet();
+    assertSame(next, recent.startingAt("d1", 30));
+  }
+
+  @Test
+  void atMostTheBoundIsRememberedTheLeastRecentlyUsedDroppedFirst() {
+    RecentDevices recent = new RecentDevices(2, now::get);
+    recent.committed(at("a", 1, 1, DeviceStatus.ACTIVE));
+    recent.committed(at("b", 1, 1, DeviceStatus.ACTIVE));
+    recent.startingAt("a", 1); // a is now the most recently used
+    recent.committed(at("c", 1, 1, DeviceStatus.ACTIVE));
+
+    assertEquals(2, recent.size());
+    assertNull(recent.startingAt("b", 1));
+    assertEquals("a", recent.startingAt("a", 1).id());
+    assertEquals("c", recent.startingAt("c", 1).id());
+
+    recent.stale("d"); // a device read from SQL takes a place too, and stays bounded
+    assertEquals(2, recent.size());
+    assertThrows(IllegalArgumentException.class, () -> new RecentDevices(0, now::get));
+  }
+}
