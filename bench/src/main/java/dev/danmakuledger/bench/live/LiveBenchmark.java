@@ -41,11 +41,11 @@ import java.util.stream.Stream;
  * syncs to instance A the way the edge agent's sync daemon does — a batch once the oldest pending
  * capture has waited {@code linger}, or at once while a backlog is pending ({@link LiveDevice}) —
  * and a viewer subscribed to the room on instance B measures each message's time from its local ack
- * to its SSE receipt. In the same run, a Redis PUBLISH→SUBSCRIBE round trip at the same rate is the
- * floor no broadcast on this Redis can beat. Each linger of the sweep runs on its own room and
- * device against the same two instances. With a {@link LinkProfile} the devices reach instance A
- * through one {@link LinkProxy} (a venue's terminals share its uplink), and the target grows by the
- * link's round trip.
+ * to its SSE receipt. In the same run, right after the devices' part, a Redis PUBLISH→SUBSCRIBE
+ * round trip at the same rate is the floor no broadcast on this Redis can beat. Each linger of the
+ * sweep runs on its own room and device against the same two instances. With a {@link LinkProfile}
+ * the devices reach instance A through one {@link LinkProxy} (a venue's terminals share its
+ * uplink), and the target grows by the link's round trip.
  *
  * <p>A latency is only a latency if the device kept up: when fewer messages per second reached the
  * server than were captured, messages queue on the device and the percentiles measure that queue.
@@ -307,10 +307,6 @@ public final class LiveBenchmark {
     Thread viewer = new Thread(() -> view(stream, acked, sse), "live-viewer");
     viewer.setDaemon(true);
     viewer.start();
-    Latencies floor = new Latencies();
-    Thread pubsub = new Thread(() -> pubSub(on.redisUri(), rate, duration, floor), "live-pubsub");
-    pubsub.setDaemon(true);
-    pubsub.start();
     List<LiveDevice> enrolled = new ArrayList<>();
     HttpClient http = LedgerClient.newHttpClient();
     for (int d = 0; d < devices; d++) {
@@ -324,9 +320,8 @@ public final class LiveBenchmark {
     StageTimes.Snapshot before = a.stageTimes();
     CpuUse cpuBefore = CpuUse.now();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
-    String cpu = CpuUse.now().perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
+    String cpu = r.cpuAtEnd().perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
     String stages = StageBreakdown.of(a.stageTimes().minus(before));
-    pubsub.join(duration.toMillis() + 30_000);
     // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
     Duration drain = warmUp ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
     long deadline = System.nanoTime() + drain.toNanos();
@@ -334,6 +329,10 @@ public final class LiveBenchmark {
       LockSupport.parkNanos(10_000_000);
     }
     stream.body().close();
+    // the floor after the ledger's run, not beside it: its client's threads would take the CPU
+    // of the server under test
+    Latencies floor = new Latencies();
+    pubSub(on.redisUri(), rate, duration, floor);
     Outcome out;
     synchronized (sse) {
       out =

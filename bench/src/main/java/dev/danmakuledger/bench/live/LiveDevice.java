@@ -15,12 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,6 +52,9 @@ final class LiveDevice {
    * @param maxBacklog the most captures pending at once
    * @param roundTrips the time of each batch's POST until its answer (with every attempt it took)
    * @param resends batches sent again because their connection was cut before the answer
+   * @param cpuAtEnd the JVM's CPU use once every capture was acknowledged, read while the devices'
+   *     threads were still alive (so that their time counts as theirs), or null for one device's
+   *     run
    */
   record Run(
       long sent,
@@ -57,7 +62,8 @@ final class LiveDevice {
       double achieved,
       long maxBacklog,
       Latencies roundTrips,
-      long resends) {}
+      long resends,
+      CpuUse cpuAtEnd) {}
 
   /** Attempts of one batch whose connections are cut before the answer, before the run fails. */
   private static final int MAX_ATTEMPTS = 20;
@@ -107,6 +113,7 @@ final class LiveDevice {
       throws IOException, InterruptedException {
     long start = System.nanoTime();
     int n = devices.size();
+    CountDownLatch measured = new CountDownLatch(1);
     AtomicLong threads = new AtomicLong();
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -118,7 +125,8 @@ final class LiveDevice {
         int first = d;
         double share = (double) rate / n;
         runs.add(
-            pool.submit(() -> device.run(room, share, duration, linger, acked, start, first, n)));
+            pool.submit(
+                () -> device.run(room, share, duration, linger, acked, start, first, n, measured)));
       }
       long sent = 0;
       long resends = 0;
@@ -137,10 +145,12 @@ final class LiveDevice {
         roundTrips.merge(r.roundTrips());
       }
       long done = System.nanoTime();
+      CpuUse cpu = CpuUse.now();
       double window = duration.toNanos() / 1e9;
       double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
-      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips, resends);
+      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips, resends, cpu);
     } finally {
+      measured.countDown();
       pool.shutdownNow();
     }
   }
@@ -149,7 +159,8 @@ final class LiveDevice {
    * Captures {@code rate} messages a second into {@code room} for {@code duration} from {@code
    * start}, syncing with {@code linger}; capture k gets the number {@code firstNumber + k * step},
    * and its due time goes into {@code acked} under that number before it is sent. Returns once
-   * every capture was acknowledged by the server.
+   * every capture was acknowledged by the server; its capture thread ends once {@code measured} is
+   * counted down.
    */
   Run run(
       String room,
@@ -159,9 +170,11 @@ final class LiveDevice {
       Map<Long, Long> acked,
       long start,
       long firstNumber,
-      long step)
+      long step,
+      CountDownLatch measured)
       throws IOException, InterruptedException {
     LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    AtomicBoolean capturing = new AtomicBoolean(true);
     AtomicLong captured = new AtomicLong();
     Thread sender = Thread.currentThread();
     long end = start + duration.toNanos();
@@ -172,6 +185,12 @@ final class LiveDevice {
               for (long k = 0; ; k++) {
                 long due = start + k * period;
                 if (due >= end) {
+                  capturing.set(false);
+                  try {
+                    measured.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
                   return;
                 }
                 long wait = due - System.nanoTime();
@@ -194,7 +213,7 @@ final class LiveDevice {
     long resends = 0;
     Latencies roundTrips = new Latencies();
     long millis = System.currentTimeMillis();
-    while (capture.isAlive() || !queue.isEmpty()) {
+    while (capturing.get() || !queue.isEmpty()) {
       Pending first = queue.poll(50, TimeUnit.MILLISECONDS);
       if (first == null) {
         continue;
@@ -264,6 +283,7 @@ final class LiveDevice {
         captured.get() / draining,
         maxBacklog,
         roundTrips,
-        resends);
+        resends,
+        null);
   }
 }
