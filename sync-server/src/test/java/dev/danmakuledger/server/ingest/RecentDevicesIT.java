@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
-import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
-import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchRequest;
@@ -18,26 +16,19 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.protocol.wire.admin.AdminEvent.Severity;
 import dev.danmakuledger.server.LedgerException;
-import dev.danmakuledger.server.ServerConfig;
-import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.events.AlertKind;
 import dev.danmakuledger.server.events.Events;
-import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.redis.MessageIds;
-import dev.danmakuledger.server.redis.RoomSequencer;
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.testkit.TestDevice;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +39,6 @@ import org.junit.jupiter.api.Test;
  * on since, and the batch is then answered as it would have been from SQL.
  */
 class RecentDevicesIT {
-  private static final SecureRandom KEYS = new SecureRandom();
   private static final AtomicInteger RUNS = new AtomicInteger();
 
   private RedisFixture redis;
@@ -80,18 +70,7 @@ class RecentDevicesIT {
   private BatchIngest instance(String name) {
     MessageIds leased = MessageIds.lease(scripts, "recent-" + name, Duration.ofMinutes(1), clock);
     ids.add(leased);
-    return new BatchIngest(
-        store,
-        new RoomSequencer(scripts, Duration.ofDays(1)),
-        leased,
-        NoteSigner.generate("server", KEYS),
-        CosignatureSigner.generate("server-cosigner", KEYS),
-        List.of(),
-        Pattern.compile("review-me"),
-        new RoomHub(new ConfirmedFeed(db)),
-        new AdminHub(),
-        ServerConfig.DEFAULT_BATCH_WINDOW,
-        clock);
+    return IngestFixtures.ingest(store, db, scripts, leased, clock);
   }
 
   @AfterEach
@@ -105,16 +84,7 @@ class RecentDevicesIT {
   }
 
   private TestDevice enrolled(String id) {
-    TestDevice d = TestDevice.create(id);
-    new DeviceEnroller(
-            store,
-            "token",
-            NoteSigner.generate("server", KEYS),
-            CosignatureSigner.generate("server-cosigner", KEYS).verifierKey(),
-            new AdminHub(),
-            clock)
-        .enroll(d.id, d.signer.publicKey(), "token");
-    return d;
+    return IngestFixtures.enrolled(store, clock, id);
   }
 
   private static IngestResult send(BatchIngest on, BatchRequest batch, TestDevice d) {

@@ -7,34 +7,42 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
-import dev.danmakuledger.server.storage.EdgeCounters;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RecentDevicesTest {
   private final AtomicLong now = new AtomicLong(1_000);
 
+  /** The row of {@code id} after {@code version} batches, the last one ending at {@code size}. */
   private static DeviceRow at(String id, long size, long version, DeviceStatus status) {
+    DeviceRow row = DeviceRow.enrolled(id, new byte[32], "verifier", new byte[0], new byte[32], 0);
+    for (long v = 0; v < version; v++) {
+      row = row.verifiedUpTo(size, new byte[0], new byte[32], null, null, 0, null, row.edge());
+    }
+    return status == DeviceStatus.ACTIVE ? row : quarantined(row);
+  }
+
+  private static DeviceRow quarantined(DeviceRow r) {
     return new DeviceRow(
-        id,
-        new byte[32],
-        "verifier",
-        status,
-        null,
-        size,
-        size,
-        new byte[0],
-        new byte[32],
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        new EdgeCounters(0, 0, 0, 0),
-        version,
-        0);
+        r.id(),
+        r.publicKey(),
+        r.verifierKey(),
+        DeviceStatus.QUARANTINED,
+        "fork",
+        r.verifiedSize(),
+        r.claimedSize(),
+        r.compactRange(),
+        r.rootHash(),
+        r.lastCheckpoint(),
+        r.lastReceipt(),
+        r.lastCheckpointAt(),
+        r.lastReceiptAt(),
+        r.lastSeenAt(),
+        r.clockSkewMs(),
+        r.signatureFailures(),
+        r.edge(),
+        r.version() + 1,
+        r.createdAt());
   }
 
   @Test

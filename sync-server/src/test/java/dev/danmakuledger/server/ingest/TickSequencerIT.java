@@ -7,25 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
-import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
-import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
-import dev.danmakuledger.server.ServerConfig;
-import dev.danmakuledger.server.events.AdminHub;
-import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.redis.MessageIds;
-import dev.danmakuledger.server.redis.RoomSequencer;
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import dev.danmakuledger.testkit.TestDevice;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -37,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +40,6 @@ import org.junit.jupiter.api.Test;
  * batches sent meanwhile are all waiting when the next tick starts.
  */
 class TickSequencerIT {
-  private static final SecureRandom KEYS = new SecureRandom();
   private static final AtomicInteger RUNS = new AtomicInteger();
 
   private RedisFixture redis;
@@ -75,19 +65,7 @@ class TickSequencerIT {
     HeldCommits.release = new CountDownLatch(1);
     LedgerStore store = new LedgerStore(db, clock);
     ids = MessageIds.lease(scripts, "ticks", Duration.ofMinutes(1), clock);
-    ingest =
-        new BatchIngest(
-            store,
-            new RoomSequencer(scripts, Duration.ofDays(1)),
-            ids,
-            NoteSigner.generate("server", KEYS),
-            CosignatureSigner.generate("server-cosigner", KEYS),
-            List.of(),
-            Pattern.compile("review-me"),
-            new RoomHub(new ConfirmedFeed(db)),
-            new AdminHub(),
-            ServerConfig.DEFAULT_BATCH_WINDOW,
-            clock);
+    ingest = IngestFixtures.ingest(store, db, scripts, ids, clock);
     pool = Executors.newFixedThreadPool(4);
   }
 
@@ -105,16 +83,7 @@ class TickSequencerIT {
   }
 
   private TestDevice enrolled(String id) {
-    TestDevice d = TestDevice.create(id);
-    new DeviceEnroller(
-            new LedgerStore(db, clock),
-            "token",
-            NoteSigner.generate("server", KEYS),
-            CosignatureSigner.generate("server-cosigner", KEYS).verifierKey(),
-            new AdminHub(),
-            clock)
-        .enroll(d.id, d.signer.publicKey(), "token");
-    return d;
+    return IngestFixtures.enrolled(new LedgerStore(db, clock), clock, id);
   }
 
   /** Captures two records in {@code room} and sends the device's whole log. */
