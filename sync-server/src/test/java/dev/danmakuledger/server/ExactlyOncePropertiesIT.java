@@ -18,13 +18,11 @@ import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
 import dev.danmakuledger.server.events.AdminHub;
-import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.DeviceEnroller;
 import dev.danmakuledger.server.ingest.GapSealer;
+import dev.danmakuledger.server.ingest.IngestFixtures;
 import dev.danmakuledger.server.redis.MessageIds;
-import dev.danmakuledger.server.redis.RoomSequencer;
-import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
@@ -46,7 +44,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -114,24 +111,9 @@ class ExactlyOncePropertiesIT {
       LedgerStore store = new LedgerStore(db, clock);
       List<Instance> instances = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        RoomSequencer sequencer = new RoomSequencer(scripts, Duration.ofDays(1));
         MessageIds ids =
             MessageIds.lease(scripts, "model-" + run + "-" + i, Duration.ofMinutes(1), clock);
-        instances.add(
-            new Instance(
-                new BatchIngest(
-                    store,
-                    sequencer,
-                    ids,
-                    NoteSigner.generate("server", KEYS),
-                    CosignatureSigner.generate("server-cosigner", KEYS),
-                    List.of(),
-                    Pattern.compile("review-me"),
-                    new RoomHub(new ConfirmedFeed(db)),
-                    new AdminHub(),
-                    ServerConfig.DEFAULT_BATCH_WINDOW,
-                    clock),
-                ids));
+        instances.add(new Instance(IngestFixtures.ingest(store, db, scripts, ids, clock), ids));
       }
       try {
         List<Device> devices = enroll(store, clock, run);

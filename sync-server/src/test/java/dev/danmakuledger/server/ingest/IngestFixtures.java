@@ -18,8 +18,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** The write path of one instance over shared stores, and enrolled devices, for the ingest ITs. */
-final class IngestFixtures {
+/**
+ * The write path of one instance over shared stores, and enrolled devices, for the write-path ITs.
+ */
+public final class IngestFixtures {
   private static final SecureRandom KEYS = new SecureRandom();
 
   private IngestFixtures() {}
@@ -28,7 +30,7 @@ final class IngestFixtures {
    * An instance's ingest on {@code db} and the Redis of {@code scripts}, with message ids from
    * {@code ids}; texts matching {@code review-me} are held for review.
    */
-  static BatchIngest ingest(
+  public static BatchIngest ingest(
       LedgerStore store, Database db, DedupeScripts scripts, MessageIds ids, Clock clock) {
     return new BatchIngest(
         store,
@@ -45,7 +47,7 @@ final class IngestFixtures {
   }
 
   /** A new device enrolled on {@code store}. */
-  static TestDevice enrolled(LedgerStore store, Clock clock, String id) {
+  public static TestDevice enrolled(LedgerStore store, Clock clock, String id) {
     TestDevice d = TestDevice.create(id);
     new DeviceEnroller(
             store,
