@@ -26,9 +26,9 @@ import java.util.Locale;
  * its first byte) is sent once more on a new connection; any other failure closes the connection
  * and is thrown. Not thread-safe: one connection for one caller at a time.
  */
-public final class PlainHttp implements Closeable {
+final class PlainHttp implements Closeable {
   /** A reply: its status, its {@code Content-Type} (empty without one) and its body. */
-  public record Response(int status, String contentType, byte[] body) {}
+  record Response(int status, String contentType, byte[] body) {}
 
   /** The longest reply body read; a longer one fails the exchange. */
   static final int MAX_BODY = 16 << 20;
@@ -47,7 +47,7 @@ public final class PlainHttp implements Closeable {
    * @param base the server, e.g. {@code http://127.0.0.1:8080} (plain HTTP only)
    * @param timeout the longest a connect or a read of the reply waits
    */
-  public PlainHttp(URI base, Duration timeout) {
+  PlainHttp(URI base, Duration timeout) {
     if (!"http".equals(base.getScheme()) || base.getHost() == null || base.getPort() < 0) {
       throw new IllegalArgumentException("want http://host:port, got " + base);
     }
@@ -57,7 +57,7 @@ public final class PlainHttp implements Closeable {
   }
 
   /** {@code POST path} with {@code body} of {@code contentType}; the reply once read whole. */
-  public Response post(String path, String contentType, byte[] body) throws IOException {
+  Response post(String path, String contentType, byte[] body) throws IOException {
     byte[] head =
         ("POST "
                 + path
