@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
-import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
-import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.protocol.error.ErrorCode;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.testing.MutableClock;
@@ -17,9 +15,7 @@ import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
-import dev.danmakuledger.server.events.AdminHub;
 import dev.danmakuledger.server.ingest.BatchIngest;
-import dev.danmakuledger.server.ingest.DeviceEnroller;
 import dev.danmakuledger.server.ingest.GapSealer;
 import dev.danmakuledger.server.ingest.IngestFixtures;
 import dev.danmakuledger.server.redis.MessageIds;
@@ -29,7 +25,6 @@ import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import dev.danmakuledger.testkit.TestDevice;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -67,7 +62,6 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class ExactlyOncePropertiesIT {
   private static final Duration SEAL_AFTER = Duration.ofSeconds(30);
   private static final AtomicInteger RUNS = new AtomicInteger();
-  private static final SecureRandom KEYS = new SecureRandom();
 
   static RedisFixture redis;
   static DedupeScripts scripts;
@@ -142,18 +136,8 @@ class ExactlyOncePropertiesIT {
 
   private static List<Device> enroll(LedgerStore store, MutableClock clock, int run) {
     List<Device> devices = new ArrayList<>();
-    DeviceEnroller enroller =
-        new DeviceEnroller(
-            store,
-            "token",
-            NoteSigner.generate("server", KEYS),
-            CosignatureSigner.generate("server-cosigner", KEYS).verifierKey(),
-            new AdminHub(),
-            clock);
     for (int i = 0; i < 3; i++) {
-      TestDevice d = TestDevice.create("dev" + run + "x" + i);
-      enroller.enroll(d.id, d.signer.publicKey(), "token");
-      devices.add(new Device(d));
+      devices.add(new Device(IngestFixtures.enrolled(store, clock, "dev" + run + "x" + i)));
     }
     return devices;
   }

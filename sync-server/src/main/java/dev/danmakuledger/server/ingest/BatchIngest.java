@@ -278,9 +278,7 @@ public final class BatchIngest implements AutoCloseable {
       DeviceRow known =
           attempt > 1
               ? null
-              : after != null
-                  ? after
-                  : canonicals.isEmpty() ? null : recent.startingAt(deviceId, oldSize);
+              : after != null ? after : recent.startingAt(deviceId, oldSize, canonicals);
       tried =
           attempt(
               deviceId,

@@ -4,6 +4,7 @@ import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -54,11 +55,14 @@ final class RecentDevices {
   }
 
   /**
-   * The remembered row of {@code deviceId} for a batch of records from {@code oldSize}, or null
-   * when the batch must read SQL: none remembered, the device recently found stale here, not
-   * active, or {@code oldSize} not its remembered verified size.
+   * The remembered row of {@code deviceId} for a batch of {@code records} from {@code oldSize}, or
+   * null when the batch must read SQL: no records, none remembered, the device recently found stale
+   * here, not active, or {@code oldSize} not its remembered verified size.
    */
-  synchronized DeviceRow startingAt(String deviceId, long oldSize) {
+  synchronized DeviceRow startingAt(String deviceId, long oldSize, List<?> records) {
+    if (records.isEmpty()) {
+      return null;
+    }
     Entry e = devices.get(deviceId);
     if (e == null || e.row() == null || nanoTime.getAsLong() - e.fromSqlUntilNanos() < 0) {
       return null;

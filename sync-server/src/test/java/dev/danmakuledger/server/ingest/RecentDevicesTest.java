@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RecentDevicesTest {
+  private static final List<byte[]> ONE = List.of(new byte[1]);
   private final AtomicLong now = new AtomicLong(1_000);
 
   /** The row of {@code id} after {@code version} batches, the last one ending at {@code size}. */
@@ -51,10 +53,11 @@ class RecentDevicesTest {
     DeviceRow row = at("d1", 20, 3, DeviceStatus.ACTIVE);
     recent.committed(row);
 
-    assertSame(row, recent.startingAt("d1", 20));
-    assertNull(recent.startingAt("d1", 19), "a resend reads SQL");
-    assertNull(recent.startingAt("d1", 21), "a batch beyond reads SQL");
-    assertNull(recent.startingAt("d2", 0), "never committed here");
+    assertSame(row, recent.startingAt("d1", 20, ONE));
+    assertNull(recent.startingAt("d1", 19, ONE), "a resend reads SQL");
+    assertNull(recent.startingAt("d1", 21, ONE), "a batch beyond reads SQL");
+    assertNull(recent.startingAt("d2", 0, ONE), "never committed here");
+    assertNull(recent.startingAt("d1", 20, List.of()), "an empty batch reads SQL");
   }
 
   @Test
@@ -62,7 +65,7 @@ class RecentDevicesTest {
     RecentDevices recent = new RecentDevices(10, now::get);
     recent.committed(at("d1", 20, 3, DeviceStatus.QUARANTINED));
 
-    assertNull(recent.startingAt("d1", 20));
+    assertNull(recent.startingAt("d1", 20, ONE));
   }
 
   @Test
@@ -72,8 +75,8 @@ class RecentDevicesTest {
     recent.committed(newer);
     recent.committed(at("d1", 20, 4, DeviceStatus.ACTIVE));
 
-    assertSame(newer, recent.startingAt("d1", 40));
-    assertNull(recent.startingAt("d1", 20));
+    assertSame(newer, recent.startingAt("d1", 40, ONE));
+    assertNull(recent.startingAt("d1", 20, ONE));
   }
 
   @Test
@@ -81,15 +84,15 @@ class RecentDevicesTest {
     RecentDevices recent = new RecentDevices(10, now::get);
     recent.committed(at("d1", 20, 3, DeviceStatus.ACTIVE));
     recent.stale("d1");
-    assertNull(recent.startingAt("d1", 20));
+    assertNull(recent.startingAt("d1", 20, ONE));
 
     DeviceRow next = at("d1", 30, 5, DeviceStatus.ACTIVE);
     recent.committed(next);
     now.addAndGet(RecentDevices.AFTER_STALE.toNanos() - 1);
-    assertNull(recent.startingAt("d1", 30), "one nanosecond before the minute is over");
+    assertNull(recent.startingAt("d1", 30, ONE), "one nanosecond before the minute is over");
 
     now.incrementAndGet();
-    assertSame(next, recent.startingAt("d1", 30));
+    assertSame(next, recent.startingAt("d1", 30, ONE));
   }
 
   @Test
@@ -97,13 +100,13 @@ class RecentDevicesTest {
     RecentDevices recent = new RecentDevices(2, now::get);
     recent.committed(at("a", 1, 1, DeviceStatus.ACTIVE));
     recent.committed(at("b", 1, 1, DeviceStatus.ACTIVE));
-    recent.startingAt("a", 1); // a is now the most recently used
+    recent.startingAt("a", 1, ONE); // a is now the most recently used
     recent.committed(at("c", 1, 1, DeviceStatus.ACTIVE));
 
     assertEquals(2, recent.size());
-    assertNull(recent.startingAt("b", 1));
-    assertEquals("a", recent.startingAt("a", 1).id());
-    assertEquals("c", recent.startingAt("c", 1).id());
+    assertNull(recent.startingAt("b", 1, ONE));
+    assertEquals("a", recent.startingAt("a", 1, ONE).id());
+    assertEquals("c", recent.startingAt("c", 1, ONE).id());
 
     recent.stale("d"); // a device read from SQL takes a place too, and stays bounded
     assertEquals(2, recent.size());
