@@ -20,7 +20,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -300,6 +299,7 @@ public final class IngestBenchmark {
           Deque<PreparedBatch> ready = prepared.get(d);
           List<List<DanmakuRecord>> mine = sent.get(d);
           int window = inFlight.get(d);
+          LedgerClient own = client.withOwnConnections();
           running.add(
               pool.submit(
                   () -> {
@@ -331,15 +331,14 @@ public final class IngestBenchmark {
                         }
                         long t0 = System.nanoTime();
                         unanswered.addLast(
-                            new InFlight(
-                                batch, body, t0, client.postBatchAsync(device.deviceId(), body)));
+                            new InFlight(batch, body, t0, own.sendBatch(device.deviceId(), body)));
                         queued += batch.size();
                       }
                       InFlight oldest = unanswered.pollFirst();
                       if (oldest == null) {
                         break;
                       }
-                      LedgerClient.Reply<BatchResponse> reply = oldest.reply().get();
+                      LedgerClient.Reply<BatchResponse> reply = oldest.reply().reply();
                       if (reply.status() == 409 && "size-mismatch".equals(reply.code())) {
                         // It reached the server before the batch it continues (another
                         // connection), or that one failed, and those sent after it continue it:
@@ -348,7 +347,7 @@ public final class IngestBenchmark {
                         // order (every earlier one is answered by then).
                         counts[3]++;
                         resuming = true;
-                        reply = client.postBatch(device.deviceId(), oldest.body());
+                        reply = own.postBatch(device.deviceId(), oldest.body());
                       }
                       if (unanswered.isEmpty()) {
                         resuming = false;
@@ -462,10 +461,7 @@ public final class IngestBenchmark {
 
   /** A batch sent and not yet answered. */
   private record InFlight(
-      List<DanmakuRecord> records,
-      byte[] body,
-      long sentAt,
-      CompletableFuture<LedgerClient.Reply<BatchResponse>> reply) {}
+      List<DanmakuRecord> records, byte[] body, long sentAt, LedgerClient.SentBatch reply) {}
 
   /**
    * The batches {@code device} keeps in flight: at most {@code most}, and no more than the server

@@ -14,7 +14,6 @@ import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.server.http.HttpApi;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -22,7 +21,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * The device side of the sync-server HTTP API (docs/architecture.md §4, §8) as the benchmarks and
@@ -37,8 +37,11 @@ public final class LedgerClient {
   private final Duration timeout;
   private final boolean closeEach;
 
-  /** The connection batches are posted on, or null to post them with {@link #http}. */
-  private final PlainHttp batches;
+  /**
+   * The idle connections of this client's own that batches are posted on, or null to post them with
+   * {@link #http}.
+   */
+  private final Deque<PlainHttp> batches;
 
   /** A reply: the status and either the parsed body or the problem document. */
   public record Reply<T>(int status, T body, Problem problem) {
@@ -89,7 +92,7 @@ public final class LedgerClient {
   }
 
   private LedgerClient(
-      URI base, Duration timeout, boolean closeEach, HttpClient http, PlainHttp batches) {
+      URI base, Duration timeout, boolean closeEach, HttpClient http, Deque<PlainHttp> batches) {
     this.base = base;
     this.timeout = timeout;
     this.closeEach = closeEach;
@@ -98,13 +101,13 @@ public final class LedgerClient {
   }
 
   /**
-   * This client, but posting batches ({@link #postBatch}) over a keep-alive connection of its own
-   * ({@link PlainHttp}), written and read on the caller's thread: for a simulated device that waits
-   * for each answer, so that hundreds of them cost the machine little besides the server's work.
-   * Its batch posts then take one caller at a time.
+   * This client, but posting batches ({@link #postBatch}, {@link #sendBatch}) over keep-alive
+   * connections of its own ({@link PlainHttp}), written and read on the caller's thread: for a
+   * simulated device, so that hundreds of them cost the machine little besides the server's work. A
+   * batch takes an idle connection, or a new one when every connection awaits a reply.
    */
-  public LedgerClient withOwnConnection() {
-    return new LedgerClient(base, timeout, closeEach, http, new PlainHttp(base, timeout));
+  public LedgerClient withOwnConnections() {
+    return new LedgerClient(base, timeout, closeEach, http, new ArrayDeque<>());
   }
 
   /**
@@ -139,37 +142,75 @@ public final class LedgerClient {
   /** {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made. */
   public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
       throws IOException, InterruptedException {
-    String path = "/v1/devices/" + deviceId + "/batches";
     if (batches == null) {
-      return postJson(path, encodedBatch, BatchResponse.class);
+      return postJson(batchPath(deviceId), encodedBatch, BatchResponse.class);
     }
-    synchronized (batches) {
-      PlainHttp.Response res = batches.post(path, "application/json", encodedBatch);
-      return reply(res.status(), res.contentType(), res.body(), BatchResponse.class);
-    }
+    return sendBatch(deviceId, encodedBatch).reply();
   }
 
   /**
-   * {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made, without waiting:
-   * the way a device keeps several batches in flight. The future fails with an {@link
-   * UncheckedIOException} when the reply is not what the API sends.
+   * Writes {@code POST /v1/devices/{deviceId}/batches} with a body {@link #encode} made on a
+   * connection of this client's own and returns before the reply: the way a device keeps several
+   * batches in flight, each on a connection of its own. {@link SentBatch#reply} reads the reply on
+   * the caller's thread.
+   *
+   * @throws IllegalStateException when this client has no connections of its own ({@link
+   *     #withOwnConnections})
    */
-  public CompletableFuture<Reply<BatchResponse>> postBatchAsync(
-      String deviceId, byte[] encodedBatch) {
-    HttpRequest req =
-        builder("/v1/devices/" + deviceId + "/batches")
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
-            .build();
-    return http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(
-            res -> {
-              try {
-                return reply(res, BatchResponse.class);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
+  public SentBatch sendBatch(String deviceId, byte[] encodedBatch) throws IOException {
+    if (batches == null) {
+      throw new IllegalStateException("sendBatch needs connections of its own");
+    }
+    PlainHttp connection;
+    synchronized (batches) {
+      connection = batches.isEmpty() ? new PlainHttp(base, timeout) : batches.pop();
+    }
+    try {
+      connection.send(batchPath(deviceId), "application/json", encodedBatch);
+    } catch (IOException | RuntimeException e) {
+      idle(connection);
+      throw e;
+    }
+    return new SentBatch(connection);
+  }
+
+  /** A batch {@link #sendBatch} wrote, its reply not read yet. */
+  public final class SentBatch {
+    private final PlainHttp connection;
+    private boolean read;
+
+    private SentBatch(PlainHttp connection) {
+      this.connection = connection;
+    }
+
+    /**
+     * Reads the reply, once; the connection then takes the client's next batch.
+     *
+     * @throws IllegalStateException when it was read already
+     */
+    public Reply<BatchResponse> reply() throws IOException {
+      if (read) {
+        throw new IllegalStateException("the reply was read already");
+      }
+      read = true;
+      try {
+        PlainHttp.Response res = connection.receive();
+        return LedgerClient.this.reply(
+            res.status(), res.contentType(), res.body(), BatchResponse.class);
+      } finally {
+        idle(connection);
+      }
+    }
+  }
+
+  private void idle(PlainHttp connection) {
+    synchronized (batches) {
+      batches.push(connection);
+    }
+  }
+
+  private static String batchPath(String deviceId) {
+    return "/v1/devices/" + deviceId + "/batches";
   }
 
   /**

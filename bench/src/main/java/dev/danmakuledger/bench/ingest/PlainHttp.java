@@ -24,7 +24,9 @@ import java.util.Locale;
  *
  * <p>A request that meets a connection the server closed while it was idle (the reply ends before
  * its first byte) is sent once more on a new connection; any other failure closes the connection
- * and is thrown. Not thread-safe: one connection for one caller at a time.
+ * and is thrown. A caller may write the request ({@link #send}) and read its reply ({@link
+ * #receive}) apart, to keep requests on several connections in flight from one thread. Not
+ * thread-safe: one connection for one caller at a time.
  */
 final class PlainHttp implements Closeable {
   /** A reply: its status, its {@code Content-Type} (empty without one) and its body. */
@@ -43,6 +45,12 @@ final class PlainHttp implements Closeable {
   private InputStream in;
   private OutputStream out;
 
+  /** The request {@link #send} wrote whose reply is not read yet, or null. */
+  private byte[] unanswered;
+
+  /** Whether {@link #unanswered} went out on a connection an earlier exchange had used. */
+  private boolean unansweredReused;
+
   /**
    * @param base the server, e.g. {@code http://127.0.0.1:8080} (plain HTTP only)
    * @param timeout the longest a connect or a read of the reply waits
@@ -58,6 +66,20 @@ final class PlainHttp implements Closeable {
 
   /** {@code POST path} with {@code body} of {@code contentType}; the reply once read whole. */
   Response post(String path, String contentType, byte[] body) throws IOException {
+    send(path, contentType, body);
+    return receive();
+  }
+
+  /**
+   * Writes {@code POST path} with {@code body} of {@code contentType} and returns without reading
+   * the reply, which {@link #receive} reads: the caller may meanwhile write to other connections.
+   *
+   * @throws IllegalStateException when the reply of the last request was not read yet
+   */
+  void send(String path, String contentType, byte[] body) throws IOException {
+    if (unanswered != null) {
+      throw new IllegalStateException("the reply of the last request was not read yet");
+    }
     byte[] head =
         ("POST "
                 + path
@@ -71,17 +93,51 @@ final class PlainHttp implements Closeable {
                 + body.length
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.ISO_8859_1);
+    byte[] request = new byte[head.length + body.length];
+    System.arraycopy(head, 0, request, 0, head.length);
+    System.arraycopy(body, 0, request, head.length, body.length);
     boolean reused = socket != null;
     try {
-      return exchange(head, body);
+      write(request);
     } catch (IdleClosedException e) {
       close();
       if (!reused) {
         throw e;
       }
+      reused = false;
       try {
-        return exchange(head, body);
+        write(request);
       } catch (IOException again) {
+        close();
+        throw again;
+      }
+    }
+    unanswered = request;
+    unansweredReused = reused;
+  }
+
+  /**
+   * The reply to the request {@link #send} wrote, once read whole.
+   *
+   * @throws IllegalStateException when no request awaits its reply
+   */
+  Response receive() throws IOException {
+    byte[] request = unanswered;
+    if (request == null) {
+      throw new IllegalStateException("no request awaits its reply");
+    }
+    unanswered = null;
+    try {
+      return read();
+    } catch (IdleClosedException e) {
+      close();
+      if (!unansweredReused) {
+        throw e;
+      }
+      try {
+        write(request);
+        return read();
+      } catch (IOException | RuntimeException again) {
         close();
         throw again;
       }
@@ -104,7 +160,7 @@ final class PlainHttp implements Closeable {
     }
   }
 
-  private Response exchange(byte[] head, byte[] body) throws IOException {
+  private void write(byte[] request) throws IOException {
     if (socket == null) {
       Socket s = new Socket();
       s.setTcpNoDelay(true);
@@ -114,13 +170,17 @@ final class PlainHttp implements Closeable {
       in = new BufferedInputStream(s.getInputStream(), 16 << 10);
       out = s.getOutputStream();
     }
-    byte[] request = new byte[head.length + body.length];
-    System.arraycopy(head, 0, request, 0, head.length);
-    System.arraycopy(body, 0, request, head.length, body.length);
-    int first;
     try {
       out.write(request);
       out.flush();
+    } catch (IOException e) {
+      throw new IdleClosedException(e);
+    }
+  }
+
+  private Response read() throws IOException {
+    int first;
+    try {
       first = in.read();
     } catch (SocketTimeoutException e) {
       throw e;
@@ -255,6 +315,7 @@ final class PlainHttp implements Closeable {
   public void close() {
     Socket s = socket;
     socket = null;
+    unanswered = null;
     in = null;
     out = null;
     if (s != null) {

@@ -239,11 +239,12 @@ final class ServerWarmUp {
     for (int d = 0; d < devices.size(); d++) {
       String deviceId = devices.get(d).deviceId();
       Deque<PreparedBatch> ready = prepared.get(d);
+      LedgerClient own = client.withOwnConnections();
       running.add(
           pool.submit(
               () -> {
                 for (PreparedBatch p : ready) {
-                  LedgerClient.Reply<BatchResponse> r = client.postBatch(deviceId, p.body());
+                  LedgerClient.Reply<BatchResponse> r = own.postBatch(deviceId, p.body());
                   if (!r.ok()) {
                     throw new IOException("warm-up batch refused: " + r.code());
                   }

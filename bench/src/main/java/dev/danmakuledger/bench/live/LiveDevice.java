@@ -79,7 +79,7 @@ final class LiveDevice {
 
   /**
    * Enrols a new device on {@code server} through {@code http}, which devices share; its batches
-   * then go over a connection of its own ({@link LedgerClient#withOwnConnection}).
+   * then go over a connection of its own ({@link LedgerClient#withOwnConnections}).
    */
   static LiveDevice enroll(URI server, HttpClient http, String token, String deviceId)
       throws IOException {
@@ -93,7 +93,7 @@ final class LiveDevice {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while enrolling", e);
     }
-    return new LiveDevice(client.withOwnConnection(), device);
+    return new LiveDevice(client.withOwnConnections(), device);
   }
 
   /**

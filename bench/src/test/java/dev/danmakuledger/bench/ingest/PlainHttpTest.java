@@ -108,6 +108,27 @@ class PlainHttpTest {
   }
 
   @Test
+  void aRequestIsWrittenAloneAndItsReplyReadLaterOneAtATime() throws IOException {
+    URI base =
+        serve(
+            false,
+            "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na",
+            "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb");
+    try (PlainHttp http = new PlainHttp(base, Duration.ofSeconds(5))) {
+      assertThrows(IllegalStateException.class, http::receive);
+      http.send("/", "text/plain", "1".getBytes());
+      assertThrows(IllegalStateException.class, () -> http.send("/", "text/plain", "2".getBytes()));
+
+      assertArrayEquals("a".getBytes(), http.receive().body());
+      assertThrows(IllegalStateException.class, http::receive);
+      assertArrayEquals("b".getBytes(), http.post("/", "text/plain", "3".getBytes()).body());
+    }
+    assertEquals(1, connections.get());
+    assertEquals(2, requests.size());
+    assertTrue(requests.get(1).endsWith("\r\n\r\n3"), requests.get(1));
+  }
+
+  @Test
   void aChunkedReplyIsJoinedWithItsExtensionsAndTrailersDropped() throws IOException {
     URI base =
         serve(
