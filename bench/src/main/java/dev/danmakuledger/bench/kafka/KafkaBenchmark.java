@@ -344,7 +344,10 @@ public final class KafkaBenchmark {
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
-  /** Messages per second of a raw idempotent producer sending {@code records}. */
+  /**
+   * Messages per second of a raw idempotent producer sending {@code records}, with the relay's
+   * linger and batch size: what the relay adds to producing is its SQL reads and its transactions.
+   */
   private static double rawProducer(
       LocalKafka kafka, String topic, List<ProducerRecord<String, String>> records)
       throws Exception {
@@ -353,6 +356,7 @@ public final class KafkaBenchmark {
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, KafkaRelayConfig.PRODUCER_BATCH_BYTES);
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       producer.partitionsFor(topic);

@@ -72,6 +72,7 @@ final class ShardRelay implements AutoCloseable {
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, KafkaRelayConfig.PRODUCER_BATCH_BYTES);
     // a transaction's first send meets CONCURRENT_TRANSACTIONS until the brokers finished the last
     // one's markers (docs/kafka.md, "Lag"): retry soon, backing off exponentially to the default
     // max
