@@ -53,17 +53,11 @@ class LedgerClientTest {
       InputStream in = s.getInputStream();
       OutputStream out = s.getOutputStream();
       while (true) {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-          int c = in.read();
-          if (c < 0) {
-            return;
-          }
-          head.append((char) c);
+        String request = PlainHttpTest.readRequest(in);
+        if (request == null) {
+          return;
         }
-        int at = head.indexOf("Content-Length: ") + "Content-Length: ".length();
-        int length = Integer.parseInt(head.substring(at, head.indexOf("\r\n", at)));
-        in.readNBytes(length);
+        int length = request.length() - request.indexOf("\r\n\r\n") - 4;
         byte[] body =
             ("{\"deviceId\":\"d1\",\"verifiedSize\":" + length + ",\"outcomes\":[]}")
                 .getBytes(StandardCharsets.UTF_8);

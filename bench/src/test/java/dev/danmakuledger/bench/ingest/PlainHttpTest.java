@@ -61,7 +61,7 @@ class PlainHttpTest {
   }
 
   /** Reads one request with a Content-Length body; null at the end of the connection. */
-  private static String readRequest(InputStream in) throws IOException {
+  static String readRequest(InputStream in) throws IOException {
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
       int c = in.read();
