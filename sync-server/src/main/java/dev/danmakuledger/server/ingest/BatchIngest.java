@@ -64,9 +64,9 @@ import java.util.regex.Pattern;
  *
  * The first three steps run on the request's thread, in parallel with other requests; the tick runs
  * on the sequencer's. A device may have several batches in flight: {@link InFlightBatches} holds at
- * most a window of them and starts a batch that continues one still held only once that one
- * finished (docs/architecture.md §5, "Batches in flight"). Thread-safe; nothing of a refused batch
- * is stored. Close it to stop the sequencer.
+ * most a window of them and starts a batch that continues one still held once that one was handed
+ * to a tick, from the row that tick leaves (docs/architecture.md §5, "Batches in flight").
+ * Thread-safe; nothing of a refused batch is stored. Close it to stop the sequencer.
  */
 public final class BatchIngest implements AutoCloseable {
   /** Attempts of a batch whose device row changed concurrently before answering 409. */
@@ -237,9 +237,9 @@ public final class BatchIngest implements AutoCloseable {
             deviceId,
             oldSize,
             oldSize + canonicals.size(),
-            after ->
+            start ->
                 attempts(
-                    deviceId, oldSize, canonicals, checkpointNote, metadata, after, 1, executor),
+                    deviceId, oldSize, canonicals, checkpointNote, metadata, start, 1, executor),
             executor)
         .exceptionallyCompose(
             e ->
@@ -260,9 +260,9 @@ public final class BatchIngest implements AutoCloseable {
   }
 
   /**
-   * The batch's attempts from {@code attempt} on, each from the device row: the one {@code after} a
-   * predecessor it was chained behind, else the one the device's last batch committed here left
-   * ({@link RecentDevices}), else read anew; a retry after a stale row always reads anew.
+   * The batch's attempts from {@code attempt} on, each from the device row: the one the predecessor
+   * it was chained behind leaves ({@code start}), else the one the device's last batch committed
+   * here left ({@link RecentDevices}), else read anew; a retry after a stale row always reads anew.
    */
   private CompletableFuture<InFlightBatches.Settled> attempts(
       String deviceId,
@@ -270,15 +270,16 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String checkpointNote,
       BatchMetadata metadata,
-      DeviceRow after,
+      InFlightBatches.Start start,
       int attempt,
       Executor executor) {
     CompletableFuture<InFlightBatches.Settled> tried;
     try {
+      InFlightBatches.Pending after = attempt > 1 ? null : start.after();
       DeviceRow known =
           attempt > 1
               ? null
-              : after != null ? after : recent.startingAt(deviceId, oldSize, canonicals);
+              : after != null ? after.row() : recent.startingAt(deviceId, oldSize, canonicals);
       tried =
           attempt(
               deviceId,
@@ -288,6 +289,8 @@ public final class BatchIngest implements AutoCloseable {
               metadata,
               attempt == 1,
               known,
+              after == null ? null : after.commit(),
+              start.handedToTick(),
               executor);
     } catch (StaleDeviceException | RuntimeException e) {
       tried = CompletableFuture.failedFuture(e);
@@ -311,7 +314,14 @@ public final class BatchIngest implements AutoCloseable {
                         + "/log and resend from its verified size"));
           }
           return attempts(
-              deviceId, oldSize, canonicals, checkpointNote, metadata, null, attempt + 1, executor);
+              deviceId,
+              oldSize,
+              canonicals,
+              checkpointNote,
+              metadata,
+              start,
+              attempt + 1,
+              executor);
         });
   }
 
@@ -336,6 +346,11 @@ public final class BatchIngest implements AutoCloseable {
   /**
    * One attempt: verified and triaged on this thread, then handed to the next tick; what follows
    * the commit runs on {@code executor}.
+   *
+   * @param known the device row to start from, or null to read it
+   * @param knownCommit when {@code known} is the row a predecessor's tick leaves, that tick's
+   *     commit of the predecessor; else null
+   * @param handedToTick told what the tick leaves once the batch was handed to it
    */
   private CompletableFuture<InFlightBatches.Settled> attempt(
       String deviceId,
@@ -345,6 +360,8 @@ public final class BatchIngest implements AutoCloseable {
       BatchMetadata metadata,
       boolean first,
       DeviceRow known,
+      CompletableFuture<?> knownCommit,
+      Consumer<InFlightBatches.Pending> handedToTick,
       Executor executor)
       throws StaleDeviceException {
     long opened = System.nanoTime();
@@ -383,22 +400,23 @@ public final class BatchIngest implements AutoCloseable {
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
       DeviceRow updated = updated(device, newSize, ext, note, report, now);
-      return ticks
-          .submit(new ReadyBatch(device, updated, t, ext, queue.pending()))
-          .handleAsync(
-              (done, failed) -> {
-                if (failed != null) {
-                  Throwable why = InFlightBatches.cause(failed);
-                  try {
-                    queue.storeAlone();
-                  } catch (RuntimeException also) {
-                    why.addSuppressed(also);
-                  }
-                  throw new CompletionException(why);
-                }
-                return committed(done, q, queue, updated, canonicals, oldSize, ext, receipt, now);
-              },
-              executor);
+      CompletableFuture<TickSequencer.Committed> commit =
+          ticks.submit(new ReadyBatch(device, updated, t, ext, queue.pending(), knownCommit));
+      handedToTick.accept(new InFlightBatches.Pending(updated, commit));
+      return commit.handleAsync(
+          (done, failed) -> {
+            if (failed != null) {
+              Throwable why = InFlightBatches.cause(failed);
+              try {
+                queue.storeAlone();
+              } catch (RuntimeException also) {
+                why.addSuppressed(also);
+              }
+              throw new CompletionException(why);
+            }
+            return committed(done, q, queue, updated, canonicals, oldSize, ext, receipt, now);
+          },
+          executor);
     } catch (StaleDeviceException | RuntimeException e) {
       try {
         queue.storeAlone();

@@ -16,13 +16,16 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The batches of each device this instance holds at once (docs/architecture.md §5, "Batches in
  * flight"): at most a window of them per device, and a batch whose from-size is the end of one
- * still held is chained behind it. A chained batch starts only once its predecessor finished: with
- * the device row the predecessor left when it succeeded (as if it had arrived after that commit),
- * with {@link PredecessorFailedException} when it failed in any way. Waiting takes no SQL read. A
+ * still held is chained behind it. A chained batch that appends records starts once its predecessor
+ * was handed to a tick, from the device row that tick will leave, so that it may join the next tick
+ * (it carries the predecessor's commit, which the tick checks before committing it); an empty one
+ * starts once its predecessor finished, from the row it left. Either fails with {@link
+ * PredecessorFailedException} when the predecessor failed before that. Waiting takes no SQL read. A
  * batch that continued none held when it arrived, and that its own run then refuses as starting
  * beyond the verified size, is chained after all if the batch it continues arrived meanwhile or
  * arrives within {@link #ARRIVAL_WAIT} (sent just before it on another connection, it was parsed
@@ -57,18 +60,38 @@ final class InFlightBatches {
     }
   }
 
-  /** One batch's own work. */
-  interface Batch {
-    /**
-     * Starts the batch; the future completes when it finished, whatever way.
-     *
-     * @param after the device row the predecessor this batch was chained behind left, or null when
-     *     it was chained behind none
-     */
-    CompletableFuture<Settled> run(DeviceRow after);
+  /**
+   * The device row a batch leaves once its commit is done, and that commit: it fails when the batch
+   * failed in its tick.
+   */
+  record Pending(DeviceRow row, CompletableFuture<?> commit) {
+    Pending {
+      Objects.requireNonNull(row, "row");
+      Objects.requireNonNull(commit, "commit");
+    }
   }
 
-  /** The batch this one was chained behind failed; nothing of this one ran. */
+  /**
+   * How a batch starts.
+   *
+   * @param after where the predecessor this batch was chained behind leaves the device row, or null
+   *     when it was chained behind none
+   * @param handedToTick to call when the batch was handed to a tick, with what that tick leaves: a
+   *     batch chained behind this one then starts from it; calls after the first do nothing
+   */
+  record Start(Pending after, Consumer<Pending> handedToTick) {
+    Start {
+      Objects.requireNonNull(handedToTick, "handedToTick");
+    }
+  }
+
+  /** One batch's own work. */
+  interface Batch {
+    /** Starts the batch; the future completes when it finished, whatever way. */
+    CompletableFuture<Settled> run(Start start);
+  }
+
+  /** The batch this one was chained behind failed; nothing of this one was stored. */
   static final class PredecessorFailedException extends Exception {
     private static final long serialVersionUID = 1L;
 
@@ -77,9 +100,13 @@ final class InFlightBatches {
     }
   }
 
-  /** One held batch: where it ends and, once it finished, the device row it left. */
+  /**
+   * One held batch: where it ends, what it leaves once handed to a tick, and the device row it left
+   * once it finished.
+   */
   private static final class Held {
     final long end;
+    final CompletableFuture<Pending> ticked = new CompletableFuture<>();
     final CompletableFuture<DeviceRow> after = new CompletableFuture<>();
 
     Held(long end) {
@@ -168,7 +195,7 @@ final class InFlightBatches {
     held.incrementAndGet();
     CompletableFuture<Settled> done =
         predecessor == null
-            ? start(batch, null)
+            ? start(batch, new Start(null, mine.ticked::complete))
                 .exceptionallyCompose(
                     e -> {
                       Throwable why = cause(e);
@@ -181,9 +208,9 @@ final class InFlightBatches {
                               late ->
                                   late == null
                                       ? CompletableFuture.<Settled>failedFuture(why)
-                                      : after(deviceId, from, late, batch, executor));
+                                      : after(deviceId, from, end, late, mine, batch, executor));
                     })
-            : after(deviceId, from, predecessor, batch, executor);
+            : after(deviceId, from, end, predecessor, mine, batch, executor);
     return done.handle(
         (settled, e) -> {
           held.decrementAndGet();
@@ -194,39 +221,52 @@ final class InFlightBatches {
                 return list.isEmpty() ? null : list;
               });
           if (e != null) {
+            mine.ticked.completeExceptionally(cause(e));
             mine.after.completeExceptionally(cause(e));
             throw e instanceof CompletionException c ? c : new CompletionException(e);
           }
+          mine.ticked.complete(
+              new Pending(settled.device(), CompletableFuture.completedFuture(null)));
           mine.after.complete(settled.device());
           return settled.result();
         });
   }
 
   /** Starts {@code batch} on this thread; a failure to start is the future's failure. */
-  private static CompletableFuture<Settled> start(Batch batch, DeviceRow after) {
+  private static CompletableFuture<Settled> start(Batch batch, Start start) {
     try {
-      return batch.run(after);
+      return batch.run(start);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
   /**
-   * Runs {@code batch} on {@code executor} once {@code predecessor} finished, from the row it left;
-   * fails at once if it failed, or with 503 when it is not done within the wait.
+   * Runs {@code batch} ({@code mine}) on {@code executor} from the row {@code predecessor} leaves:
+   * once it was handed to a tick when the batch appends records, once it finished when the batch is
+   * empty; fails at once if it failed before, or with 503 when it is not there within the wait.
    */
   private CompletableFuture<Settled> after(
-      String deviceId, long from, Held predecessor, Batch batch, Executor executor) {
+      String deviceId,
+      long from,
+      long end,
+      Held predecessor,
+      Held mine,
+      Batch batch,
+      Executor executor) {
     waiting.incrementAndGet();
-    return predecessor
-        .after
-        .copy()
+    CompletableFuture<Pending> leaves =
+        end != from
+            ? predecessor.ticked.copy()
+            : predecessor.after.thenApply(
+                row -> new Pending(row, CompletableFuture.completedFuture(null)));
+    return leaves
         .orTimeout(predecessorWait.toNanos(), TimeUnit.NANOSECONDS)
         .handleAsync(
-            (row, e) -> {
+            (pending, e) -> {
               waiting.decrementAndGet();
               if (e == null) {
-                return start(batch, row);
+                return start(batch, new Start(pending, mine.ticked::complete));
               }
               Throwable why = cause(e);
               return CompletableFuture.<Settled>failedFuture(

@@ -44,7 +44,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Failure isolation: a tick whose transaction fails is split in halves and each half committed
  * again, down to single batches, which commit through {@link CollisionRounds}; a batch whose plan
  * overlaps an earlier batch of its tick (a key or number both hold) commits alone after the tick.
- * One batch per device per tick: a device's later batch waits for the next tick.
+ * One batch per device per tick: a device's later batch waits for the next tick, which it may join
+ * while its predecessor's tick commits when it starts from the row that tick leaves; it commits
+ * only if that tick committed its predecessor (docs/architecture.md §5, "Batches in flight").
  */
 final class TickSequencer implements AutoCloseable {
   /**
@@ -65,9 +67,43 @@ final class TickSequencer implements AutoCloseable {
 
   private record Waiting(ReadyBatch batch, CompletableFuture<Committed> reply) {}
 
-  private record Assembled(Waiting waiting, Map<String, List<Slot>> slots, RoundWrites plan) {
+  /** A message the tick being committed plans to store, and the reply of the batch planning it. */
+  private record Planned(MessageRow row, CompletableFuture<Committed> owner) {
+    /** Whether the owner's tick stored the row as planned. */
+    boolean stored() {
+      if (!owner.isDone() || owner.isCompletedExceptionally()) {
+        return false;
+      }
+      for (MessageRow m : owner.join().plan().messages()) {
+        if (row.idempotencyKey().equals(m.idempotencyKey())
+            && row.room().equals(m.room())
+            && row.seq() == m.seq()
+            && row.messageId().equals(m.messageId())) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * A batch's plan, assembled against what SQL holds and, for keys SQL did not hold yet, what the
+   * tick being committed meanwhile planned ({@code planned}): the plan stands only if that tick
+   * stored those rows as planned.
+   */
+  private record Assembled(
+      Waiting waiting, Map<String, List<Slot>> slots, RoundWrites plan, List<Planned> planned) {
     BatchCommit commit() {
       return waiting.batch().commit(plan);
+    }
+
+    boolean standsOnWhatCommitted() {
+      for (Planned p : planned) {
+        if (!p.stored()) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -84,8 +120,9 @@ final class TickSequencer implements AutoCloseable {
     final Set<String> devices = new HashSet<>();
     long records;
 
-    ReadyTick ready() {
+    ReadyTick ready(long number) {
       return new ReadyTick(
+          number,
           List.copyOf(waiting),
           List.copyOf(together),
           List.copyOf(alone),
@@ -98,6 +135,7 @@ final class TickSequencer implements AutoCloseable {
    * commit alone after them, and what SQL held of the keys Redis remembered.
    */
   private record ReadyTick(
+      long number,
       List<Waiting> waiting,
       List<Assembled> together,
       List<Assembled> alone,
@@ -119,8 +157,20 @@ final class TickSequencer implements AutoCloseable {
   /** Hands a tick from the sequencer to the committer once the committer is free. */
   private final SynchronousQueue<ReadyTick> handOver = new SynchronousQueue<>();
 
-  /** Devices of the tick the committer holds; their next batches wait for a later tick. */
-  private final Set<String> committing = ConcurrentHashMap.newKeySet();
+  /**
+   * Devices of the tick the committer holds, with that tick's number: their next batches wait for a
+   * later tick unless they start from the row it leaves.
+   */
+  private final Map<String, Long> committing = new ConcurrentHashMap<>();
+
+  /** Ticks handed to the committer so far; touched by the sequencer thread only. */
+  private long ticks;
+
+  /**
+   * The messages the tick handed to the committer last plans to store, by key; touched by the
+   * sequencer thread only.
+   */
+  private Map<String, Planned> committingKeys = Map.of();
 
   /**
    * Batches admitted into the tick the sequencer is forming; written by the sequencer thread only.
@@ -240,11 +290,14 @@ final class TickSequencer implements AutoCloseable {
    */
   private void handOver(Forming tick) throws InterruptedException {
     ReadyTick ready = null;
+    long number = ticks + 1;
     while (true) {
       if (ready == null || ready.waiting().size() != tick.waiting.size()) {
         // built again only when a top-up admitted more batches
-        committing.addAll(tick.devices);
-        ready = tick.ready();
+        for (String device : tick.devices) {
+          committing.put(device, number);
+        }
+        ready = tick.ready(number);
       }
       boolean taken;
       try {
@@ -256,12 +309,29 @@ final class TickSequencer implements AutoCloseable {
         throw e;
       }
       if (taken) {
+        ticks = number;
+        committingKeys = plannedKeys(ready);
         stages.countTick();
         forming = 0;
         return;
       }
       take(tick, false);
     }
+  }
+
+  /** The messages {@code tick} plans to store, by key. */
+  private static Map<String, Planned> plannedKeys(ReadyTick tick) {
+    Map<String, Planned> keys = new HashMap<>();
+    for (List<Assembled> part : List.of(tick.together(), tick.alone())) {
+      for (Assembled a : part) {
+        for (MessageRow m : a.plan().messages()) {
+          if (m.idempotencyKey() != null) {
+            keys.put(m.idempotencyKey(), new Planned(m, a.waiting().reply()));
+          }
+        }
+      }
+    }
+    return keys;
   }
 
   /**
@@ -291,7 +361,7 @@ final class TickSequencer implements AutoCloseable {
         }
       } finally {
         for (Waiting w : tick.waiting()) {
-          committing.remove(w.batch().deviceId());
+          committing.remove(w.batch().deviceId(), tick.number());
         }
       }
     }
@@ -299,10 +369,10 @@ final class TickSequencer implements AutoCloseable {
 
   /**
    * Adds to {@code tick} the batches that are ready: those left over first, then every batch
-   * waiting, at most one per device and none of a device whose batch is being committed (a device's
-   * later batch stays for a later tick, so its log extends in order), up to {@link
-   * #MAX_TICK_RECORDS}; then admits and assembles them. With {@code wait}, waits a while for a
-   * batch when none is ready.
+   * waiting, at most one per device and none of a device whose batch is being committed unless it
+   * starts from the row that commit leaves (a device's later batch stays for a later tick, so its
+   * log extends in order), up to {@link #MAX_TICK_RECORDS}; then admits and assembles them. With
+   * {@code wait}, waits a while for a batch when none is ready.
    */
   private void take(Forming tick, boolean wait) throws InterruptedException {
     List<Waiting> ready = new ArrayList<>(carried);
@@ -322,7 +392,8 @@ final class TickSequencer implements AutoCloseable {
       boolean empty = tick.waiting.isEmpty() && taken.isEmpty();
       boolean full = !empty && records + w.batch().records() > MAX_TICK_RECORDS;
       String device = w.batch().deviceId();
-      if (committing.contains(device) || !devices.add(device) || full) {
+      boolean behind = committing.containsKey(device) && w.batch().predecessor() == null;
+      if (behind || !devices.add(device) || full) {
         carried.add(w);
         continue;
       }
@@ -368,14 +439,18 @@ final class TickSequencer implements AutoCloseable {
       tick.known.putAll(known);
       for (int i = 0; i < batches.size(); i++) {
         Waiting w = batches.get(i);
+        List<Planned> planned = plannedByCommitting(slots.get(i), tick.known);
+        Map<String, MessageRow> view = tick.known;
+        if (!planned.isEmpty()) {
+          view = new HashMap<>(tick.known);
+          for (Planned p : planned) {
+            view.put(p.row().idempotencyKey(), p.row());
+          }
+        }
         RoundWrites plan =
             BatchAssembly.assemble(
-                w.batch().deviceId(),
-                w.batch().triage().rejected(),
-                slots.get(i),
-                tick.known,
-                Map.of());
-        Assembled a = new Assembled(w, slots.get(i), plan);
+                w.batch().deviceId(), w.batch().triage().rejected(), slots.get(i), view, Map.of());
+        Assembled a = new Assembled(w, slots.get(i), plan, planned);
         if (plan.clashes().isEmpty() && claim(plan, tick.claimed)) {
           tick.together.add(a);
         } else {
@@ -394,12 +469,67 @@ final class TickSequencer implements AutoCloseable {
     }
   }
 
-  /** Commits a tick on the committer thread: its batches together, then those that wait alone. */
+  /**
+   * Commits a tick on the committer thread: its batches together, then those that wait alone. A
+   * batch whose predecessor an earlier tick did not commit is refused first; one whose plan counted
+   * on rows of the tick committed before that this tick did not store as planned commits alone,
+   * where its collisions are resolved against SQL.
+   */
   private void commit(ReadyTick tick) {
-    commitTogether(tick.together(), tick.known());
-    for (Assembled a : tick.alone()) {
+    List<Assembled> together = new ArrayList<>();
+    List<Assembled> alone = new ArrayList<>();
+    for (Assembled a : followingCommitted(tick.together())) {
+      (a.standsOnWhatCommitted() ? together : alone).add(a);
+    }
+    alone.addAll(followingCommitted(tick.alone()));
+    commitTogether(together, tick.known());
+    for (Assembled a : alone) {
       commitAlone(a, tick.known());
     }
+  }
+
+  /**
+   * The rows the tick being committed plans for keys of {@code slots} that Redis remembered and SQL
+   * did not hold ({@code known}): a retry of a message of that tick, which the commit of that tick
+   * is about to store.
+   */
+  private List<Planned> plannedByCommitting(
+      Map<String, List<Slot>> slots, Map<String, MessageRow> known) {
+    if (committingKeys.isEmpty()) {
+      return List.of();
+    }
+    List<Planned> out = new ArrayList<>();
+    for (List<Slot> room : slots.values()) {
+      for (Slot s : room) {
+        if (!s.redisNew() && !known.containsKey(s.key())) {
+          Planned p = committingKeys.get(s.key());
+          if (p != null) {
+            out.add(p);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The batches of {@code part} whose predecessors committed; the others fail with {@link
+   * InFlightBatches.PredecessorFailedException}, and the numbers Redis gave them are left to the
+   * gap sealer like those of any batch that failed after its admission.
+   */
+  private static List<Assembled> followingCommitted(List<Assembled> part) {
+    List<Assembled> out = new ArrayList<>(part.size());
+    for (Assembled a : part) {
+      Throwable failure = a.waiting().batch().predecessorFailure();
+      if (failure == null) {
+        out.add(a);
+      } else {
+        a.waiting()
+            .reply()
+            .completeExceptionally(new InFlightBatches.PredecessorFailedException(failure));
+      }
+    }
+    return out;
   }
 
   /** The keys Redis remembered: the only keys looked up in SQL before the commit. */

@@ -24,6 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -77,7 +79,7 @@ final class InFlightBatchesTest {
               device,
               from,
               end,
-              after -> CompletableFuture.supplyAsync(() -> work.run(after), pool),
+              start -> CompletableFuture.supplyAsync(() -> work.run(rowAfter(start)), pool),
               pool)
           .get();
     } catch (ExecutionException e) {
@@ -89,6 +91,11 @@ final class InFlightBatchesTest {
       }
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The row {@code start} begins from: the one its predecessor leaves, or null. */
+  private static DeviceRow rowAfter(InFlightBatches.Start start) {
+    return start.after() == null ? null : start.after().row();
   }
 
   /** The refusal of a batch that starts beyond the device's {@code verified} size. */
@@ -431,15 +438,15 @@ final class InFlightBatchesTest {
     ExecutorService one = Executors.newSingleThreadExecutor();
     try {
       CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
-      CompletableFuture<IngestResult> first = batches.run("d", 0, 2, after -> committing, one);
+      CompletableFuture<IngestResult> first = batches.run("d", 0, 2, start -> committing, one);
       List<DeviceRow> seen = new ArrayList<>();
       CompletableFuture<IngestResult> second =
           batches.run(
               "d",
               2,
               5,
-              after -> {
-                seen.add(after);
+              start -> {
+                seen.add(rowAfter(start));
                 return CompletableFuture.completedFuture(settled(row(5)));
               },
               one);
@@ -458,6 +465,108 @@ final class InFlightBatchesTest {
     } finally {
       one.shutdownNow();
     }
+  }
+
+  @Test
+  void aChainedBatchStartsOnceItsPredecessorWasHandedToATick() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
+    CompletableFuture<String> tick = new CompletableFuture<>();
+    AtomicReference<Consumer<InFlightBatches.Pending>> handedToTick = new AtomicReference<>();
+    CompletableFuture<IngestResult> first =
+        batches.run(
+            "d",
+            0,
+            2,
+            start -> {
+              handedToTick.set(start.handedToTick());
+              return committing;
+            },
+            pool);
+    CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
+    CompletableFuture<IngestResult> second =
+        batches.run(
+            "d",
+            2,
+            5,
+            start -> {
+              started.complete(start);
+              return CompletableFuture.completedFuture(settled(row(5)));
+            },
+            pool);
+    assertEquals(1, batches.waiting(), "chained behind the first");
+    assertTrue(!started.isDone(), "not before the first was handed to a tick");
+    handedToTick.get().accept(new InFlightBatches.Pending(row(2), tick));
+    InFlightBatches.Start start = started.get(30, TimeUnit.SECONDS);
+    assertEquals(2, start.after().row().verifiedSize(), "from the row the first's tick leaves");
+    assertSame(tick, start.after().commit(), "carrying the first's commit");
+    assertTrue(!first.isDone(), "while the first still commits");
+    assertEquals(5, second.get(30, TimeUnit.SECONDS).response().verifiedSize());
+    committing.complete(settled(row(2)));
+    assertEquals(2, first.get(30, TimeUnit.SECONDS).response().verifiedSize());
+    heldAre(batches, 0);
+  }
+
+  @Test
+  void anEmptyChainedBatchWaitsForItsPredecessorToFinish() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
+    CompletableFuture<IngestResult> first =
+        batches.run(
+            "d",
+            0,
+            2,
+            start -> {
+              start
+                  .handedToTick()
+                  .accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
+              return committing;
+            },
+            pool);
+    CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
+    CompletableFuture<IngestResult> empty =
+        batches.run(
+            "d",
+            2,
+            2,
+            start -> {
+              started.complete(start);
+              return CompletableFuture.completedFuture(settled(row(2)));
+            },
+            pool);
+    assertEquals(1, batches.waiting(), "an empty batch answers from a committed row only");
+    assertTrue(!started.isDone());
+    committing.complete(settled(row(2)));
+    InFlightBatches.Start start = started.get(30, TimeUnit.SECONDS);
+    assertEquals(2, start.after().row().verifiedSize());
+    assertTrue(start.after().commit().isDone(), "the row it starts from is committed");
+    assertEquals(2, empty.get(30, TimeUnit.SECONDS).response().verifiedSize());
+    assertEquals(2, first.get(30, TimeUnit.SECONDS).response().verifiedSize());
+  }
+
+  @Test
+  void aBatchChainedBehindOneThatFailsBeforeItsTickFailsToo() throws Exception {
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    CompletableFuture<InFlightBatches.Settled> refused = new CompletableFuture<>();
+    CompletableFuture<IngestResult> first = batches.run("d", 0, 2, start -> refused, pool);
+    AtomicBoolean ran = new AtomicBoolean();
+    CompletableFuture<IngestResult> second =
+        batches.run(
+            "d",
+            2,
+            5,
+            start -> {
+              ran.set(true);
+              return CompletableFuture.completedFuture(settled(row(5)));
+            },
+            pool);
+    refused.completeExceptionally(new LedgerException(ErrorCode.BAD_PROOF, "root differs"));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> second.get(30, TimeUnit.SECONDS));
+    assertInstanceOf(InFlightBatches.PredecessorFailedException.class, e.getCause());
+    assertTrue(!ran.get(), "nothing of it ran");
+    assertThrows(ExecutionException.class, () -> first.get(30, TimeUnit.SECONDS));
+    heldAre(batches, 0);
   }
 
   @Test

@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
+import dev.danmakuledger.protocol.error.ErrorCode;
+import dev.danmakuledger.protocol.record.DanmakuRecord;
 import dev.danmakuledger.protocol.testing.MutableClock;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.protocol.wire.WireRecord;
+import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.redis.MessageIds;
 import dev.danmakuledger.server.storage.Database;
 import dev.danmakuledger.server.storage.LedgerStore;
@@ -22,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -93,7 +97,12 @@ class TickSequencerIT {
   }
 
   private Future<BatchResponse> post(TestDevice d) {
-    BatchRequest b = d.resend(0, d.size());
+    return postFrom(d, 0);
+  }
+
+  /** Sends the device's log from {@code from} on. */
+  private Future<BatchResponse> postFrom(TestDevice d, long from) {
+    BatchRequest b = d.resend(from, d.size());
     List<byte[]> bytes = new ArrayList<>();
     for (WireRecord w : b.records()) {
       bytes.add(Base64.getDecoder().decode(w.canonical()));
@@ -120,6 +129,101 @@ class TickSequencerIT {
     HeldCommits.release.countDown();
     assertEquals(2, first.get().outcomes().size());
     return together;
+  }
+
+  /**
+   * Sends the held device's first two records, then, once their tick commits, its next two: the
+   * second batch is chained behind the first.
+   */
+  private List<Future<BatchResponse>> heldThenNext(TestDevice holder) throws Exception {
+    HeldCommits.held = holder.id;
+    Future<BatchResponse> first = send(holder, "room-a");
+    HeldCommits.entered.await(30, TimeUnit.SECONDS);
+    holder.batch(holder.record("room-a", "u", "next"), holder.record("room-a", "u", "and next"));
+    Future<BatchResponse> next = postFrom(holder, 2);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ingest.formingTick() < 1 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(
+        1, ingest.formingTick(), "the next batch admitted while its predecessor's tick commits");
+    return List.of(first, next);
+  }
+
+  @Test
+  void aDevicesNextBatchJoinsTheTickFormedWhileItsPredecessorCommits() throws Exception {
+    List<Future<BatchResponse>> replies = heldThenNext(enrolled("holder"));
+    HeldCommits.release.countDown();
+    allConfirmed(replies.get(0).get());
+    BatchResponse next = replies.get(1).get();
+    assertEquals(4, next.verifiedSize());
+    for (RecordOutcome o : next.outcomes()) {
+      assertEquals(Outcome.CONFIRMED, o.outcome(), o.toString());
+    }
+    StageTimes.Snapshot s = ingest.stages().snapshot();
+    assertEquals(2, s.batches());
+    assertEquals(2, s.ticks(), "one tick each, the second formed during the first's commit");
+  }
+
+  @Test
+  void aBatchWhosePredecessorsTickFailsIsRefusedWithTheVerifiedSize() throws Exception {
+    TestDevice holder = enrolled("holder");
+    List<Future<BatchResponse>> replies = heldThenNext(holder);
+    HeldCommits.failing = "holder";
+    HeldCommits.release.countDown();
+    ExecutionException first = assertThrows(ExecutionException.class, replies.get(0)::get);
+    assertInstanceOf(StorageUnavailableException.class, first.getCause());
+    ExecutionException next = assertThrows(ExecutionException.class, replies.get(1)::get);
+    LedgerException refused = assertInstanceOf(LedgerException.class, next.getCause());
+    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
+    assertEquals(0L, refused.extensions().get("verifiedSize"));
+    HeldCommits.failing = null;
+    assertEquals(4, postFrom(holder, 0).get().verifiedSize(), "resent from the verified size");
+  }
+
+  @Test
+  void aRetryOfAMessageTheCommittingTickStoresIsItsDuplicateWithoutACollision() throws Exception {
+    List<Exception> failedCommits = new CopyOnWriteArrayList<>();
+    ingest.observedBy(
+        stage ->
+            new StageObserver.Scope() {
+              @Override
+              public void failed(Exception e) {
+                if (stage == PipelineStage.COMMIT) {
+                  failedCommits.add(e);
+                }
+              }
+
+              @Override
+              public void end() {}
+            });
+    TestDevice holder = enrolled("holder");
+    HeldCommits.held = holder.id;
+    DanmakuRecord firstRecord = holder.record("room-a", "u", "first");
+    DanmakuRecord retried = holder.record("room-a", "u", "sent twice");
+    holder.batch(firstRecord, retried);
+    Future<BatchResponse> first = postFrom(holder, 0);
+    HeldCommits.entered.await(30, TimeUnit.SECONDS);
+    DanmakuRecord again = holder.again(retried);
+    holder.batch(again, holder.record("room-a", "u", "new"));
+    Future<BatchResponse> next = postFrom(holder, 2);
+    TestDevice other = enrolled("other");
+    Future<BatchResponse> beside = send(other, "room-a");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ingest.formingTick() < 2 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(2, ingest.formingTick(), "both admitted while the first tick commits");
+    HeldCommits.release.countDown();
+    RecordOutcome original = first.get().outcomes().get(1);
+    List<RecordOutcome> outcomes = next.get().outcomes();
+    assertEquals(Outcome.CONFIRMED, original.outcome(), original.toString());
+    assertEquals(Outcome.DUPLICATE, outcomes.get(0).outcome(), outcomes.toString());
+    assertEquals(original.seq(), outcomes.get(0).seq(), "the original's number");
+    assertEquals(original.messageId(), outcomes.get(0).messageId());
+    assertEquals(Outcome.CONFIRMED, outcomes.get(1).outcome(), outcomes.toString());
+    allConfirmed(beside.get());
+    assertEquals(List.of(), failedCommits, "no commit collided");
   }
 
   private static void allConfirmed(BatchResponse r) {
