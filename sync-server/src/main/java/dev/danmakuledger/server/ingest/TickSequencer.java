@@ -78,7 +78,7 @@ final class TickSequencer implements AutoCloseable {
         if (row.idempotencyKey().equals(m.idempotencyKey())
             && row.room().equals(m.room())
             && row.seq() == m.seq()
-            && row.messageId().equals(m.messageId())) {
+            && Objects.equals(row.messageId(), m.messageId())) {
           return true;
         }
       }
