@@ -64,8 +64,8 @@ import java.util.regex.Pattern;
  *
  * The first three steps run on the request's thread, in parallel with other requests; the tick runs
  * on the sequencer's. A device may have several batches in flight: {@link InFlightBatches} holds at
- * most a window of them and starts a batch that continues one still held once that one was handed
- * to a tick, from the row that tick leaves (docs/architecture.md §5, "Batches in flight").
+ * most a window of them and starts a batch that continues one still held once that one was admitted
+ * into a tick, from the row that tick leaves (docs/architecture.md §5, "Batches in flight").
  * Thread-safe; nothing of a refused batch is stored. Close it to stop the sequencer.
  */
 public final class BatchIngest implements AutoCloseable {
@@ -290,7 +290,7 @@ public final class BatchIngest implements AutoCloseable {
               attempt == 1,
               known,
               after == null ? null : after.commit(),
-              start.handedToTick(),
+              start.admitted(),
               executor);
     } catch (StaleDeviceException | RuntimeException e) {
       tried = CompletableFuture.failedFuture(e);
@@ -350,7 +350,7 @@ public final class BatchIngest implements AutoCloseable {
    * @param known the device row to start from, or null to read it
    * @param knownCommit when {@code known} is the row a predecessor's tick leaves, that tick's
    *     commit of the predecessor; else null
-   * @param handedToTick told what the tick leaves once the batch was handed to it
+   * @param admitted told what the tick leaves once the batch was admitted into it
    */
   private CompletableFuture<InFlightBatches.Settled> attempt(
       String deviceId,
@@ -361,7 +361,7 @@ public final class BatchIngest implements AutoCloseable {
       boolean first,
       DeviceRow known,
       CompletableFuture<?> knownCommit,
-      Consumer<InFlightBatches.Pending> handedToTick,
+      Consumer<InFlightBatches.Pending> admitted,
       Executor executor)
       throws StaleDeviceException {
     long opened = System.nanoTime();
@@ -400,23 +400,24 @@ public final class BatchIngest implements AutoCloseable {
               PipelineStage.VERIFY, () -> witness.extend(device, oldSize, canonicals, cp, receipt));
       Triage t = stage(PipelineStage.TRIAGE, () -> triage.triage(deviceId, oldSize, canonicals));
       DeviceRow updated = updated(device, newSize, ext, note, report, now);
-      CompletableFuture<TickSequencer.Committed> commit =
-          ticks.submit(new ReadyBatch(device, updated, t, ext, queue.pending(), knownCommit));
-      handedToTick.accept(new InFlightBatches.Pending(updated, commit));
-      return commit.handleAsync(
-          (done, failed) -> {
-            if (failed != null) {
-              Throwable why = InFlightBatches.cause(failed);
-              try {
-                queue.storeAlone();
-              } catch (RuntimeException also) {
-                why.addSuppressed(also);
-              }
-              throw new CompletionException(why);
-            }
-            return committed(done, q, queue, updated, canonicals, oldSize, ext, receipt, now);
-          },
-          executor);
+      return ticks
+          .submit(
+              new ReadyBatch(device, updated, t, ext, queue.pending(), knownCommit),
+              commit -> admitted.accept(new InFlightBatches.Pending(updated, commit)))
+          .handleAsync(
+              (done, failed) -> {
+                if (failed != null) {
+                  Throwable why = InFlightBatches.cause(failed);
+                  try {
+                    queue.storeAlone();
+                  } catch (RuntimeException also) {
+                    why.addSuppressed(also);
+                  }
+                  throw new CompletionException(why);
+                }
+                return committed(done, q, queue, updated, canonicals, oldSize, ext, receipt, now);
+              },
+              executor);
     } catch (StaleDeviceException | RuntimeException e) {
       try {
         queue.storeAlone();

@@ -21,16 +21,16 @@ import java.util.function.Consumer;
 /**
  * The batches of each device this instance holds at once (docs/architecture.md §5, "Batches in
  * flight"): at most a window of them per device, and a batch whose from-size is the end of one
- * still held is chained behind it. A chained batch that appends records starts once its predecessor
- * was handed to a tick, from the device row that tick will leave, so that it may join the next tick
- * (it carries the predecessor's commit, which the tick checks before committing it); an empty one
- * starts once its predecessor finished, from the row it left. Either fails with {@link
- * PredecessorFailedException} when the predecessor failed before that. Waiting takes no SQL read. A
- * batch that continued none held when it arrived, and that its own run then refuses as starting
- * beyond the verified size, is chained after all if the batch it continues arrived meanwhile or
- * arrives within {@link #ARRIVAL_WAIT} (sent just before it on another connection, it was parsed
- * later). Only batches on this instance chain; the device row's optimistic lock stays the
- * authority.
+ * still held is chained behind it. A chained batch that appends at most {@link #MAX_EARLY_RECORDS}
+ * records starts once its predecessor was admitted into a tick, from the device row that tick will
+ * leave, so that it may join the next tick (it carries the predecessor's commit, which the tick
+ * checks before committing it); an empty or a larger one starts once its predecessor finished, from
+ * the row it left. Either fails with {@link PredecessorFailedException} when the predecessor failed
+ * before that. Waiting takes no SQL read. A batch that continued none held when it arrived, and
+ * that its own run then refuses as starting beyond the verified size, is chained after all if the
+ * batch it continues arrived meanwhile or arrives within {@link #ARRIVAL_WAIT} (sent just before it
+ * on another connection, it was parsed later). Only batches on this instance chain; the device
+ * row's optimistic lock stays the authority.
  *
  * <p>A batch's entry leaves when the batch finishes, whatever way, so memory is bounded by the
  * batches being held: a device with none has no entry.
@@ -48,6 +48,14 @@ final class InFlightBatches {
    * one is being read on another connection, or was never sent and the refusal stands.
    */
   static final Duration ARRIVAL_WAIT = Duration.ofMillis(500);
+
+  /**
+   * Most records of a chained batch that starts before its predecessor committed. A larger one (a
+   * backlog's batches of thousands) waits for the commit: its records' fixed share of the costs is
+   * small, and witnessing it ahead holds two large batches in memory at once for no gain where the
+   * cores, not the hand-over, are the bound.
+   */
+  static final long MAX_EARLY_RECORDS = 1_000;
 
   /** Seconds a device told to keep fewer batches in flight waits before sending again. */
   static final long RETRY_AFTER_SECONDS = 1;
@@ -76,12 +84,12 @@ final class InFlightBatches {
    *
    * @param after where the predecessor this batch was chained behind leaves the device row, or null
    *     when it was chained behind none
-   * @param handedToTick to call when the batch was handed to a tick, with what that tick leaves: a
+   * @param admitted to call when the batch was admitted into a tick, with what that tick leaves: a
    *     batch chained behind this one then starts from it; calls after the first do nothing
    */
-  record Start(Pending after, Consumer<Pending> handedToTick) {
+  record Start(Pending after, Consumer<Pending> admitted) {
     Start {
-      Objects.requireNonNull(handedToTick, "handedToTick");
+      Objects.requireNonNull(admitted, "admitted");
     }
   }
 
@@ -101,12 +109,12 @@ final class InFlightBatches {
   }
 
   /**
-   * One held batch: where it ends, what it leaves once handed to a tick, and the device row it left
-   * once it finished.
+   * One held batch: where it ends, what it leaves once admitted into a tick, and the device row it
+   * left once it finished.
    */
   private static final class Held {
     final long end;
-    final CompletableFuture<Pending> ticked = new CompletableFuture<>();
+    final CompletableFuture<Pending> inTick = new CompletableFuture<>();
     final CompletableFuture<DeviceRow> after = new CompletableFuture<>();
 
     Held(long end) {
@@ -195,7 +203,7 @@ final class InFlightBatches {
     held.incrementAndGet();
     CompletableFuture<Settled> done =
         predecessor == null
-            ? start(batch, new Start(null, mine.ticked::complete))
+            ? start(batch, new Start(null, mine.inTick::complete))
                 .exceptionallyCompose(
                     e -> {
                       Throwable why = cause(e);
@@ -221,11 +229,11 @@ final class InFlightBatches {
                 return list.isEmpty() ? null : list;
               });
           if (e != null) {
-            mine.ticked.completeExceptionally(cause(e));
+            mine.inTick.completeExceptionally(cause(e));
             mine.after.completeExceptionally(cause(e));
             throw e instanceof CompletionException c ? c : new CompletionException(e);
           }
-          mine.ticked.complete(
+          mine.inTick.complete(
               new Pending(settled.device(), CompletableFuture.completedFuture(null)));
           mine.after.complete(settled.device());
           return settled.result();
@@ -243,8 +251,9 @@ final class InFlightBatches {
 
   /**
    * Runs {@code batch} ({@code mine}) on {@code executor} from the row {@code predecessor} leaves:
-   * once it was handed to a tick when the batch appends records, once it finished when the batch is
-   * empty; fails at once if it failed before, or with 503 when it is not there within the wait.
+   * once it was admitted into a tick when the batch appends at most {@link #MAX_EARLY_RECORDS}
+   * records, once it finished otherwise (an empty batch, a large one); fails at once if it failed
+   * before, or with 503 when it is not there within the wait.
    */
   private CompletableFuture<Settled> after(
       String deviceId,
@@ -256,8 +265,8 @@ final class InFlightBatches {
       Executor executor) {
     waiting.incrementAndGet();
     CompletableFuture<Pending> leaves =
-        end != from
-            ? predecessor.ticked.copy()
+        end != from && end - from <= MAX_EARLY_RECORDS
+            ? predecessor.inTick.copy()
             : predecessor.after.thenApply(
                 row -> new Pending(row, CompletableFuture.completedFuture(null)));
     return leaves
@@ -266,7 +275,7 @@ final class InFlightBatches {
             (pending, e) -> {
               waiting.decrementAndGet();
               if (e == null) {
-                return start(batch, new Start(pending, mine.ticked::complete));
+                return start(batch, new Start(pending, mine.inTick::complete));
               }
               Throwable why = cause(e);
               return CompletableFuture.<Settled>failedFuture(

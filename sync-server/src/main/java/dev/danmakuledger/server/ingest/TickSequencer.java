@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The write path's unit of work, a tick (docs/architecture.md §5, "Ticks"): batches that finished
@@ -65,7 +66,10 @@ final class TickSequencer implements AutoCloseable {
    */
   record Committed(RoundWrites plan, Optional<AlertRow> queueAlert) {}
 
-  private record Waiting(ReadyBatch batch, CompletableFuture<Committed> reply) {}
+  private record Waiting(
+      ReadyBatch batch,
+      CompletableFuture<Committed> reply,
+      Consumer<CompletableFuture<Committed>> admitted) {}
 
   /** A message the tick being committed plans to store, and the reply of the batch planning it. */
   private record Planned(MessageRow row, CompletableFuture<Committed> owner) {
@@ -217,9 +221,14 @@ final class TickSequencer implements AutoCloseable {
    * its collisions did not resolve, or with what the admission or the commit failed with (Redis or
    * SQL unavailable); nothing waits for it here, so a caller that must not hold the committer
    * continues on an executor of its own.
+   *
+   * @param admitted told that future on the sequencer thread once the batch was admitted into a
+   *     tick (never when its admission failed); it must return at once
    */
-  CompletableFuture<Committed> submit(ReadyBatch batch) {
-    Waiting w = new Waiting(batch, new CompletableFuture<>());
+  CompletableFuture<Committed> submit(
+      ReadyBatch batch, Consumer<CompletableFuture<Committed>> admitted) {
+    Waiting w =
+        new Waiting(batch, new CompletableFuture<>(), Objects.requireNonNull(admitted, "admitted"));
     queue.add(w);
     if (closed) {
       w.reply().completeExceptionally(stopped());
@@ -465,6 +474,15 @@ final class TickSequencer implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       for (Waiting w : batches) {
         w.reply().completeExceptionally(e);
+      }
+      return;
+    }
+    for (Waiting w : batches) {
+      try {
+        w.admitted().accept(w.reply());
+      } catch (RuntimeException e) {
+        // the batch stays in its tick; what the caller started on it (a chained batch, on an
+        // executor that refused it while the server stops) is the caller's to answer
       }
     }
   }

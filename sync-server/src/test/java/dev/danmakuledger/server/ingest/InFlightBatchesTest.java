@@ -472,14 +472,14 @@ final class InFlightBatchesTest {
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
     CompletableFuture<String> tick = new CompletableFuture<>();
-    AtomicReference<Consumer<InFlightBatches.Pending>> handedToTick = new AtomicReference<>();
+    AtomicReference<Consumer<InFlightBatches.Pending>> admitted = new AtomicReference<>();
     CompletableFuture<IngestResult> first =
         batches.run(
             "d",
             0,
             2,
             start -> {
-              handedToTick.set(start.handedToTick());
+              admitted.set(start.admitted());
               return committing;
             },
             pool);
@@ -495,8 +495,8 @@ final class InFlightBatchesTest {
             },
             pool);
     assertEquals(1, batches.waiting(), "chained behind the first");
-    assertTrue(!started.isDone(), "not before the first was handed to a tick");
-    handedToTick.get().accept(new InFlightBatches.Pending(row(2), tick));
+    assertTrue(!started.isDone(), "not before the first was admitted into a tick");
+    admitted.get().accept(new InFlightBatches.Pending(row(2), tick));
     InFlightBatches.Start start = started.get(30, TimeUnit.SECONDS);
     assertEquals(2, start.after().row().verifiedSize(), "from the row the first's tick leaves");
     assertSame(tick, start.after().commit(), "carrying the first's commit");
@@ -505,6 +505,72 @@ final class InFlightBatchesTest {
     committing.complete(settled(row(2)));
     assertEquals(2, first.get(30, TimeUnit.SECONDS).response().verifiedSize());
     heldAre(batches, 0);
+  }
+
+  @Test
+  void aLargeChainedBatchWaitsForItsPredecessorToFinish() throws Exception {
+    long large = InFlightBatches.MAX_EARLY_RECORDS + 1;
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
+    CompletableFuture<IngestResult> first =
+        batches.run(
+            "d",
+            0,
+            2,
+            start -> {
+              start
+                  .admitted()
+                  .accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
+              return committing;
+            },
+            pool);
+    CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
+    CompletableFuture<IngestResult> second =
+        batches.run(
+            "d",
+            2,
+            2 + large,
+            start -> {
+              started.complete(start);
+              return CompletableFuture.completedFuture(settled(row(2 + large)));
+            },
+            pool);
+    assertEquals(1, batches.waiting());
+    assertTrue(!started.isDone(), "not before the first committed");
+    committing.complete(settled(row(2)));
+    assertTrue(started.get(30, TimeUnit.SECONDS).after().commit().isDone());
+    assertEquals(2 + large, second.get(30, TimeUnit.SECONDS).response().verifiedSize());
+    assertEquals(2, first.get(30, TimeUnit.SECONDS).response().verifiedSize());
+  }
+
+  @Test
+  void aChainedBatchOfTheMostRecordsStartsEarly() throws Exception {
+    long most = InFlightBatches.MAX_EARLY_RECORDS;
+    InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
+    CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
+    batches.run(
+        "d",
+        0,
+        2,
+        start -> {
+          start.admitted().accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
+          return committing;
+        },
+        pool);
+    CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
+    batches.run(
+        "d",
+        2,
+        2 + most,
+        start -> {
+          started.complete(start);
+          return CompletableFuture.completedFuture(settled(row(2 + most)));
+        },
+        pool);
+    assertTrue(
+        !started.get(30, TimeUnit.SECONDS).after().commit().isDone(),
+        "started while the first still commits");
+    committing.complete(settled(row(2)));
   }
 
   @Test
@@ -518,7 +584,7 @@ final class InFlightBatchesTest {
             2,
             start -> {
               start
-                  .handedToTick()
+                  .admitted()
                   .accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
               return committing;
             },
