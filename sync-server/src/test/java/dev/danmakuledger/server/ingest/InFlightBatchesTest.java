@@ -507,34 +507,48 @@ final class InFlightBatchesTest {
     heldAre(batches, 0);
   }
 
+  /**
+   * [0, 2) of device d: admitted into a tick at once (with a commit that never completes), finished
+   * when {@code committing} completes.
+   */
+  private CompletableFuture<IngestResult> admittedFirst(
+      InFlightBatches batches, CompletableFuture<InFlightBatches.Settled> committing) {
+    return batches.run(
+        "d",
+        0,
+        2,
+        start -> {
+          start.admitted().accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
+          return committing;
+        },
+        pool);
+  }
+
+  /** [from, end) of device d: tells {@code started} how it started, then settles at {@code end}. */
+  private CompletableFuture<IngestResult> noting(
+      InFlightBatches batches,
+      long from,
+      long end,
+      CompletableFuture<InFlightBatches.Start> started) {
+    return batches.run(
+        "d",
+        from,
+        end,
+        start -> {
+          started.complete(start);
+          return CompletableFuture.completedFuture(settled(row(end)));
+        },
+        pool);
+  }
+
   @Test
   void aLargeChainedBatchWaitsForItsPredecessorToFinish() throws Exception {
     long large = InFlightBatches.MAX_EARLY_RECORDS + 1;
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
-    CompletableFuture<IngestResult> first =
-        batches.run(
-            "d",
-            0,
-            2,
-            start -> {
-              start
-                  .admitted()
-                  .accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
-              return committing;
-            },
-            pool);
+    CompletableFuture<IngestResult> first = admittedFirst(batches, committing);
     CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
-    CompletableFuture<IngestResult> second =
-        batches.run(
-            "d",
-            2,
-            2 + large,
-            start -> {
-              started.complete(start);
-              return CompletableFuture.completedFuture(settled(row(2 + large)));
-            },
-            pool);
+    CompletableFuture<IngestResult> second = noting(batches, 2, 2 + large, started);
     assertEquals(1, batches.waiting());
     assertTrue(!started.isDone(), "not before the first committed");
     committing.complete(settled(row(2)));
@@ -548,25 +562,9 @@ final class InFlightBatchesTest {
     long most = InFlightBatches.MAX_EARLY_RECORDS;
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
-    batches.run(
-        "d",
-        0,
-        2,
-        start -> {
-          start.admitted().accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
-          return committing;
-        },
-        pool);
+    admittedFirst(batches, committing);
     CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
-    batches.run(
-        "d",
-        2,
-        2 + most,
-        start -> {
-          started.complete(start);
-          return CompletableFuture.completedFuture(settled(row(2 + most)));
-        },
-        pool);
+    noting(batches, 2, 2 + most, started);
     assertTrue(
         !started.get(30, TimeUnit.SECONDS).after().commit().isDone(),
         "started while the first still commits");
@@ -577,29 +575,9 @@ final class InFlightBatchesTest {
   void anEmptyChainedBatchWaitsForItsPredecessorToFinish() throws Exception {
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CompletableFuture<InFlightBatches.Settled> committing = new CompletableFuture<>();
-    CompletableFuture<IngestResult> first =
-        batches.run(
-            "d",
-            0,
-            2,
-            start -> {
-              start
-                  .admitted()
-                  .accept(new InFlightBatches.Pending(row(2), new CompletableFuture<>()));
-              return committing;
-            },
-            pool);
+    CompletableFuture<IngestResult> first = admittedFirst(batches, committing);
     CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
-    CompletableFuture<IngestResult> empty =
-        batches.run(
-            "d",
-            2,
-            2,
-            start -> {
-              started.complete(start);
-              return CompletableFuture.completedFuture(settled(row(2)));
-            },
-            pool);
+    CompletableFuture<IngestResult> empty = noting(batches, 2, 2, started);
     assertEquals(1, batches.waiting(), "an empty batch answers from a committed row only");
     assertTrue(!started.isDone());
     committing.complete(settled(row(2)));
