@@ -484,16 +484,7 @@ final class InFlightBatchesTest {
             },
             pool);
     CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
-    CompletableFuture<IngestResult> second =
-        batches.run(
-            "d",
-            2,
-            5,
-            start -> {
-              started.complete(start);
-              return CompletableFuture.completedFuture(settled(row(5)));
-            },
-            pool);
+    CompletableFuture<IngestResult> second = noting(batches, 2, 5, started);
     assertEquals(1, batches.waiting(), "chained behind the first");
     assertTrue(!started.isDone(), "not before the first was admitted into a tick");
     admitted.get().accept(new InFlightBatches.Pending(row(2), tick));
@@ -593,22 +584,13 @@ final class InFlightBatchesTest {
     InFlightBatches batches = new InFlightBatches(4, LONG, ARRIVAL);
     CompletableFuture<InFlightBatches.Settled> refused = new CompletableFuture<>();
     CompletableFuture<IngestResult> first = batches.run("d", 0, 2, start -> refused, pool);
-    AtomicBoolean ran = new AtomicBoolean();
-    CompletableFuture<IngestResult> second =
-        batches.run(
-            "d",
-            2,
-            5,
-            start -> {
-              ran.set(true);
-              return CompletableFuture.completedFuture(settled(row(5)));
-            },
-            pool);
+    CompletableFuture<InFlightBatches.Start> started = new CompletableFuture<>();
+    CompletableFuture<IngestResult> second = noting(batches, 2, 5, started);
     refused.completeExceptionally(new LedgerException(ErrorCode.BAD_PROOF, "root differs"));
     ExecutionException e =
         assertThrows(ExecutionException.class, () -> second.get(30, TimeUnit.SECONDS));
     assertInstanceOf(InFlightBatches.PredecessorFailedException.class, e.getCause());
-    assertTrue(!ran.get(), "nothing of it ran");
+    assertTrue(!started.isDone(), "nothing of it ran");
     assertThrows(ExecutionException.class, () -> first.get(30, TimeUnit.SECONDS));
     heldAre(batches, 0);
   }
