@@ -71,43 +71,18 @@ final class TickSequencer implements AutoCloseable {
       CompletableFuture<Committed> reply,
       Consumer<CompletableFuture<Committed>> admitted) {}
 
-  /** A message the tick being committed plans to store, and the reply of the batch planning it. */
-  private record Planned(MessageRow row, CompletableFuture<Committed> owner) {
-    /** Whether the owner's tick stored the row as planned. */
-    boolean stored() {
-      if (!owner.isDone() || owner.isCompletedExceptionally()) {
-        return false;
-      }
-      for (MessageRow m : owner.join().plan().messages()) {
-        if (row.idempotencyKey().equals(m.idempotencyKey())
-            && row.room().equals(m.room())
-            && row.seq() == m.seq()
-            && Objects.equals(row.messageId(), m.messageId())) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
   /**
    * A batch's plan, assembled against what SQL holds and, for keys SQL did not hold yet, what the
    * tick being committed meanwhile planned ({@code planned}): the plan stands only if that tick
    * stored those rows as planned.
    */
   private record Assembled(
-      Waiting waiting, Map<String, List<Slot>> slots, RoundWrites plan, List<Planned> planned) {
+      Waiting waiting,
+      Map<String, List<Slot>> slots,
+      RoundWrites plan,
+      List<PlannedRows.Planned> planned) {
     BatchCommit commit() {
       return waiting.batch().commit(plan);
-    }
-
-    boolean standsOnWhatCommitted() {
-      for (Planned p : planned) {
-        if (!p.stored()) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 
@@ -174,7 +149,7 @@ final class TickSequencer implements AutoCloseable {
    * The messages the tick handed to the committer last plans to store, by key; touched by the
    * sequencer thread only.
    */
-  private Map<String, Planned> committingKeys = Map.of();
+  private PlannedRows committingKeys = PlannedRows.NONE;
 
   /**
    * Batches admitted into the tick the sequencer is forming; written by the sequencer thread only.
@@ -329,18 +304,14 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /** The messages {@code tick} plans to store, by key. */
-  private static Map<String, Planned> plannedKeys(ReadyTick tick) {
-    Map<String, Planned> keys = new HashMap<>();
+  private static PlannedRows plannedKeys(ReadyTick tick) {
+    PlannedRows.Builder keys = new PlannedRows.Builder();
     for (List<Assembled> part : List.of(tick.together(), tick.alone())) {
       for (Assembled a : part) {
-        for (MessageRow m : a.plan().messages()) {
-          if (m.idempotencyKey() != null) {
-            keys.put(m.idempotencyKey(), new Planned(m, a.waiting().reply()));
-          }
-        }
+        keys.add(a.plan(), a.waiting().reply());
       }
     }
-    return keys;
+    return keys.build();
   }
 
   /**
@@ -448,17 +419,14 @@ final class TickSequencer implements AutoCloseable {
       tick.known.putAll(known);
       for (int i = 0; i < batches.size(); i++) {
         Waiting w = batches.get(i);
-        List<Planned> planned = plannedByCommitting(slots.get(i), tick.known);
-        Map<String, MessageRow> view = tick.known;
-        if (!planned.isEmpty()) {
-          view = new HashMap<>(tick.known);
-          for (Planned p : planned) {
-            view.put(p.row().idempotencyKey(), p.row());
-          }
-        }
+        List<PlannedRows.Planned> planned = committingKeys.remembered(slots.get(i), tick.known);
         RoundWrites plan =
             BatchAssembly.assemble(
-                w.batch().deviceId(), w.batch().triage().rejected(), slots.get(i), view, Map.of());
+                w.batch().deviceId(),
+                w.batch().triage().rejected(),
+                slots.get(i),
+                PlannedRows.with(tick.known, planned),
+                Map.of());
         Assembled a = new Assembled(w, slots.get(i), plan, planned);
         if (plan.clashes().isEmpty() && claim(plan, tick.claimed)) {
           tick.together.add(a);
@@ -497,37 +465,13 @@ final class TickSequencer implements AutoCloseable {
     List<Assembled> together = new ArrayList<>();
     List<Assembled> alone = new ArrayList<>();
     for (Assembled a : followingCommitted(tick.together())) {
-      (a.standsOnWhatCommitted() ? together : alone).add(a);
+      (PlannedRows.allStored(a.planned()) ? together : alone).add(a);
     }
     alone.addAll(followingCommitted(tick.alone()));
     commitTogether(together, tick.known());
     for (Assembled a : alone) {
       commitAlone(a, tick.known());
     }
-  }
-
-  /**
-   * The rows the tick being committed plans for keys of {@code slots} that Redis remembered and SQL
-   * did not hold ({@code known}): a retry of a message of that tick, which the commit of that tick
-   * is about to store.
-   */
-  private List<Planned> plannedByCommitting(
-      Map<String, List<Slot>> slots, Map<String, MessageRow> known) {
-    if (committingKeys.isEmpty()) {
-      return List.of();
-    }
-    List<Planned> out = new ArrayList<>();
-    for (List<Slot> room : slots.values()) {
-      for (Slot s : room) {
-        if (!s.redisNew() && !known.containsKey(s.key())) {
-          Planned p = committingKeys.get(s.key());
-          if (p != null) {
-            out.add(p);
-          }
-        }
-      }
-    }
-    return out;
   }
 
   /**
