@@ -295,7 +295,6 @@ final class TickSequencer implements AutoCloseable {
       if (taken) {
         ticks = number;
         committingKeys = plannedKeys(ready);
-        stages.countTick();
         forming = 0;
         return;
       }
@@ -333,6 +332,7 @@ final class TickSequencer implements AutoCloseable {
         }
         continue;
       }
+      stages.countTick(); // before any of its replies completes
       try {
         commit(tick);
       } catch (RuntimeException | Error e) {
