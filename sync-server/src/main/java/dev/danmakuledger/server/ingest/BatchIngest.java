@@ -260,9 +260,8 @@ public final class BatchIngest implements AutoCloseable {
   }
 
   /**
-   * The batch's attempts from {@code attempt} on, each from the device row: the one the predecessor
-   * it was chained behind leaves ({@code start}), else the one the device's last batch committed
-   * here left ({@link RecentDevices}), else read anew; a retry after a stale row always reads anew.
+   * The batch's attempts from {@code attempt} on: one that finds its device row moved on is tried
+   * again, from SQL, at most {@link #MAX_ATTEMPTS} times in all.
    */
   private CompletableFuture<InFlightBatches.Settled> attempts(
       String deviceId,
@@ -275,23 +274,9 @@ public final class BatchIngest implements AutoCloseable {
       Executor executor) {
     CompletableFuture<InFlightBatches.Settled> tried;
     try {
-      InFlightBatches.Pending after = attempt > 1 ? null : start.after();
-      DeviceRow known =
-          attempt > 1
-              ? null
-              : after != null ? after.row() : recent.startingAt(deviceId, oldSize, canonicals);
       tried =
           attempt(
-              deviceId,
-              oldSize,
-              canonicals,
-              checkpointNote,
-              metadata,
-              attempt == 1,
-              known,
-              after == null ? null : after.commit(),
-              start.admitted(),
-              executor);
+              deviceId, oldSize, canonicals, checkpointNote, metadata, start, attempt, executor);
     } catch (StaleDeviceException | RuntimeException e) {
       tried = CompletableFuture.failedFuture(e);
     }
@@ -345,12 +330,11 @@ public final class BatchIngest implements AutoCloseable {
 
   /**
    * One attempt: verified and triaged on this thread, then handed to the next tick; what follows
-   * the commit runs on {@code executor}.
+   * the commit runs on {@code executor}. The first attempt starts from the row {@code start}'s
+   * predecessor leaves, else from the one the device's last batch committed here left ({@link
+   * RecentDevices}), else from SQL; a later one always from SQL.
    *
-   * @param known the device row to start from, or null to read it
-   * @param knownCommit when {@code known} is the row a predecessor's tick leaves, that tick's
-   *     commit of the predecessor; else null
-   * @param admitted told what the tick leaves once the batch was admitted into it
+   * @param number the attempt's number, from 1
    */
   private CompletableFuture<InFlightBatches.Settled> attempt(
       String deviceId,
@@ -358,13 +342,17 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String note,
       BatchMetadata metadata,
-      boolean first,
-      DeviceRow known,
-      CompletableFuture<?> knownCommit,
-      Consumer<InFlightBatches.Pending> admitted,
+      InFlightBatches.Start start,
+      int number,
       Executor executor)
       throws StaleDeviceException {
     long opened = System.nanoTime();
+    boolean first = number == 1;
+    InFlightBatches.Pending after = first ? start.after() : null;
+    DeviceRow known =
+        after != null
+            ? after.row()
+            : first ? recent.startingAt(deviceId, oldSize, canonicals) : null;
     DeviceRow device = known != null ? known : witness.device(deviceId);
     long newSize = oldSize + canonicals.size();
     Checkpoint cp = witness.open(device, note, newSize);
@@ -402,8 +390,9 @@ public final class BatchIngest implements AutoCloseable {
       DeviceRow updated = updated(device, newSize, ext, note, report, now);
       return ticks
           .submit(
-              new ReadyBatch(device, updated, t, ext, queue.pending(), knownCommit),
-              commit -> admitted.accept(new InFlightBatches.Pending(updated, commit)))
+              new ReadyBatch(
+                  device, updated, t, ext, queue.pending(), after == null ? null : after.commit()),
+              commit -> start.admitted().accept(new InFlightBatches.Pending(updated, commit)))
           .handleAsync(
               (done, failed) -> {
                 if (failed != null) {
