@@ -276,6 +276,10 @@ public final class LocalKafka implements AutoCloseable {
             "num.io.threads=2",
             "background.threads=2",
             "log.cleaner.threads=1",
+            // a transaction's first send meets CONCURRENT_TRANSACTIONS while the last one's markers
+            // are written; the broker retries it itself, after 20 ms by default (docs/kafka.md,
+            // "Lag")
+            "add.partitions.to.txn.retry.backoff.ms=2",
             "");
     try {
       Files.createDirectories(dir);
