@@ -188,9 +188,18 @@ final class MultiInstanceStreamIT {
     SseEvents onB = SseEvents.open(HTTP, b.baseUri(), room, null);
     try (StalledSubscriber stalled = new StalledSubscriber(b.baseUri(), room)) {
       int total = 4_000;
-      post(apiA, d, room, total, 20, 280);
-      assertCursors(1, total, onA.take(total));
-      assertCursors(1, total, onB.take(total));
+      int per = 20;
+      List<SseEvents.Event> gotA = new ArrayList<>();
+      List<SseEvents.Event> gotB = new ArrayList<>();
+      for (int sent = 0; sent < total; sent += per) {
+        // in step with the healthy subscribers, so that neither is ever more than a batch behind
+        // however slow the machine, while the stalled one falls further behind with every batch
+        post(apiA, d, room, per, per, 280);
+        gotA.addAll(onA.take(per));
+        gotB.addAll(onB.take(per));
+      }
+      assertCursors(1, total, gotA);
+      assertCursors(1, total, gotB);
 
       List<SseEvents.Event> got = stalled.readToEnd();
       SseEvents.Event last = got.get(got.size() - 1);
