@@ -54,9 +54,10 @@ final class LiveCommand implements Callable<Integer> {
       defaultValue = "10s",
       converter = DurationConverter.OrZero.class,
       description =
-          "the same devices first run this long on a room of their own, untimed, so that the"
-              + " clock starts on compiled code; the warm-up's figures are printed, not reported;"
-              + " 0s for none (default 10s)")
+          "the devices' shape first runs in rounds of this long, each on a room of its own,"
+              + " untimed, until the JIT compiled on at most 10% of a core over a round (at most"
+              + " 12 rounds), so that the clock starts on compiled code; the warm-up's figures are"
+              + " printed, not reported; 0s for none (default 10s)")
   Duration warmUp;
 
   @Option(

@@ -26,7 +26,8 @@ class LiveOutcomeTest {
         40.0,
         55.0,
         Duration.ZERO,
-        0);
+        0,
+        0.05);
   }
 
   @Test
@@ -86,7 +87,8 @@ class LiveOutcomeTest {
             900.0,
             950.0,
             Duration.ZERO,
-            0);
+            0,
+            0.05);
     LiveBenchmark.Outcome ten =
         new LiveBenchmark.Outcome(
             Duration.ofMillis(10),
@@ -102,7 +104,8 @@ class LiveOutcomeTest {
             30.0,
             35.0,
             Duration.ZERO,
-            0);
+            0,
+            0.05);
     LiveBenchmark.Outcome fifty =
         new LiveBenchmark.Outcome(
             Duration.ofMillis(50),
@@ -118,7 +121,8 @@ class LiveOutcomeTest {
             30.0,
             35.0,
             Duration.ZERO,
-            0);
+            0,
+            0.05);
     String best = LiveBenchmark.best(List.of(fellBehind, fifty, ten));
     assertTrue(best.contains("linger 10 ms, p99 45.00 ms (target <= 60 ms: met)"), best);
     assertTrue(
@@ -198,7 +202,8 @@ class LiveOutcomeTest {
         70.0,
         90.0,
         Duration.ofMillis(rttMs),
-        resends);
+        resends,
+        0.05);
   }
 
   @Test
