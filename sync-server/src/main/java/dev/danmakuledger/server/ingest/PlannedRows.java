@@ -19,14 +19,26 @@ import java.util.concurrent.CompletableFuture;
 final class PlannedRows {
   static final PlannedRows NONE = new PlannedRows(Map.of());
 
-  /** A message a tick plans to store, and the reply of the batch planning it. */
-  record Planned(MessageRow row, CompletableFuture<TickSequencer.Committed> owner) {
-    /** Whether the owner's tick stored the row as planned. */
+  /**
+   * A message a tick plans to store, the plan it is part of, and the reply of the batch planning
+   * it.
+   */
+  record Planned(
+      MessageRow row, RoundWrites plan, CompletableFuture<TickSequencer.Committed> owner) {
+    /**
+     * Whether the owner's tick stored the row as planned: at once when the owner committed the plan
+     * it was handed over with, by a look through what it stored when it had to plan again (a batch
+     * that committed alone).
+     */
     boolean stored() {
       if (!owner.isDone() || owner.isCompletedExceptionally()) {
         return false;
       }
-      for (MessageRow m : owner.join().plan().messages()) {
+      RoundWrites committed = owner.join().plan();
+      if (committed == plan) {
+        return true;
+      }
+      for (MessageRow m : committed.messages()) {
         if (row.idempotencyKey().equals(m.idempotencyKey())
             && row.room().equals(m.room())
             && row.seq() == m.seq()
@@ -52,7 +64,7 @@ final class PlannedRows {
     Builder add(RoundWrites plan, CompletableFuture<TickSequencer.Committed> owner) {
       for (MessageRow m : plan.messages()) {
         if (m.idempotencyKey() != null) {
-          byKey.put(m.idempotencyKey(), new Planned(m, owner));
+          byKey.put(m.idempotencyKey(), new Planned(m, plan, owner));
         }
       }
       return this;
