@@ -21,11 +21,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run resumes where the server's verified size V says ({@link Resumer}: a quarantine, a server
  * ahead of the device or a fork stops it there), stores outcomes and the receipt the device lacks
- * for {@code [0, V)} ({@link Acks}), then sends {@code [V, size)} in batches ({@link BatchCutter}),
- * each with a checkpoint for exactly its end signed over the verified prefix with the batch's
- * leaves appended. Up to the window of {@link SyncSettings#window()} and the server's announced
- * window of batches are in flight at once ({@link BatchWindow}); their replies are taken in log
- * order, and a batch's outcomes and receipt are checked and stored before the next one's.
+ * for {@code [0, V)} ({@link Acks}) — unless the run before it on this syncer ended with every
+ * batch answered, in which case it starts where the last reply left the log — then sends {@code [V,
+ * size)} in batches ({@link BatchCutter}), each with a checkpoint for exactly its end signed over
+ * the verified prefix with the batch's leaves appended. Up to the window of {@link
+ * SyncSettings#window()} and the server's announced window of batches are in flight at once ({@link
+ * BatchWindow}); their replies are taken in log order, and a batch's outcomes and receipt are
+ * checked and stored before the next one's.
  *
  * <p>Failures end the window (the batches after the failed one are abandoned): connection errors,
  * timeouts, 429 and 5xx are sent again, from the failed batch on, after a full-jitter backoff
@@ -56,6 +58,15 @@ public final class Syncer {
    * reads only the leaves after it.
    */
   private LogPrefix verified = LogPrefix.EMPTY;
+
+  /**
+   * Whether the last run ended with every batch answered and stored, so that {@link #verified} is
+   * what the server verified last to this syncer's knowledge: the next run then starts there
+   * without reading the server's size first (docs/sync.md, "One run"). A server whose size moved
+   * meanwhile answers that run's first batch with size-mismatch, and the run resumes from the
+   * server's size as after any size-mismatch.
+   */
+  private boolean verifiedIsCurrent;
 
   private Syncer(Builder b) {
     this.store = b.store;
@@ -118,7 +129,10 @@ public final class Syncer {
     int resumes = 0;
     int attempts = 0;
     long target = store.logState().size();
-    verified = resume();
+    if (!verifiedIsCurrent) {
+      verified = resume();
+    }
+    verifiedIsCurrent = false;
     BatchLimit limit = BatchLimit.NONE;
     progress.update(verified.size(), target);
     try {
@@ -185,6 +199,7 @@ public final class Syncer {
         }
         throw uplink.stopped(e);
       }
+      verifiedIsCurrent = true;
     } finally {
       window.abandon();
     }

@@ -246,6 +246,99 @@ class SyncerTest {
     assertEquals(0, again.batches());
   }
 
+  private void captureMore(int from, int n) throws Exception {
+    for (int i = from; i < from + n; i++) {
+      CaptureService.await(dev.capture.submit(dev.request("u" + (i % 3), i, "message " + i)));
+    }
+  }
+
+  private long logReads() {
+    return witness.requests.stream().filter(q -> q.endsWith("/log")).count();
+  }
+
+  @Test
+  void aRunAfterACompleteRunStartsWhereTheLastReplyLeftTheLog() throws Exception {
+    Syncer s = syncer(10);
+    s.sync();
+    assertEquals(1, logReads());
+    captureMore(RECORDS, 5);
+
+    SyncReport r = s.sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(1, logReads(), "the second run did not read the verified size again");
+    BatchRequest last = witness.batches.get(witness.batches.size() - 1);
+    assertEquals(RECORDS, last.oldSize());
+    assertEquals(RECORDS + 5, witness.verifiedSize());
+    assertEquals(0, unsynced());
+  }
+
+  @Test
+  void aRunAfterAFailedRunReadsTheVerifiedSizeFirst() throws Exception {
+    Syncer s = syncer(10);
+    witness.fault(witness::pass);
+    witness.fault(q -> FakeWitness.problem(ErrorCode.UNAUTHENTICATED, "who?"));
+    assertThrows(SyncStoppedException.class, s::sync);
+    assertEquals(1, logReads());
+
+    SyncReport r = s.sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(2, logReads(), "a run after a failure starts from the server's size");
+  }
+
+  @Test
+  void aServerWhoseSizeMovedSinceTheLastRunIsFoundByTheFirstBatch() throws Exception {
+    Syncer s = syncer(10);
+    s.sync();
+    captureMore(RECORDS, 8);
+    // meanwhile another sender of this log (a run whose reply was lost) had the server verify five
+    // of the eight new records
+    CompactRange range = CompactRange.empty();
+    List<WireRecord> wire = new ArrayList<>();
+    for (StoredRecord r : dev.store.records(0, RECORDS + 5)) {
+      range.append(r.leafHash());
+      if (r.index() >= RECORDS) {
+        wire.add(new WireRecord(r.index(), Base64.getEncoder().encodeToString(r.canonical())));
+      }
+    }
+    String note =
+        Checkpoints.sign(
+            new Checkpoint(dev.identity.origin(), RECORDS + 5, range.root()),
+            dev.identity.signer());
+    new SyncClient(http, web.url("/").toString(), clock)
+        .postBatch("dev-1", new BatchRequest(RECORDS, wire, note, null));
+    int sent = witness.batches.size();
+
+    SyncReport r = s.sync();
+
+    assertTrue(r.complete(), r.toString());
+    assertEquals(1, r.resumes(), "the first batch was answered size-mismatch");
+    assertEquals(2, logReads(), "the size-mismatch made the run read the server's size");
+    assertEquals(
+        List.of((long) RECORDS, RECORDS + 5L),
+        witness.batches.subList(sent, witness.batches.size()).stream()
+            .map(BatchRequest::oldSize)
+            .toList(),
+        "the refused batch, then the rest from the server's size");
+    assertEquals(0, unsynced(), "the outcomes of what the server had were fetched");
+    assertEquals(RECORDS + 8, witness.verifiedSize());
+  }
+
+  @Test
+  void aQuarantineSinceTheLastRunStopsAtTheFirstBatch() throws Exception {
+    Syncer s = syncer(10);
+    s.sync();
+    captureMore(RECORDS, 5);
+    witness.fault(q -> FakeWitness.problem(ErrorCode.DEVICE_QUARANTINED, "quarantined"));
+
+    SyncStoppedException e = assertThrows(SyncStoppedException.class, s::sync);
+
+    assertEquals(SyncStoppedException.Reason.QUARANTINED, e.reason());
+    assertEquals(RECORDS, witness.verifiedSize());
+    assertEquals(5, unsynced());
+  }
+
   @Test
   void aLostReplyIsNotSentAgainItsStoredOutcomesAreFetched() throws Exception {
     Syncer s = syncer(10);
