@@ -321,6 +321,7 @@ public final class LiveBenchmark {
               "live-device-" + run + "-" + linger.toMillis() + "-" + d));
     }
     StageTimes.Snapshot before = a.stageTimes();
+    ServedBatches servedBefore = ServedBatches.scrape(a.baseUri(), http);
     CpuUse cpuBefore = CpuUse.now();
     long started = System.nanoTime();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
@@ -328,6 +329,7 @@ public final class LiveBenchmark {
     double jitShare = cpuAtEnd.roleShareSince(cpuBefore, "JIT", System.nanoTime() - started);
     String cpu = cpuAtEnd.perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
     String stages = StageBreakdown.of(a.stageTimes().minus(before));
+    String served = ServedBatches.scrape(a.baseUri(), http).since(servedBefore);
     // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
     Duration drain = warmUp ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
     long deadline = System.nanoTime() + drain.toNanos();
@@ -388,6 +390,7 @@ public final class LiveBenchmark {
                 out.floorP99()),
         out.jitShare() * 100);
     log.println("live: instance A's stages (server ms): " + stages);
+    log.println("live: instance A answered batches (its danmaku_batch_seconds) " + served);
     log.println("live: " + cpu + " (the devices, both instances and the viewer share the JVM)");
     return out;
   }
