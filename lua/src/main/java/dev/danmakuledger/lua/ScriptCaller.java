@@ -11,6 +11,7 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisReadOnlyException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,7 +61,25 @@ final class ScriptCaller {
    */
   List<CompletableFuture<List<Object>>> sendAll(
       LuaScript script, List<String[]> keys, List<String[]> args) {
-    return redis.evalshaAll(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
+    return sentOrFailed(
+        keys.size(),
+        () -> redis.evalshaAll(shas.computeIfAbsent(script, LuaScript::sha1), keys, args));
+  }
+
+  /**
+   * What {@code send} returns, or {@code calls} replies failed with what it threw: handing a
+   * pipeline to the connection fails at once when, under a cluster, a node it routes a call to
+   * cannot be reached (a killed master before its replica is promoted). Each call then runs again
+   * alone through {@link #call}, under the retry policy, and fails as {@link
+   * RedisUnavailableException} if Redis stays unreachable.
+   */
+  static List<CompletableFuture<List<Object>>> sentOrFailed(
+      int calls, Supplier<List<CompletableFuture<List<Object>>>> send) {
+    try {
+      return send.get();
+    } catch (RedisException e) {
+      return Collections.nCopies(calls, CompletableFuture.failedFuture(e));
+    }
   }
 
   /**

@@ -44,6 +44,27 @@ class ScriptCallerTest {
   }
 
   @Test
+  void aPipelineTheConnectionCannotTakeFailsEachOfItsCalls() {
+    RedisConnectionException down = new RedisConnectionException("Unable to connect to :43675");
+    List<java.util.concurrent.CompletableFuture<List<Object>>> replies =
+        ScriptCaller.sentOrFailed(
+            3,
+            () -> {
+              throw down;
+            });
+    assertEquals(3, replies.size());
+    for (var r : replies) {
+      assertTrue(r.isCompletedExceptionally());
+      java.util.concurrent.ExecutionException e =
+          assertThrows(java.util.concurrent.ExecutionException.class, r::get);
+      assertSame(down, e.getCause());
+    }
+    List<java.util.concurrent.CompletableFuture<List<Object>>> sent =
+        List.of(java.util.concurrent.CompletableFuture.completedFuture(List.of(2L)));
+    assertSame(sent, ScriptCaller.sentOrFailed(1, () -> sent));
+  }
+
+  @Test
   void transientFailuresAreRetriedWithJitteredBackoff() {
     AtomicInteger calls = new AtomicInteger();
     String got =
