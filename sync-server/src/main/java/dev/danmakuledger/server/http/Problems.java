@@ -8,6 +8,7 @@ import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.storage.DamagedRowException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import io.javalin.http.HttpResponseException;
+import io.lettuce.core.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,15 @@ final class Problems {
       return new Mapped(
           Problem.of(
                   ErrorCode.REDIS_UNAVAILABLE, "the deduplication store failed: " + r.getMessage())
+              .withInstance(path),
+          true);
+    }
+    if (e instanceof RedisException r) {
+      // A Redis client error that no caller classified (a cluster node that cannot be reached, a
+      // command timeout): Redis is a fast path that can be away, never a reason for a 500.
+      log.warn("redis unreachable on {} (trace {}): {}", path, traceId, r.toString());
+      return new Mapped(
+          Problem.of(ErrorCode.REDIS_UNAVAILABLE, "redis cannot be reached; retry later")
               .withInstance(path),
           true);
     }
