@@ -17,6 +17,7 @@ import dev.danmakuledger.server.redis.EmbeddedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -267,7 +268,12 @@ public final class LiveBenchmark {
           MAX_WARM_UP_ROUNDS,
           o.warmUp().toSeconds());
       Outcome w = once(on, run + "-warm-up-" + round, o, o.warmUp(), o.lingers().get(0), true, log);
-      if (!(w.jitShare() > SETTLED_JIT_SHARE)) {
+      if (Double.isNaN(w.jitShare())) {
+        log.println(
+            "live: the JIT's share of a core cannot be read here (no /proc): one warm-up round");
+        return;
+      }
+      if (w.jitShare() <= SETTLED_JIT_SHARE) {
         return;
       }
     }
@@ -321,7 +327,7 @@ public final class LiveBenchmark {
               "live-device-" + run + "-" + linger.toMillis() + "-" + d));
     }
     StageTimes.Snapshot before = a.stageTimes();
-    ServedBatches servedBefore = ServedBatches.scrape(a.baseUri(), http);
+    ServedBatches servedBefore = scrapeOrNull(a.baseUri(), http, log);
     CpuUse cpuBefore = CpuUse.now();
     long started = System.nanoTime();
     LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
@@ -329,7 +335,11 @@ public final class LiveBenchmark {
     double jitShare = cpuAtEnd.roleShareSince(cpuBefore, "JIT", System.nanoTime() - started);
     String cpu = cpuAtEnd.perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
     String stages = StageBreakdown.of(a.stageTimes().minus(before));
-    String served = ServedBatches.scrape(a.baseUri(), http).since(servedBefore);
+    ServedBatches servedAfter = scrapeOrNull(a.baseUri(), http, log);
+    String served =
+        servedBefore == null || servedAfter == null
+            ? "not read (its /metrics could not be scraped)"
+            : servedAfter.since(servedBefore);
     // a warm-up's viewer, on a cold JVM, may have been cut off as too slow: no use waiting long
     Duration drain = warmUp ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
     long deadline = System.nanoTime() + drain.toNanos();
@@ -368,7 +378,7 @@ public final class LiveBenchmark {
         Locale.ROOT,
         "live: linger %d ms: offered %.1f msg/s, achieved %.1f msg/s (%s), most pending %d,"
             + " batch round trip p99 %.1f ms max %.1f ms, %d sent again after a cut; received %d of"
-            + " %d; ack->SSE p50 %.2f ms p99 %.2f ms; %s; the JIT compiled on %.0f%% of a core%n",
+            + " %d; ack->SSE p50 %.2f ms p99 %.2f ms; %s; %s%n",
         linger.toMillis(),
         out.offered(),
         out.achieved(),
@@ -388,11 +398,28 @@ public final class LiveBenchmark {
                 "Redis PUBLISH p50 %.2f ms p99 %.2f ms",
                 out.floorP50(),
                 out.floorP99()),
-        out.jitShare() * 100);
+        Double.isNaN(out.jitShare())
+            ? "the JIT's share of a core not measured (no /proc)"
+            : String.format(
+                Locale.ROOT, "the JIT compiled on %.0f%% of a core", out.jitShare() * 100));
     log.println("live: instance A's stages (server ms): " + stages);
     log.println("live: instance A answered batches (its danmaku_batch_seconds) " + served);
     log.println("live: " + cpu + " (the devices, both instances and the viewer share the JVM)");
     return out;
+  }
+
+  /**
+   * Instance {@code base}'s batch histogram, or null when its {@code /metrics} cannot be read: the
+   * shares are a breakdown beside the run's figures, not a reason to lose the run.
+   */
+  private static ServedBatches scrapeOrNull(URI base, HttpClient http, PrintStream log)
+      throws InterruptedException {
+    try {
+      return ServedBatches.scrape(base, http);
+    } catch (IOException | IllegalArgumentException e) {
+      log.println("live: " + base + "/metrics not read: " + e.getMessage());
+      return null;
+    }
   }
 
   /** Which linger of a sweep gave the lowest p99 among the runs whose device kept up. */
