@@ -77,8 +77,17 @@ final class KafkaCommand implements Callable<Integer> {
       description =
           "the lag part's devices first run this long; what they send meanwhile is relayed and"
               + " checked, its lag printed apart, not reported; unless 0s, the throughput part"
-              + " also runs a round first that is not reported (default 10s)")
+              + " first runs rounds that are not reported until the JIT settled (at most 8)"
+              + " (default 10s)")
   Duration warmUp;
+
+  @Option(
+      names = "--jdbc",
+      description =
+          "a MariaDB/MySQL server, e.g. jdbc:mariadb://127.0.0.1:3306/?user=root&password= , on"
+              + " which each part gets a fresh database (dropped after); default an H2 file in"
+              + " the bench JVM")
+  String jdbc;
 
   @Option(
       names = "--shards",
@@ -116,7 +125,8 @@ final class KafkaCommand implements Callable<Integer> {
     try {
       o =
           new KafkaBenchmark.Options(
-              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm, shards, rooms);
+              messages, devices, batch, every, duration, warmUp, rounds, brokerJvm, shards, rooms,
+              jdbc);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.kafka;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.protocol.wire.Json;
@@ -57,11 +58,15 @@ final class LiveLag {
     pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     pp.put(ProducerConfig.ACKS_CONFIG, "all");
     pp.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-    try (SyncServer server =
+    try (FreshDatabase fresh = KafkaBenchmark.serverDatabase(o, tmp);
+        SyncServer server =
             SyncServer.start(
                 ServerConfig.builder(tmp.resolve("data-live"))
                     .redisUri(redis.uri())
-                    .jdbc(KafkaBenchmark.h2(tmp.resolve("live-db")), null, null)
+                    .jdbc(
+                        fresh == null ? KafkaBenchmark.h2(tmp.resolve("live-db")) : fresh.url(),
+                        null,
+                        null)
                     .reviewRule(null)
                     .kafka(KafkaBenchmark.relayConfig(kafka, TOPIC, o.shards()))
                     .build());
