@@ -75,10 +75,10 @@ final class KafkaCommand implements Callable<Integer> {
       defaultValue = "10s",
       converter = DurationConverter.OrZero.class,
       description =
-          "the lag part's devices first run this long; what they send meanwhile is relayed and"
-              + " checked, its lag printed apart, not reported; unless 0s, the throughput part"
-              + " first runs rounds that are not reported until the JIT settled (at most 8)"
-              + " (default 10s)")
+          "the lag part's devices first run windows this long until the JIT settled (at most"
+              + " 6); what they send meanwhile is relayed and checked, its lag printed apart, not"
+              + " reported; unless 0s, the throughput part first runs rounds that are not"
+              + " reported until the JIT settled (at most 8) (default 10s)")
   Duration warmUp;
 
   @Option(

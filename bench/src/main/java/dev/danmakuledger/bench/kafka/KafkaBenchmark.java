@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.kafka;
 
+import dev.danmakuledger.bench.ingest.CpuUse;
 import dev.danmakuledger.bench.ingest.Dirs;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.report.BenchResult;
@@ -16,8 +17,6 @@ import dev.danmakuledger.server.storage.ConfirmedFeed;
 import dev.danmakuledger.server.storage.Database;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -84,8 +83,9 @@ public final class KafkaBenchmark {
    * @param batch messages per batch in the lag part, 1..100
    * @param every interval between a device's batches in the lag part
    * @param duration how long the lag part's devices post
-   * @param warmUp how long the lag part's devices post before it is measured; when not zero, the
-   *     throughput part also runs one round that is not reported
+   * @param warmUp a warm-up window of the lag part, whose devices post until the JIT settled before
+   *     the lag is measured; when not zero, the throughput part also first runs rounds that are not
+   *     reported until the JIT settled
    * @param rounds measured rounds of the throughput part, 1..9
    * @param brokerJvm the JVM the broker runs in
    * @param shards the relay's shards (docs/kafka.md, "Shards and fencing"), 1..64
@@ -290,9 +290,9 @@ public final class KafkaBenchmark {
   }
 
   /**
-   * Runs rounds that are not reported until the JIT's compiler threads were busy at most {@value
-   * #SETTLED_JIT_SHARE} of a core through a round's relay pass, or {@value #MAX_WARM_UP_ROUNDS}
-   * rounds ran, and deletes each round's topics.
+   * Runs rounds that are not reported until the JIT's compiler threads took at most {@value
+   * #SETTLED_JIT_SHARE} of a core through a round's relay pass (or their CPU time cannot be read),
+   * or {@value #MAX_WARM_UP_ROUNDS} rounds ran.
    */
   private static void warmUp(
       LocalKafka kafka,
@@ -310,7 +310,7 @@ public final class KafkaBenchmark {
           i,
           MAX_WARM_UP_ROUNDS,
           warm);
-      if (warm.relayJitShare() <= SETTLED_JIT_SHARE) {
+      if (!(warm.relayJitShare() > SETTLED_JIT_SHARE)) {
         List<String> unused = new ArrayList<>();
         for (int rest = i + 1; rest <= MAX_WARM_UP_ROUNDS; rest++) {
           unused.add(WARM_UP_TOPIC + rest + RAW);
@@ -347,15 +347,22 @@ public final class KafkaBenchmark {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "relay %.0f msg/s (start-up %.0f ms), raw %.0f msg/s, ratio %.2f; JIT compiling %.0f%%"
-              + " of a core through the relay's pass, %.0f%% through the round",
+          "relay %.0f msg/s (start-up %.0f ms), raw %.0f msg/s, ratio %.2f; through the relay's"
+              + " pass %s, through the round %s",
           relay,
           startupMs,
           raw,
           relay / raw,
-          relayJitShare * 100,
-          jitShare * 100);
+          jitText(relayJitShare),
+          jitText(jitShare));
     }
+  }
+
+  /** How a JIT share reads in the log. */
+  static String jitText(double share) {
+    return Double.isNaN(share)
+        ? "the JIT's CPU not measured (no /proc)"
+        : String.format(Locale.ROOT, "JIT compiling on %.0f%% of a core", share * 100);
   }
 
   private static Round round(
@@ -372,8 +379,7 @@ public final class KafkaBenchmark {
     double relayRate;
     double startup;
     double relayJitShare;
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    long compiledBefore = jit.getTotalCompilationTime();
+    CpuUse cpuBefore = CpuUse.now();
     long start = System.nanoTime();
     try (KafkaRelay relay =
         new KafkaRelay(
@@ -399,7 +405,7 @@ public final class KafkaBenchmark {
             "relay published " + relay.published() + " of " + total + " within 10 min");
       }
       long end = System.nanoTime();
-      relayJitShare = (jit.getTotalCompilationTime() - compiledBefore) / ((end - start) / 1e6);
+      relayJitShare = CpuUse.now().roleShareSince(cpuBefore, "JIT", end - start);
       relayRate = (total - before) / ((end - first) / 1e9);
       startup = (first - start) / 1e6;
       log.println("kafka: " + topic + ": " + RelayPhaseTimes.of(registry));
@@ -416,8 +422,7 @@ public final class KafkaBenchmark {
     log.println(
         "kafka: " + rawTopic + ": the raw producer sends the same " + same.size() + " records");
     double rawRate = rawProducer(kafka, rawTopic, same);
-    double jitShare =
-        (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - start) / 1e6);
+    double jitShare = CpuUse.now().roleShareSince(cpuBefore, "JIT", System.nanoTime() - start);
     TopicRecords.delete(kafka.bootstrap(), config.topic(), rawTopic);
     return new Round(relayRate, rawRate, startup, relayJitShare, jitShare);
   }

@@ -1,6 +1,7 @@
 package dev.danmakuledger.bench.kafka;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.bench.ingest.CpuUse;
 import dev.danmakuledger.bench.ingest.FreshDatabase;
 import dev.danmakuledger.bench.ingest.Latencies;
 import dev.danmakuledger.bench.report.BenchResult;
@@ -43,7 +44,39 @@ final class LiveLag {
   private static final String RAW = "bench.live.raw";
   private static final ObjectMapper JSON = Json.mapper();
 
+  /** Warm-up windows of the lag part at most, when the JIT does not settle before. */
+  static final int MAX_WARM_UP_WINDOWS = 6;
+
   private LiveLag() {}
+
+  /**
+   * Lets the devices run for windows of {@code window} until the JIT's compiler threads took at
+   * most {@link KafkaBenchmark#SETTLED_JIT_SHARE} of a core through one (or their CPU time cannot
+   * be read), or {@value #MAX_WARM_UP_WINDOWS} windows passed: the path of a small batch and of a
+   * transaction of a few messages is not the one the throughput part compiled.
+   *
+   * @return how long the devices ran
+   */
+  private static Duration warmUp(Duration window, PrintStream log) throws InterruptedException {
+    Duration ran = Duration.ZERO;
+    for (int i = 1; i <= MAX_WARM_UP_WINDOWS && !window.isZero(); i++) {
+      CpuUse before = CpuUse.now();
+      long started = System.nanoTime();
+      Thread.sleep(window.toMillis());
+      ran = ran.plus(window);
+      double share = CpuUse.now().roleShareSince(before, "JIT", System.nanoTime() - started);
+      log.printf(
+          Locale.ROOT,
+          "kafka: lag: warm-up window %d of at most %d: %s%n",
+          i,
+          MAX_WARM_UP_WINDOWS,
+          KafkaBenchmark.jitText(share));
+      if (!(share > KafkaBenchmark.SETTLED_JIT_SHARE)) {
+        break;
+      }
+    }
+    return ran;
+  }
 
   static BenchResult run(
       KafkaBenchmark.Options o, LocalKafka kafka, EmbeddedRedis redis, Path tmp, PrintStream log)
@@ -90,9 +123,6 @@ final class LiveLag {
           o.every().toMillis(),
           o.duration(),
           o.devices() * o.batch() * 1000.0 / o.every().toMillis());
-      // what the devices send in the warm-up is relayed and checked, but a cold JVM's first
-      // seconds are not the relay's lag (docs/benchmarks.md, "kafka")
-      long measuredFrom = System.nanoTime() + o.warmUp().toNanos();
       // a thread a device, each posting at a fixed rate with one batch in flight, as an agent
       // does: a pool smaller than the devices, or a fixed delay after each answer, offers less
       ScheduledExecutorService pool = Executors.newScheduledThreadPool(devices.size());
@@ -117,7 +147,11 @@ final class LiveLag {
             o.every().toMillis(),
             TimeUnit.MILLISECONDS);
       }
-      Thread.sleep(o.warmUp().toMillis() + o.duration().toMillis());
+      // what the devices send in the warm-up is relayed and checked, but a cold JVM's first
+      // seconds are not the relay's lag (docs/benchmarks.md, "kafka")
+      Duration warmedFor = warmUp(o.warmUp(), log);
+      long measuredFrom = System.nanoTime();
+      Thread.sleep(o.duration().toMillis());
       pool.shutdown();
       pool.awaitTermination(1, TimeUnit.MINUTES);
       producer.flush();
@@ -171,7 +205,7 @@ final class LiveLag {
             Locale.ROOT,
             "kafka: lag: warm-up of %ds: %d messages relayed, p50 %.1f ms p99 %.1f ms (not"
                 + " reported)%n",
-            o.warmUp().toSeconds(),
+            warmedFor.toSeconds(),
             warm.count(),
             warm.percentileMs(50),
             warm.percentileMs(99));
@@ -187,7 +221,7 @@ final class LiveLag {
               o.batch(),
               o.every().toMillis(),
               o.duration().toSeconds(),
-              o.warmUp().toSeconds(),
+              warmedFor.toSeconds(),
               measured,
               ours.count(),
               early,
