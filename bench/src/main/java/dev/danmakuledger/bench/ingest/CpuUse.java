@@ -105,6 +105,14 @@ public record CpuUse(long jvmNanos, Map<Long, ThreadTime> threads, Map<String, L
     return true;
   }
 
+  /**
+   * The share of a core the JIT's compiler threads may take over a warm-up round for the code to
+   * count as compiled: the warm-ups of the benchmarks run until then, because a server or relay
+   * runs for days on compiled code and, on two busy cores, a measured run beside a compiler that is
+   * still at work measures the compiler.
+   */
+  public static final double SETTLED_JIT_SHARE = 0.10;
+
   /** The CPU used so far. */
   public static CpuUse now() {
     return new CpuUse(

@@ -33,7 +33,7 @@ import java.util.function.UnaryOperator;
  * they no longer cost the measured run its compiled code when the second server stops.
  *
  * <p>Rounds go on until one of them finds the JIT settled (its compiler threads busy on at most
- * {@value #SETTLED_JIT_SHARE} of a core) or the plan's records are sent; where the compiler
+ * {@value CpuUse#SETTLED_JIT_SHARE} of a core) or the plan's records are sent; where the compiler
  * threads' CPU time cannot be read (no {@code /proc}), every record of the plan is sent. The last
  * server is then stopped, its database dropped and every round's Redis keys deleted, so the
  * measured server starts on an empty store, as the baselines' tables do, with the code the JIT
@@ -42,9 +42,6 @@ import java.util.function.UnaryOperator;
 final class ServerWarmUp {
   /** Records per round, spread over the devices. */
   static final long ROUND_RECORDS = 100_000;
-
-  /** The share of a core the compiler threads may take in a round that ends the warm-up. */
-  static final double SETTLED_JIT_SHARE = 0.10;
 
   /**
    * What to send.
@@ -170,7 +167,7 @@ final class ServerWarmUp {
     long started = System.nanoTime();
     ExecutorService pool = Executors.newFixedThreadPool(plan.devices());
     try {
-      while (sent < records && !(untilSettled && share <= SETTLED_JIT_SHARE)) {
+      while (sent < records && !(untilSettled && share <= CpuUse.SETTLED_JIT_SHARE)) {
         long perDevice = Math.max(1, Math.min(ROUND_RECORDS, records - sent) / plan.devices());
         CpuUse before = CpuUse.now();
         long t0 = System.nanoTime();

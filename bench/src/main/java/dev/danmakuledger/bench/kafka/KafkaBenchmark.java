@@ -63,13 +63,6 @@ public final class KafkaBenchmark {
   /** Warm-up rounds of the throughput part at most, when the JIT does not settle before. */
   static final int MAX_WARM_UP_ROUNDS = 8;
 
-  /**
-   * The JIT's share of a core during a warm-up round's relay pass at or below which the relay is
-   * taken as compiled: a relay runs for days, and on two cores a pass of two seconds that the
-   * compiler shares measures the compiler.
-   */
-  static final double SETTLED_JIT_SHARE = 0.10;
-
   private static final String ROUND_TOPIC = "bench.round-";
   private static final String RAW = ".raw";
 
@@ -291,8 +284,8 @@ public final class KafkaBenchmark {
 
   /**
    * Runs rounds that are not reported until the JIT's compiler threads took at most {@value
-   * #SETTLED_JIT_SHARE} of a core through a round's relay pass (or their CPU time cannot be read),
-   * or {@value #MAX_WARM_UP_ROUNDS} rounds ran.
+   * CpuUse#SETTLED_JIT_SHARE} of a core through a round's relay pass (or their CPU time cannot be
+   * read), or {@value #MAX_WARM_UP_ROUNDS} rounds ran.
    */
   private static void warmUp(
       LocalKafka kafka,
@@ -310,7 +303,7 @@ public final class KafkaBenchmark {
           i,
           MAX_WARM_UP_ROUNDS,
           warm);
-      if (!(warm.relayJitShare() > SETTLED_JIT_SHARE)) {
+      if (!(warm.relayJitShare() > CpuUse.SETTLED_JIT_SHARE)) {
         List<String> unused = new ArrayList<>();
         for (int rest = i + 1; rest <= MAX_WARM_UP_ROUNDS; rest++) {
           unused.add(WARM_UP_TOPIC + rest + RAW);
@@ -325,7 +318,7 @@ public final class KafkaBenchmark {
         Locale.ROOT,
         "kafka: the JIT still compiled on more than %.0f%% of a core through the relay's pass"
             + " after %d warm-up rounds%n",
-        SETTLED_JIT_SHARE * 100,
+        CpuUse.SETTLED_JIT_SHARE * 100,
         MAX_WARM_UP_ROUNDS);
   }
 

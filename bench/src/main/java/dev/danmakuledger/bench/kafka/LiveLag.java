@@ -51,9 +51,9 @@ final class LiveLag {
 
   /**
    * Lets the devices run for windows of {@code window} until the JIT's compiler threads took at
-   * most {@link KafkaBenchmark#SETTLED_JIT_SHARE} of a core through one (or their CPU time cannot
-   * be read), or {@value #MAX_WARM_UP_WINDOWS} windows passed: the path of a small batch and of a
-   * transaction of a few messages is not the one the throughput part compiled.
+   * most {@link CpuUse#SETTLED_JIT_SHARE} of a core through one (or their CPU time cannot be read),
+   * or {@value #MAX_WARM_UP_WINDOWS} windows passed: the path of a small batch and of a transaction
+   * of a few messages is not the one the throughput part compiled.
    *
    * @return how long the devices ran
    */
@@ -71,7 +71,7 @@ final class LiveLag {
           i,
           MAX_WARM_UP_WINDOWS,
           KafkaBenchmark.jitText(share));
-      if (!(share > KafkaBenchmark.SETTLED_JIT_SHARE)) {
+      if (!(share > CpuUse.SETTLED_JIT_SHARE)) {
         break;
       }
     }

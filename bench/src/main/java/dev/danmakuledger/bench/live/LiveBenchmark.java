@@ -57,9 +57,6 @@ public final class LiveBenchmark {
   /** The most warm-up rounds a run takes for the JIT to settle. */
   static final int MAX_WARM_UP_ROUNDS = 12;
 
-  /** The JIT counts as settled on at most this share of a core. */
-  static final double SETTLED_JIT_SHARE = 0.10;
-
   /** The share of the offered rate the device must deliver for its latencies to count. */
   static final double KEEP_UP = 0.99;
 
@@ -252,8 +249,8 @@ public final class LiveBenchmark {
 
   /**
    * Runs the devices' shape in rounds of {@code --warm-up}, each on a room of its own, until the
-   * JIT's compiler threads took at most {@value #SETTLED_JIT_SHARE} of a core over a round, or
-   * {@value #MAX_WARM_UP_ROUNDS} rounds ran: a server runs for days on compiled code, and on two
+   * JIT's compiler threads took at most {@value CpuUse#SETTLED_JIT_SHARE} of a core over a round,
+   * or {@value #MAX_WARM_UP_ROUNDS} rounds ran: a server runs for days on compiled code, and on two
    * busy cores the optimising compiler falls behind a many-device load for minutes. The load goes
    * on until the compiler caught up, because an idle ledger lets the compiler drop the queued
    * compilations of its hot path, which the measured run would then pay for.
@@ -273,14 +270,14 @@ public final class LiveBenchmark {
             "live: the JIT's share of a core cannot be read here (no /proc): one warm-up round");
         return;
       }
-      if (w.jitShare() <= SETTLED_JIT_SHARE) {
+      if (w.jitShare() <= CpuUse.SETTLED_JIT_SHARE) {
         return;
       }
     }
     log.printf(
         Locale.ROOT,
         "live: the JIT still compiled on more than %.0f%% of a core after %d warm-up rounds%n",
-        SETTLED_JIT_SHARE * 100,
+        CpuUse.SETTLED_JIT_SHARE * 100,
         MAX_WARM_UP_ROUNDS);
   }
 
