@@ -21,6 +21,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -46,7 +48,7 @@ class ScriptCallerTest {
   @Test
   void aPipelineTheConnectionCannotTakeFailsEachOfItsCalls() {
     RedisConnectionException down = new RedisConnectionException("Unable to connect to :43675");
-    List<java.util.concurrent.CompletableFuture<List<Object>>> replies =
+    List<CompletableFuture<List<Object>>> replies =
         ScriptCaller.sentOrFailed(
             3,
             () -> {
@@ -55,12 +57,11 @@ class ScriptCallerTest {
     assertEquals(3, replies.size());
     for (var r : replies) {
       assertTrue(r.isCompletedExceptionally());
-      java.util.concurrent.ExecutionException e =
-          assertThrows(java.util.concurrent.ExecutionException.class, r::get);
+      ExecutionException e = assertThrows(ExecutionException.class, r::get);
       assertSame(down, e.getCause());
     }
-    List<java.util.concurrent.CompletableFuture<List<Object>>> sent =
-        List.of(java.util.concurrent.CompletableFuture.completedFuture(List.of(2L)));
+    List<CompletableFuture<List<Object>>> sent =
+        List.of(CompletableFuture.completedFuture(List.of(2L)));
     assertSame(sent, ScriptCaller.sentOrFailed(1, () -> sent));
   }
 

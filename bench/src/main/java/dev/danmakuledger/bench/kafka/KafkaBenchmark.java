@@ -165,6 +165,11 @@ public final class KafkaBenchmark {
     return o.jdbcUrl() == null ? null : FreshDatabase.create(o.jdbcUrl(), tmp);
   }
 
+  /** The URL of {@code fresh}, or of an H2 file at {@code h2File} when there is none. */
+  static String url(FreshDatabase fresh, Path h2File) {
+    return fresh == null ? h2(h2File) : fresh.url();
+  }
+
   private static BenchResult throughput(
       Options o, LocalKafka kafka, EmbeddedRedis redis, Path tmp, PrintStream log)
       throws Exception {
@@ -184,13 +189,7 @@ public final class KafkaBenchmark {
     }
     try (FreshDatabase fresh = serverDatabase(o, tmp)) {
       return throughput(
-          o,
-          kafka,
-          redis,
-          tmp,
-          fresh == null ? h2(tmp.resolve("throughput-db")) : fresh.url(),
-          topics,
-          log);
+          o, kafka, redis, tmp, url(fresh, tmp.resolve("throughput-db")), topics, log);
     }
   }
 

@@ -96,10 +96,7 @@ final class LiveLag {
             SyncServer.start(
                 ServerConfig.builder(tmp.resolve("data-live"))
                     .redisUri(redis.uri())
-                    .jdbc(
-                        fresh == null ? KafkaBenchmark.h2(tmp.resolve("live-db")) : fresh.url(),
-                        null,
-                        null)
+                    .jdbc(KafkaBenchmark.url(fresh, tmp.resolve("live-db")), null, null)
                     .reviewRule(null)
                     .kafka(KafkaBenchmark.relayConfig(kafka, TOPIC, o.shards()))
                     .build());
