@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.sqlite.SQLiteConfig;
@@ -119,7 +120,14 @@ final class RawCommitLatency implements AutoCloseable {
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
     config.setBusyTimeout(5_000);
-    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+    Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+    try (Statement st = c.createStatement()) {
+      st.execute("PRAGMA wal_autocheckpoint=" + EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   /**

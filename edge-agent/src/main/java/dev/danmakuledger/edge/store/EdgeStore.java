@@ -17,6 +17,17 @@ import java.util.function.Predicate;
  * substitute their own to inject faults. Implementations are thread-safe.
  */
 public interface EdgeStore extends AutoCloseable {
+  /**
+   * WAL frames after which a commit checkpoints the log into the database file ({@code PRAGMA
+   * wal_autocheckpoint}; SQLite's default is 1,000). The commit that crosses it runs the checkpoint
+   * before it returns, after its own data is durable. A lone capture writes about 6.6 pages, so at
+   * SQLite's default one ack in about 150 paid for a checkpoint (about 2 ms on the benchmark
+   * machine), enough to set the p99 of single acks (docs/benchmarks.md, "edge"). At 4,000 it is one
+   * in about 600, the WAL index still fits its first hash table (4,096 frames) so reads do not slow
+   * down as the WAL grows, and the WAL file stays under about 16 MiB.
+   */
+  int WAL_AUTOCHECKPOINT_FRAMES = 4_000;
+
   /** The store file inside a data directory. */
   static Path fileIn(Path dataDir) {
     return dataDir.resolve(SqliteEdgeStore.DB_FILE);

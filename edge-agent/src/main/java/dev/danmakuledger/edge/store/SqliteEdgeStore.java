@@ -46,6 +46,7 @@ final class SqliteEdgeStore implements EdgeStore {
     createPrivately(file);
     SqliteEdgeStore store = connect(file, readWrite(durability));
     try {
+      store.checkpointEvery(EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
       store.migrate();
     } catch (StoreException e) {
       store.close();
@@ -67,6 +68,7 @@ final class SqliteEdgeStore implements EdgeStore {
     restrict(file);
     SqliteEdgeStore store = connect(file, readWrite(durability));
     try {
+      store.checkpointEvery(EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
       if (store.schemaVersion() == 0) {
         throw new StoreException(lostStore(file));
       }
@@ -160,6 +162,16 @@ final class SqliteEdgeStore implements EdgeStore {
       return new SqliteEdgeStore(file, conn);
     } catch (SQLException e) {
       throw new StoreException("cannot open store " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Sets {@code PRAGMA wal_autocheckpoint}, which SQLite keeps per connection. */
+  private synchronized void checkpointEvery(int frames) throws StoreException {
+    try (Statement st = conn.createStatement()) {
+      st.execute("PRAGMA wal_autocheckpoint=" + frames);
+    } catch (SQLException e) {
+      throw new StoreException(
+          "cannot set the checkpoint interval of " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -153,6 +154,41 @@ class EdgeStoreTest {
       assertTrue(s.findByKey("fresh").isEmpty());
       assertEquals(1, s.checkpoints().size());
       assertEquals(1L, s.counters().get("captures"));
+    }
+  }
+
+  @Test
+  void walIsCheckpointedOnlyPastItsFrameBoundOnBothOpenPaths() throws Exception {
+    Path file = EdgeStore.fileIn(dir);
+    try (EdgeStore s = EdgeStore.open(file, Durability.NORMAL)) {
+      int frames = appendSinglesAndCountWalFrames(s, file, 0);
+      // SQLite's default would have checkpointed and restarted the WAL after 1,000 frames.
+      assertTrue(
+          frames > 1_000 && frames < EdgeStore.WAL_AUTOCHECKPOINT_FRAMES,
+          "WAL frames after 300 single appends: " + frames);
+    }
+    try (EdgeStore s = EdgeStore.openExisting(file, Durability.NORMAL)) {
+      int frames = appendSinglesAndCountWalFrames(s, file, 300);
+      assertTrue(
+          frames > 1_000 && frames < EdgeStore.WAL_AUTOCHECKPOINT_FRAMES,
+          "WAL frames after reopening and 300 single appends: " + frames);
+    }
+  }
+
+  /**
+   * Appends 300 one-record batches from index {@code first} (about six pages each) and returns the
+   * frames in the WAL, as {@code PRAGMA wal_checkpoint} reports them from a second connection.
+   */
+  private static int appendSinglesAndCountWalFrames(EdgeStore s, Path file, int first)
+      throws Exception {
+    for (int i = first; i < first + 300; i++) {
+      s.append(batch(i, List.of(record(i, "w" + i))));
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+      assertTrue(rs.next());
+      return rs.getInt(2);
     }
   }
 
