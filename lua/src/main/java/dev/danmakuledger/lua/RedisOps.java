@@ -2,6 +2,7 @@ package dev.danmakuledger.lua;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
@@ -38,7 +39,7 @@ final class RedisOps implements AutoCloseable {
   private final Duration timeout;
   private final Runnable shutdown;
 
-  private RedisOps(
+  RedisOps(
       RedisScriptingCommands<String, String> scripting,
       RedisScriptingAsyncCommands<String, String> async,
       RedisStringCommands<String, String> strings,
@@ -125,7 +126,10 @@ final class RedisOps implements AutoCloseable {
    * Sends one EVALSHA of {@code sha1} for each pair of {@code keys} and {@code args} without
    * waiting for the answers, all handed to the connection in one write (under a cluster, one write
    * to each node, each call routed by its first key's slot): a tick's admits cost one wake-up of
-   * the connection's I/O thread and one buffer, not one of each per call.
+   * the connection's I/O thread and one buffer, not one of each per call. Handing the calls over
+   * fails at once when, under a cluster, a node a call is routed to cannot be reached (a killed
+   * master before its replica is promoted); every call's reply then fails with that error, so
+   * callers see one kind of failure, a failed reply, whether Redis refused a call or never got it.
    *
    * @return each call's reply, in the order of {@code keys}
    */
@@ -150,7 +154,13 @@ final class RedisOps implements AutoCloseable {
     }
     if (!commands.isEmpty()) {
       List<RedisCommand<String, String, ?>> batch = new ArrayList<>(commands);
-      connection.dispatch(batch);
+      try {
+        connection.dispatch(batch);
+      } catch (RedisException e) {
+        for (AsyncCommand<String, String, List<Object>> c : commands) {
+          c.completeExceptionally(e);
+        }
+      }
     }
     return new ArrayList<CompletableFuture<List<Object>>>(commands);
   }

@@ -11,7 +11,6 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisReadOnlyException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -54,32 +53,15 @@ final class ScriptCaller {
   /**
    * Sends one EVALSHA of {@code script} for each pair of {@code keys} and {@code args}, all in one
    * write and without waiting, no retry and no fallback to EVAL: a caller that gets a failure runs
-   * {@link #call} for that call, which retries and sends the script in full if Redis lost it
-   * (re-running a script is safe, see the class comment).
+   * {@link #call} for that call, which retries under the retry policy, sends the script in full if
+   * Redis lost it (re-running a script is safe, see the class comment), and fails as {@link
+   * RedisUnavailableException} if Redis stays unreachable.
    *
    * @return each call's reply, in the order of {@code keys}
    */
   List<CompletableFuture<List<Object>>> sendAll(
       LuaScript script, List<String[]> keys, List<String[]> args) {
-    return sentOrFailed(
-        keys.size(),
-        () -> redis.evalshaAll(shas.computeIfAbsent(script, LuaScript::sha1), keys, args));
-  }
-
-  /**
-   * What {@code send} returns, or {@code calls} replies failed with what it threw: handing a
-   * pipeline to the connection fails at once when, under a cluster, a node it routes a call to
-   * cannot be reached (a killed master before its replica is promoted). Each call then runs again
-   * alone through {@link #call}, under the retry policy, and fails as {@link
-   * RedisUnavailableException} if Redis stays unreachable.
-   */
-  static List<CompletableFuture<List<Object>>> sentOrFailed(
-      int calls, Supplier<List<CompletableFuture<List<Object>>>> send) {
-    try {
-      return send.get();
-    } catch (RedisException e) {
-      return Collections.nCopies(calls, CompletableFuture.failedFuture(e));
-    }
+    return redis.evalshaAll(shas.computeIfAbsent(script, LuaScript::sha1), keys, args);
   }
 
   /**

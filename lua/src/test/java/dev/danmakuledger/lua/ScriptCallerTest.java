@@ -15,6 +15,8 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisReadOnlyException;
+import io.lettuce.core.api.StatefulConnection;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,23 +48,34 @@ class ScriptCallerTest {
   }
 
   @Test
-  void aPipelineTheConnectionCannotTakeFailsEachOfItsCalls() {
+  void aPipelineTheConnectionCannotTakeFailsEachOfItsCalls() throws Exception {
     RedisConnectionException down = new RedisConnectionException("Unable to connect to :43675");
+    // A connection whose hand-over throws, as a cluster connection does for a node it cannot reach.
+    @SuppressWarnings("unchecked")
+    StatefulConnection<String, String> unreachable =
+        (StatefulConnection<String, String>)
+            Proxy.newProxyInstance(
+                StatefulConnection.class.getClassLoader(),
+                new Class<?>[] {StatefulConnection.class},
+                (proxy, method, methodArgs) -> {
+                  if (method.getName().equals("dispatch")) {
+                    throw down;
+                  }
+                  throw new UnsupportedOperationException(method.getName());
+                });
+    RedisOps redis = new RedisOps(null, null, null, unreachable, Duration.ofSeconds(1), () -> {});
+    ScriptCaller caller = new ScriptCaller(redis, policy);
     List<CompletableFuture<List<Object>>> replies =
-        ScriptCaller.sentOrFailed(
-            3,
-            () -> {
-              throw down;
-            });
+        caller.sendAll(
+            LuaScript.of("echo", "-- version: 1\nlocal VERSION = 1\nreturn {VERSION}"),
+            List.of(new String[] {"a"}, new String[] {"b"}, new String[] {"c"}),
+            List.of(new String[0], new String[0], new String[0]));
     assertEquals(3, replies.size());
     for (var r : replies) {
       assertTrue(r.isCompletedExceptionally());
       ExecutionException e = assertThrows(ExecutionException.class, r::get);
       assertSame(down, e.getCause());
     }
-    List<CompletableFuture<List<Object>>> sent =
-        List.of(CompletableFuture.completedFuture(List.of(2L)));
-    assertSame(sent, ScriptCaller.sentOrFailed(1, () -> sent));
   }
 
   @Test
