@@ -130,6 +130,9 @@ final class RedisOps implements AutoCloseable {
    * fails at once when, under a cluster, a node a call is routed to cannot be reached (a killed
    * master before its replica is promoted); every call's reply then fails with that error, so
    * callers see one kind of failure, a failed reply, whether Redis refused a call or never got it.
+   * A call already written to a reachable node may still run; callers run a failed call again,
+   * which returns what the first run stored (docs/lua-scripts.md, "Why retrying an admit never
+   * assigns a second seq").
    *
    * @return each call's reply, in the order of {@code keys}
    */

@@ -61,7 +61,7 @@ class ScriptCallerTest {
                   if (method.getName().equals("dispatch")) {
                     throw down;
                   }
-                  throw new UnsupportedOperationException(method.getName());
+                  throw new AssertionError("the admit called " + method.getName());
                 });
     RedisOps redis = new RedisOps(null, null, null, unreachable, Duration.ofSeconds(1), () -> {});
     ScriptCaller caller = new ScriptCaller(redis, policy);

@@ -22,9 +22,9 @@ public interface EdgeStore extends AutoCloseable {
    * wal_autocheckpoint}; SQLite's default is 1,000). The commit that crosses it runs the checkpoint
    * before it returns, after its own data is durable. A lone capture writes about 6.6 pages, so at
    * SQLite's default one ack in about 150 paid for a checkpoint (about 2 ms on the benchmark
-   * machine), enough to set the p99 of single acks (docs/benchmarks.md, "edge"). At 4,000 it is one
-   * in about 600, the WAL index still fits its first hash table (4,096 frames) so reads do not slow
-   * down as the WAL grows, and the WAL file stays under about 16 MiB.
+   * machine), enough to set the p99 of single acks (docs/benchmarks.md, "edge: where a batch's time
+   * goes"). At 4,000 it is one in about 600, the WAL index still fits its first hash table (4,096
+   * frames) so reads do not slow down as the WAL grows, and the WAL file stays under about 16 MiB.
    */
   int WAL_AUTOCHECKPOINT_FRAMES = 4_000;
 
