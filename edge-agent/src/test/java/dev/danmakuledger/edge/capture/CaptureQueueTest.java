@@ -32,7 +32,7 @@ class CaptureQueueTest {
     CompletableFuture<CaptureQueue.Batch> taken = CompletableFuture.supplyAsync(queue::take);
     Pending queued = capture(1);
     queue.add(List.of(queued));
-    assertThrows(taken, "the writer took a batch while the lone committer held the turn");
+    assertStillWaiting(taken, "the writer took a batch while the lone committer held the turn");
     queue.release();
     CaptureQueue.Batch batch = taken.get(5, TimeUnit.SECONDS);
     assertEquals(List.of(queued), batch.requests());
@@ -46,14 +46,14 @@ class CaptureQueueTest {
     CompletableFuture<CaptureQueue.Batch> taken = CompletableFuture.supplyAsync(queue::take);
     assertTrue(queue.claimIdle());
     queue.release();
-    assertThrows(taken, "the writer took a batch with nothing queued");
+    assertStillWaiting(taken, "the writer took a batch with nothing queued");
     Pending later = capture(2);
     queue.add(List.of(later));
     assertEquals(List.of(later), taken.get(5, TimeUnit.SECONDS).requests());
   }
 
-  private static void assertThrows(CompletableFuture<CaptureQueue.Batch> taken, String message)
-      throws Exception {
+  private static void assertStillWaiting(
+      CompletableFuture<CaptureQueue.Batch> taken, String message) throws Exception {
     try {
       CaptureQueue.Batch batch = taken.get(200, TimeUnit.MILLISECONDS);
       throw new AssertionError(message + ": " + batch);
