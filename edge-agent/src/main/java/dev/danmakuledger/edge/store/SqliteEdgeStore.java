@@ -44,9 +44,8 @@ final class SqliteEdgeStore implements EdgeStore {
 
   static SqliteEdgeStore open(Path file, Durability durability) throws StoreException {
     createPrivately(file);
-    SqliteEdgeStore store = connect(file, readWrite(durability));
+    SqliteEdgeStore store = connectReadWrite(file, durability);
     try {
-      store.checkpointEvery(EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
       store.migrate();
     } catch (StoreException e) {
       store.close();
@@ -66,9 +65,8 @@ final class SqliteEdgeStore implements EdgeStore {
       throw new StoreException(lostStore(file));
     }
     restrict(file);
-    SqliteEdgeStore store = connect(file, readWrite(durability));
+    SqliteEdgeStore store = connectReadWrite(file, durability);
     try {
-      store.checkpointEvery(EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
       if (store.schemaVersion() == 0) {
         throw new StoreException(lostStore(file));
       }
@@ -156,6 +154,22 @@ final class SqliteEdgeStore implements EdgeStore {
     return config;
   }
 
+  /**
+   * The writing connection: {@link #readWrite} pragmas, and the WAL checkpoint interval, which
+   * SQLite keeps per connection and so cannot go into the connection's configuration.
+   */
+  private static SqliteEdgeStore connectReadWrite(Path file, Durability durability)
+      throws StoreException {
+    SqliteEdgeStore store = connect(file, readWrite(durability));
+    try {
+      store.checkpointEvery(EdgeStore.WAL_AUTOCHECKPOINT_FRAMES);
+    } catch (StoreException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
   private static SqliteEdgeStore connect(Path file, SQLiteConfig config) throws StoreException {
     try {
       Connection conn = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
@@ -165,7 +179,6 @@ final class SqliteEdgeStore implements EdgeStore {
     }
   }
 
-  /** Sets {@code PRAGMA wal_autocheckpoint}, which SQLite keeps per connection. */
   private synchronized void checkpointEvery(int frames) throws StoreException {
     try (Statement st = conn.createStatement()) {
       st.execute("PRAGMA wal_autocheckpoint=" + frames);
