@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -130,14 +132,11 @@ public final class DedupeScripts implements AutoCloseable {
    */
   public List<Admission> admit(String room, List<AdmitItem> items, Duration ttl)
       throws NeedSeedException {
-    List<Call> runs = Call.runsOf(room, items, wholeSeconds(ttl), epochSeconds.getAsLong());
-    List<Admission> out = new ArrayList<>(items.size());
-    LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    for (Call call : runs) {
-      out.addAll(
-          AdmitReply.parse(script, caller.call(script, call.keys, call.args), call.items, room));
+    RoomAdmissions answers = admitRooms(Map.of(room, items), ttl);
+    if (!answers.needSeed().isEmpty()) {
+      throw new NeedSeedException(room);
     }
-    return out;
+    return answers.admitted().get(room);
   }
 
   /**
@@ -154,112 +153,129 @@ public final class DedupeScripts implements AutoCloseable {
   }
 
   /**
-   * Admits several rooms' items, each room as {@link #admit} does (one atomic script run per
-   * {@value #MAX_ITEMS_PER_RUN} items), with every run of every room sent before any answer is
-   * awaited: one round trip for the whole batch instead of one per run (under a cluster, Lettuce
-   * routes each run to its room's node, the runs to different nodes are in flight together). A run
-   * that fails is run again alone, with its retries and the full script when Redis lost it; that is
-   * safe because re-running an admit returns what the first run stored as replays. A room with a
-   * run that found its counter missing is in need of a seed as a whole: admitting it again after
-   * the seed returns what its other runs stored as replays.
+   * Admits several rooms' items, each room as {@link #admit} does, in one script run per bucket of
+   * rooms (docs/lua-scripts.md, "Key layout") and {@value #MAX_ITEMS_PER_RUN} items, every run sent
+   * before any answer is awaited: one round trip for the whole call, and Redis's work grows with
+   * the items and the buckets, not with the rooms (under a cluster, Lettuce routes each run to its
+   * bucket's node, the runs to different nodes are in flight together). A room of more than {@value
+   * #MAX_ITEMS_PER_RUN} items takes several runs, in item order. A run that fails is run again
+   * alone, with its retries and the full script when Redis lost it; that is safe because re-running
+   * an admit returns what the first run stored as replays. A room with a run that found its counter
+   * missing is in need of a seed as a whole: admitting it again after the seed returns what its
+   * other runs stored as replays.
    *
    * @param byRoom items by room, each as {@link #admit} takes them; rooms keep their order
    * @throws LuaRedisException if Redis failed for a room even after its retries
    */
   public RoomAdmissions admitRooms(Map<String, List<AdmitItem>> byRoom, Duration ttl) {
-    long ttlSeconds = wholeSeconds(ttl);
-    long now = epochSeconds.getAsLong();
-    Map<String, List<Call>> calls = new LinkedHashMap<>();
-    byRoom.forEach((room, items) -> calls.put(room, Call.runsOf(room, items, ttlSeconds, now)));
+    List<Run> runs = Run.plan(byRoom, wholeSeconds(ttl), epochSeconds.getAsLong());
     LuaScript script = registry.select(ScriptRegistry.ADMIT);
-    List<Call> all = new ArrayList<>();
-    calls.values().forEach(all::addAll);
     List<CompletableFuture<List<Object>>> replies =
         caller.sendAll(
             script,
-            all.stream().map(call -> call.keys).toList(),
-            all.stream().map(call -> call.args).toList());
-    Map<Call, CompletableFuture<List<Object>>> sent = new IdentityHashMap<>();
-    for (int i = 0; i < all.size(); i++) {
-      sent.put(all.get(i), replies.get(i));
+            runs.stream().map(run -> run.keys).toList(),
+            runs.stream().map(run -> run.args).toList());
+    Map<String, List<Admission>> answers = new LinkedHashMap<>();
+    Set<String> unseeded = new HashSet<>();
+    for (int i = 0; i < runs.size(); i++) {
+      Run run = runs.get(i);
+      List<Object> reply = caller.replyOrCall(replies.get(i), script, run.keys, run.args);
+      AdmitReply.parse(script, reply, run.parts, answers, unseeded);
     }
     Map<String, List<Admission>> admitted = new LinkedHashMap<>();
     List<String> needSeed = new ArrayList<>();
-    for (Map.Entry<String, List<Call>> e : calls.entrySet()) {
-      String room = e.getKey();
-      List<Admission> answers = new ArrayList<>(byRoom.get(room).size());
-      boolean seeded = true;
-      for (Call call : e.getValue()) {
-        try {
-          List<Object> reply = caller.replyOrCall(sent.get(call), script, call.keys, call.args);
-          answers.addAll(AdmitReply.parse(script, reply, call.items, room));
-        } catch (NeedSeedException needs) {
-          seeded = false;
-        }
-      }
-      if (seeded) {
-        admitted.put(room, answers);
-      } else {
+    for (String room : byRoom.keySet()) {
+      if (unseeded.contains(room)) {
         needSeed.add(room);
+      } else {
+        admitted.put(room, answers.getOrDefault(room, List.of()));
       }
     }
     return new RoomAdmissions(admitted, needSeed);
   }
 
-  /** The keys and arguments of one admit script run, checked. */
-  private static final class Call {
-    final List<AdmitItem> items;
-    final String[] keys;
-    final String[] args;
+  /** Some consecutive items of one room, within one run. */
+  record Part(String room, List<AdmitItem> items) {}
 
-    private Call(List<AdmitItem> items, String[] keys, String[] args) {
-      this.items = items;
-      this.keys = keys;
-      this.args = args;
-    }
+  /** The keys and arguments of one admit script run: parts of rooms of one bucket, checked. */
+  private static final class Run {
+    final List<Part> parts = new ArrayList<>();
+    int items;
+    String[] keys;
+    String[] args;
 
     /**
-     * The runs of an admit of {@code items}: {@value #MAX_ITEMS_PER_RUN} items each, the last one
-     * smaller; none for no items. Checks all of them before any is sent.
+     * The runs of an admit of {@code byRoom}: each room's items in parts of at most {@value
+     * #MAX_ITEMS_PER_RUN}, the parts of one bucket's rooms packed into runs of at most that many
+     * items, a room at most once a run and its parts in item order. Checks every room before any
+     * run is sent; a room without items has no run.
      */
-    static List<Call> runsOf(String room, List<AdmitItem> items, long ttlSeconds, long now) {
-      RedisKeys.counter(room); // checks the room name, also when there is nothing to send
-      Objects.requireNonNull(items, "items");
-      if (items.size() > MAX_ITEMS) {
-        throw new IllegalArgumentException(
-            "items: got " + items.size() + ", want at most " + MAX_ITEMS);
-      }
-      checkUniqueCandidates(items);
-      List<Call> runs = new ArrayList<>();
-      for (int from = 0; from < items.size(); from += MAX_ITEMS_PER_RUN) {
-        int to = Math.min(items.size(), from + MAX_ITEMS_PER_RUN);
-        runs.add(of(room, items.subList(from, to), ttlSeconds, now));
-      }
-      return runs;
-    }
-
-    /**
-     * One run: the room's counter and the hashes of the dedupe windows of {@code ttlSeconds} that
-     * {@code now} (Unix seconds) falls in and the two before it; the current one expires when the
-     * window after it ends.
-     */
-    private static Call of(String room, List<AdmitItem> items, long ttlSeconds, long now) {
+    static List<Run> plan(Map<String, List<AdmitItem>> byRoom, long ttlSeconds, long now) {
+      Map<Integer, List<Run>> byBucket = new LinkedHashMap<>();
+      byRoom.forEach(
+          (room, items) -> {
+            int bucket = RedisKeys.bucket(room); // checks the room name
+            Objects.requireNonNull(items, "items");
+            if (items.size() > MAX_ITEMS) {
+              throw new IllegalArgumentException(
+                  "items of " + room + ": got " + items.size() + ", want at most " + MAX_ITEMS);
+            }
+            checkUniqueCandidates(items);
+            List<Run> runs = byBucket.computeIfAbsent(bucket, b -> new ArrayList<>());
+            int firstFree = 0;
+            for (int from = 0; from < items.size(); from += MAX_ITEMS_PER_RUN) {
+              List<AdmitItem> part =
+                  items.subList(from, Math.min(items.size(), from + MAX_ITEMS_PER_RUN));
+              int at = firstFree;
+              while (at < runs.size() && runs.get(at).items + part.size() > MAX_ITEMS_PER_RUN) {
+                at++;
+              }
+              if (at == runs.size()) {
+                runs.add(new Run());
+              }
+              runs.get(at).parts.add(new Part(room, part));
+              runs.get(at).items += part.size();
+              firstFree = at + 1;
+            }
+          });
       long window = now / ttlSeconds;
-      String[] keys = {
-        RedisKeys.counter(room),
-        RedisKeys.window(room, window),
-        RedisKeys.window(room, window - 1),
-        RedisKeys.window(room, window - 2)
-      };
-      String[] args = new String[3 * items.size() + 1];
-      args[0] = Long.toString((window + 2) * ttlSeconds);
-      for (int i = 0; i < items.size(); i++) {
-        AdmitItem item = items.get(i);
-        args[3 * i + 1] = item.idempotencyKey();
-        args[3 * i + 2] = item.contentHash();
-        args[3 * i + 3] = Long.toString(item.candidateMessageId());
+      List<Run> all = new ArrayList<>();
+      for (List<Run> runs : byBucket.values()) {
+        for (Run run : runs) {
+          run.seal(window, ttlSeconds);
+          all.add(run);
+        }
       }
-      return new Call(items, keys, args);
+      return all;
+    }
+
+    /**
+     * Its keys: the bucket's counters and the hashes of the dedupe windows of {@code ttlSeconds}
+     * that {@code window} names and the two before it; the current one expires when the window
+     * after it ends. Then its arguments.
+     */
+    private void seal(long window, long ttlSeconds) {
+      String room = parts.get(0).room();
+      keys =
+          new String[] {
+            RedisKeys.counters(room),
+            RedisKeys.window(room, window),
+            RedisKeys.window(room, window - 1),
+            RedisKeys.window(room, window - 2)
+          };
+      args = new String[2 + 2 * parts.size() + 3 * items];
+      args[0] = Long.toString((window + 2) * ttlSeconds);
+      args[1] = Integer.toString(parts.size());
+      int at = 2;
+      for (Part part : parts) {
+        args[at++] = RedisKeys.field(part.room());
+        args[at++] = Integer.toString(part.items().size());
+        for (AdmitItem item : part.items()) {
+          args[at++] = item.idempotencyKey();
+          args[at++] = item.contentHash();
+          args[at++] = Long.toString(item.candidateMessageId());
+        }
+      }
     }
 
     private static void checkUniqueCandidates(List<AdmitItem> items) {
@@ -273,7 +289,7 @@ public final class DedupeScripts implements AutoCloseable {
           throw new IllegalArgumentException(
               "candidate message ids: got "
                   + candidates[i]
-                  + " twice, want unique per call (a DUPLICATE carrying it marks a replay)");
+                  + " twice, want unique per room (a DUPLICATE carrying it marks a replay)");
         }
       }
     }
@@ -296,56 +312,66 @@ public final class DedupeScripts implements AutoCloseable {
    * @return true if the counter changed
    */
   public boolean seed(String room, long floor) {
-    String counter = RedisKeys.counter(room);
-    if (floor < 0 || floor > MAX_FLOOR) {
-      throw new IllegalArgumentException("floor: got " + floor + ", want 0.." + MAX_FLOOR);
-    }
-    LuaScript script = registry.select(ScriptRegistry.SEED);
-    List<Object> reply =
-        caller.call(script, new String[] {counter}, new String[] {Long.toString(floor)});
-    return flag(script, reply);
+    return seedRooms(Map.of(room, floor)) == 1;
   }
 
   /**
-   * Seeds several rooms as {@link #seed} does, every call sent before any answer is awaited: one
-   * round trip for all of them (under a cluster, each call goes to its room's node). A call that
-   * failed is run again alone, with its retries; that is safe because a seed is a max.
+   * Seeds several rooms as {@link #seed} does, one script run per bucket of rooms and {@value
+   * #MAX_ITEMS_PER_RUN} rooms, every run sent before any answer is awaited: one round trip for all
+   * of them (under a cluster, each run goes to its bucket's node). A run that failed is run again
+   * alone, with its retries; that is safe because a seed is a max.
    *
    * @param floors each room's floor, 0..{@value #MAX_FLOOR}; all are checked before any is sent
+   * @return how many counters changed
    * @throws LuaRedisException if Redis failed for a room even after its retries
    */
-  public void seedRooms(Map<String, Long> floors) {
-    Map<String, String[]> keys = new LinkedHashMap<>();
+  public int seedRooms(Map<String, Long> floors) {
+    Map<Integer, List<List<String>>> byBucket = new LinkedHashMap<>();
+    Map<Integer, String> keyOf = new HashMap<>();
     floors.forEach(
         (room, floor) -> {
-          if (floor < 0 || floor > MAX_FLOOR) {
+          if (floor == null || floor < 0 || floor > MAX_FLOOR) {
             throw new IllegalArgumentException(
                 "floor of " + room + ": got " + floor + ", want 0.." + MAX_FLOOR);
           }
-          keys.put(room, new String[] {RedisKeys.counter(room)});
+          int bucket = RedisKeys.bucket(room);
+          keyOf.putIfAbsent(bucket, RedisKeys.counters(room));
+          List<List<String>> runs = byBucket.computeIfAbsent(bucket, b -> new ArrayList<>());
+          if (runs.isEmpty() || runs.get(runs.size() - 1).size() == 2 * MAX_ITEMS_PER_RUN) {
+            runs.add(new ArrayList<>());
+          }
+          runs.get(runs.size() - 1).add(RedisKeys.field(room));
+          runs.get(runs.size() - 1).add(floor.toString());
+        });
+    List<String[]> keys = new ArrayList<>();
+    List<String[]> args = new ArrayList<>();
+    byBucket.forEach(
+        (bucket, runs) -> {
+          for (List<String> run : runs) {
+            keys.add(new String[] {keyOf.get(bucket)});
+            args.add(run.toArray(new String[0]));
+          }
         });
     LuaScript script = registry.select(ScriptRegistry.SEED);
-    List<String> rooms = new ArrayList<>(keys.keySet());
-    List<CompletableFuture<List<Object>>> sent =
-        caller.sendAll(
-            script,
-            new ArrayList<>(keys.values()),
-            rooms.stream().map(room -> floorArgs(floors, room)).toList());
-    for (int i = 0; i < rooms.size(); i++) {
-      String room = rooms.get(i);
-      flag(
-          script, caller.replyOrCall(sent.get(i), script, keys.get(room), floorArgs(floors, room)));
+    List<CompletableFuture<List<Object>>> sent = caller.sendAll(script, keys, args);
+    int changed = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      long count =
+          number(script, caller.replyOrCall(sent.get(i), script, keys.get(i), args.get(i)), 1);
+      if (count < 0 || count > args.get(i).length / 2) {
+        throw new ScriptException(
+            "BADREPLY", "seed: got " + count + " changed of " + args.get(i).length / 2, null);
+      }
+      changed += (int) count;
     }
-  }
-
-  private static String[] floorArgs(Map<String, Long> floors, String room) {
-    return new String[] {floors.get(room).toString()};
+    return changed;
   }
 
   /** The room's current high-water seq, or -1 if its counter is missing. */
   public long currentSeq(String room) {
-    String counter = RedisKeys.counter(room);
-    String value = caller.withRetry(() -> redis.get(counter));
+    String counters = RedisKeys.counters(room);
+    String field = RedisKeys.field(room);
+    String value = caller.withRetry(() -> redis.hget(counters, field));
     if (value == null) {
       return -1;
     }
@@ -455,52 +481,68 @@ public final class DedupeScripts implements AutoCloseable {
   }
 
   /**
-   * Decodes the admit reply {@code {version, "OK", statuses, firstSeq, seq, id, seq, id, ...}}: one
-   * status character per item, consecutive seqs for the NEW items from {@code firstSeq}, and the
-   * original seq and message id of each DUPLICATE/CONFLICT item in item order.
+   * Decodes the admit reply {@code {version, "OK", then per room: statuses, firstSeq, originals}}:
+   * one status character per item, consecutive seqs for the NEW items from {@code firstSeq}, and
+   * the original seq and message id of each DUPLICATE/CONFLICT item in item order; {@code
+   * NEED_SEED} for a room whose counter is missing.
    */
   static final class AdmitReply {
+    private static final String NEED_SEED = "NEED_SEED";
+
     private AdmitReply() {}
 
-    static List<Admission> parse(
-        LuaScript script, List<Object> reply, List<AdmitItem> items, String room)
-        throws NeedSeedException {
-      int n = items.size();
-      if (reply.size() == 2 && "NEED_SEED".equals(reply.get(1))) {
-        throw new NeedSeedException(room);
+    /**
+     * Adds each part's answers to its room's in {@code answers}, or the room to {@code unseeded}.
+     */
+    static void parse(
+        LuaScript script,
+        List<Object> reply,
+        List<Part> parts,
+        Map<String, List<Admission>> answers,
+        Set<String> unseeded) {
+      if (reply.size() < 2 + 2 * parts.size() || !"OK".equals(reply.get(1))) {
+        throw badReply(script, "want {version, OK, " + parts.size() + " rooms' answers}", reply);
       }
-      if (reply.size() < 4
-          || !"OK".equals(reply.get(1))
-          || !(reply.get(2) instanceof String statuses)
-          || statuses.length() != n) {
-        throw badReply(script, "want {version, OK, " + n + " statuses, firstSeq, ...}", reply);
-      }
-      long nextSeq = decimal(reply.get(3));
-      int at = 4;
-      List<Admission> out = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        char c = statuses.charAt(i);
-        if (c == 'N') {
-          out.add(
-              new Admission(Admission.Status.NEW, nextSeq++, items.get(i).candidateMessageId()));
+      int at = 2;
+      for (Part part : parts) {
+        List<AdmitItem> items = part.items();
+        int n = items.size();
+        if (at + 1 >= reply.size() || !(reply.get(at) instanceof String statuses)) {
+          throw badReply(script, "want the statuses of room " + part.room() + " at " + at, reply);
+        }
+        long nextSeq = decimal(reply.get(at + 1));
+        at += 2;
+        if (NEED_SEED.equals(statuses)) {
+          unseeded.add(part.room());
           continue;
         }
-        Admission.Status status =
-            switch (c) {
-              case 'D' -> Admission.Status.DUPLICATE;
-              case 'C' -> Admission.Status.CONFLICT;
-              default -> throw badReply(script, "got status '" + c + "' at item " + i, reply);
-            };
-        if (at + 1 >= reply.size()) {
-          throw badReply(script, "got too few originals for item " + i, reply);
+        if (statuses.length() != n) {
+          throw badReply(script, "want " + n + " statuses for room " + part.room(), reply);
         }
-        out.add(new Admission(status, decimal(reply.get(at)), decimal(reply.get(at + 1))));
-        at += 2;
+        List<Admission> out = answers.computeIfAbsent(part.room(), r -> new ArrayList<>());
+        for (int i = 0; i < n; i++) {
+          char c = statuses.charAt(i);
+          if (c == 'N') {
+            out.add(
+                new Admission(Admission.Status.NEW, nextSeq++, items.get(i).candidateMessageId()));
+            continue;
+          }
+          Admission.Status status =
+              switch (c) {
+                case 'D' -> Admission.Status.DUPLICATE;
+                case 'C' -> Admission.Status.CONFLICT;
+                default -> throw badReply(script, "got status '" + c + "' at item " + i, reply);
+              };
+          if (at + 1 >= reply.size()) {
+            throw badReply(script, "got too few originals for item " + i, reply);
+          }
+          out.add(new Admission(status, decimal(reply.get(at)), decimal(reply.get(at + 1))));
+          at += 2;
+        }
       }
       if (at != reply.size()) {
         throw badReply(script, "got " + (reply.size() - at) + " extra elements", reply);
       }
-      return out;
     }
 
     private static ScriptException badReply(LuaScript script, String what, List<Object> reply) {

@@ -1,29 +1,80 @@
 package dev.danmakuledger.lua;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
 
 /**
- * The key layout (contract "lua", docs/architecture.md §7): every key of a room carries the hash
- * tag {@code {r:<room>}} so one admit touches one Redis Cluster slot. Room names are escaped so
- * that no room can forge another room's keys: bytes outside {@code [A-Za-z0-9_.-]} (including
- * {@code {}}, {@code }}, {@code :} and {@code %}) become {@code %XX} of their UTF-8 encoding, which
- * leaves every protocol-valid room name unchanged.
+ * The key layout (contract "lua", docs/lua-scripts.md "Keys"): every room belongs to one of {@value
+ * #BUCKETS} buckets, and a bucket's keys carry its hash tag {@code {b:<n>}}, so one admit of any
+ * number of a bucket's rooms touches one Redis Cluster slot. The buckets' tags fall in equal parts
+ * of the slot range, so on a cluster with evenly split slots they spread over the nodes. Room names
+ * are escaped so that no room can forge another room's fields: bytes outside {@code [A-Za-z0-9_.-]}
+ * (including {@code :} and {@code %}) become {@code %XX} of their UTF-8 encoding, which leaves
+ * every protocol-valid room name unchanged.
  */
-final class RedisKeys {
+public final class RedisKeys {
   static final int MAX_NAME_LENGTH = 256;
+
+  /** How many buckets the rooms are spread over. */
+  public static final int BUCKETS = 64;
+
+  private static final String[] TAGS = bucketTags();
 
   private RedisKeys() {}
 
-  static String counter(String room) {
-    return "{r:" + escape("room", room) + "}:seq";
+  /**
+   * The hash tags of the buckets: bucket i's is the first {@code {b:n}} whose slot lies in the i-th
+   * of {@value #BUCKETS} equal parts of the 16,384 slots.
+   */
+  private static String[] bucketTags() {
+    String[] found = new String[BUCKETS];
+    int missing = BUCKETS;
+    for (int n = 0; missing > 0; n++) {
+      String tag = "{b:" + n + "}";
+      int part = (int) ((long) SlotHash.getSlot(tag) * BUCKETS / SlotHash.SLOT_COUNT);
+      if (found[part] == null) {
+        found[part] = tag;
+        missing--;
+      }
+    }
+    return found;
+  }
+
+  /** The bucket of {@code room}: CRC-32 of its escaped name's bytes, modulo {@value #BUCKETS}. */
+  public static int bucket(String room) {
+    CRC32 crc = new CRC32();
+    crc.update(field(room).getBytes(StandardCharsets.US_ASCII));
+    return (int) (crc.getValue() % BUCKETS);
+  }
+
+  /** The hash tag of {@code room}'s bucket, {@code {b:<n>}}. */
+  static String tag(String room) {
+    return TAGS[bucket(room)];
+  }
+
+  /** The hash of the counters of {@code room}'s bucket, a field per room ({@link #field}). */
+  public static String counters(String room) {
+    return tag(room) + ":seq";
   }
 
   /**
-   * The hash of {@code room}'s dedupe entries admitted in window number {@code window} (Unix
-   * seconds divided by the TTL), a field per idempotency key.
+   * The hash of the dedupe entries of {@code room}'s bucket admitted in window number {@code
+   * window} (Unix seconds divided by the TTL), a field per room and idempotency key ({@link
+   * #entry}).
    */
-  static String window(String room, long window) {
-    return "{r:" + escape("room", room) + "}:w:" + window;
+  public static String window(String room, long window) {
+    return tag(room) + ":w:" + window;
+  }
+
+  /** {@code room}'s field in its bucket's counters: its escaped name. */
+  public static String field(String room) {
+    return escape("room", room);
+  }
+
+  /** The field of {@code room}'s entry of {@code idempotencyKey} in its bucket's windows. */
+  public static String entry(String room, String idempotencyKey) {
+    return field(room) + ":" + idempotencyKey;
   }
 
   static String leaseOwners(String group) {

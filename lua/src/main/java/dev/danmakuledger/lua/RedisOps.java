@@ -8,8 +8,8 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
-import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -28,13 +28,13 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The few Redis commands the runner needs, over one Lettuce connection to a standalone server or to
- * a Redis Cluster (where Lettuce routes EVALSHA/EVAL/GET by the first key's slot and follows
+ * a Redis Cluster (where Lettuce routes EVALSHA/EVAL/HGET by the first key's slot and follows
  * MOVED/ASK). Thread-safe: Lettuce connections multiplex callers.
  */
 final class RedisOps implements AutoCloseable {
   private final RedisScriptingCommands<String, String> scripting;
   private final RedisScriptingAsyncCommands<String, String> async;
-  private final RedisStringCommands<String, String> strings;
+  private final RedisHashCommands<String, String> hashes;
   private final StatefulConnection<String, String> connection;
   private final Duration timeout;
   private final Runnable shutdown;
@@ -42,13 +42,13 @@ final class RedisOps implements AutoCloseable {
   RedisOps(
       RedisScriptingCommands<String, String> scripting,
       RedisScriptingAsyncCommands<String, String> async,
-      RedisStringCommands<String, String> strings,
+      RedisHashCommands<String, String> hashes,
       StatefulConnection<String, String> connection,
       Duration timeout,
       Runnable shutdown) {
     this.scripting = scripting;
     this.async = async;
-    this.strings = strings;
+    this.hashes = hashes;
     this.connection = connection;
     this.timeout = timeout;
     this.shutdown = shutdown;
@@ -177,8 +177,8 @@ final class RedisOps implements AutoCloseable {
     return scripting.eval(source, ScriptOutputType.MULTI, keys, args);
   }
 
-  String get(String key) {
-    return strings.get(key);
+  String hget(String key, String field) {
+    return hashes.hget(key, field);
   }
 
   @Override

@@ -86,6 +86,11 @@ abstract class DedupeScriptsContract {
     return RedisKeys.window(room, now / TTL.toSeconds());
   }
 
+  /** The field of {@code room}'s entry of {@code key} in its bucket's window hashes. */
+  static String entry(String room, String key) {
+    return RedisKeys.entry(room, key);
+  }
+
   String seededRoom(String base) {
     String room = unique(base);
     assertTrue(scripts.seed(room, 0));
@@ -114,7 +119,7 @@ abstract class DedupeScriptsContract {
         assertThrows(NeedSeedException.class, () -> scripts.admit(room, List.of(item("k")), TTL));
     assertEquals(room, e.room());
     assertEquals(-1, scripts.currentSeq(room));
-    assertFalse(raw().hexists(window(room), "k"));
+    assertFalse(raw().hexists(window(room), entry(room, "k")));
     assertTrue(scripts.seed(room, 41));
     assertEquals(
         new Admission(Status.NEW, 42, ids.get() + 1),
@@ -225,13 +230,13 @@ abstract class DedupeScriptsContract {
     scripts.admit(room, List.of(k), Duration.ofSeconds(90));
     long window = now / 90;
     String hash = RedisKeys.window(room, window);
-    assertEquals("1|" + k.candidateMessageId() + "|" + HASH, raw().hget(hash, "k"));
+    assertEquals("1|" + k.candidateMessageId() + "|" + HASH, raw().hget(hash, entry(room, "k")));
     long expiresIn = (window + 2) * 90 - System.currentTimeMillis() / 1000;
     long ttl = raw().ttl(hash);
     assertTrue(
         ttl >= expiresIn - 5 && ttl <= expiresIn && ttl > 90 - 5 && ttl <= 180,
         "got TTL " + ttl + ", want the end of the window after this one, in " + expiresIn + " s");
-    assertEquals(-1L, raw().ttl(RedisKeys.counter(room)), "the counter never expires");
+    assertEquals(-1L, raw().ttl(RedisKeys.counters(room)), "the counters never expire");
   }
 
   @Test
@@ -263,7 +268,7 @@ abstract class DedupeScriptsContract {
     Set<String> counters = new HashSet<>();
     for (String hostile : HOSTILE) {
       String room = unique("r") + hostile;
-      counters.add(RedisKeys.counter(room));
+      counters.add(RedisKeys.counters(room) + " " + RedisKeys.field(room));
       assertTrue(scripts.seed(room, 0), hostile);
       AdmitItem a = item(hostile);
       AdmitItem b = item(hostile + "2");
@@ -271,7 +276,7 @@ abstract class DedupeScriptsContract {
       assertEquals(new Admission(Status.NEW, 1, a.candidateMessageId()), got.get(0), hostile);
       assertEquals(new Admission(Status.NEW, 2, b.candidateMessageId()), got.get(1), hostile);
       assertEquals(new Admission(Status.DUPLICATE, 1, a.candidateMessageId()), got.get(2));
-      String stored = raw().hget(window(room), hostile);
+      String stored = raw().hget(window(room), entry(room, hostile));
       assertEquals("1|" + a.candidateMessageId() + "|" + HASH, stored, hostile);
       assertEquals(2, scripts.currentSeq(room));
     }
@@ -297,20 +302,20 @@ abstract class DedupeScriptsContract {
   @Test
   void corruptEntryFailsTheWholeCallAndWritesNothing() throws Exception {
     String room = seededRoom("room");
-    raw().hset(window(room), "bad", "not a seq");
+    raw().hset(window(room), entry(room, "bad"), "not a seq");
     ScriptException e =
         assertThrows(
             ScriptException.class,
             () -> scripts.admit(room, List.of(item("good"), item("bad")), TTL));
     assertEquals("CORRUPT", e.code());
     assertEquals(0, scripts.currentSeq(room));
-    assertFalse(raw().hexists(window(room), "good"));
+    assertFalse(raw().hexists(window(room), entry(room, "good")));
   }
 
   @Test
   void corruptCounterIsAScriptError() {
     String room = unique("room");
-    raw().set(RedisKeys.counter(room), "twelve");
+    raw().hset(RedisKeys.counters(room), RedisKeys.field(room), "twelve");
     assertEquals(
         "CORRUPT",
         assertThrows(ScriptException.class, () -> scripts.admit(room, List.of(item("k")), TTL))
@@ -347,7 +352,7 @@ abstract class DedupeScriptsContract {
 
     assertEquals(List.of(unseeded), got.needSeed());
     assertEquals(-1, scripts.currentSeq(unseeded));
-    assertEquals(0L, raw().exists(window(unseeded)));
+    assertFalse(raw().hexists(window(unseeded), entry(unseeded, "u1")));
     List<AdmitItem> inA = byRoom.get(a);
     assertEquals(
         List.of(
@@ -476,7 +481,7 @@ abstract class DedupeScriptsContract {
     assertAnsweredInItemOrder(items, storedBefore, got.admitted().get(big));
     assertEquals(1, got.admitted().get(small).get(0).seq());
     assertEquals(List.of(unseeded), got.needSeed());
-    assertEquals(0L, raw().exists(window(unseeded)));
+    assertFalse(raw().hexists(window(unseeded), entry(unseeded, "u-0")));
   }
 
   @Test
@@ -486,13 +491,14 @@ abstract class DedupeScriptsContract {
     ScriptRegistry registry = ScriptRegistry.bundled(() -> draws[next[0]++ % 2]);
     DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
     String room = seededRoom("room");
-    String stable = registry.stable(ScriptRegistry.ADMIT).source();
+    LuaScript stable = registry.stable(ScriptRegistry.ADMIT);
     String broken =
-        stable
-            .replace("-- version: 2", "-- version: 3")
+        withVersion(stable, stable.version() + 1)
             .replace(
-                "local VERSION = 2",
-                "local VERSION = 3\nif true then return redis.error_reply(\"CANARY broken\") end");
+                "local VERSION = " + (stable.version() + 1),
+                "local VERSION = "
+                    + (stable.version() + 1)
+                    + "\nif true then return redis.error_reply(\"CANARY broken\") end");
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, broken), 0.5);
 
     ScriptException e =
@@ -504,14 +510,11 @@ abstract class DedupeScriptsContract {
     assertEquals(Status.NEW, s.admit(room, List.of(item("c")), TTL).get(0).status());
     assertEquals(Status.NEW, s.admit(room, List.of(item("d")), TTL).get(0).status());
 
-    String good =
-        stable
-            .replace("-- version: 2", "-- version: 3")
-            .replace("local VERSION = 2", "local VERSION = 3");
+    String good = withVersion(stable, stable.version() + 1);
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, good), 1.0);
     assertEquals(4, s.admit(room, List.of(item("e")), TTL).get(0).seq());
     registry.promote(ScriptRegistry.ADMIT);
-    assertEquals(3, registry.stable(ScriptRegistry.ADMIT).version());
+    assertEquals(stable.version() + 1, registry.stable(ScriptRegistry.ADMIT).version());
     assertEquals(5, s.admit(room, List.of(item("f")), TTL).get(0).seq());
   }
 
@@ -520,15 +523,27 @@ abstract class DedupeScriptsContract {
     ScriptRegistry registry = ScriptRegistry.bundled(() -> 0.0);
     DedupeScripts s = track(open(RetryPolicy.none(), registry, unique("lease")));
     String room = seededRoom("room");
-    String stable = registry.stable(ScriptRegistry.ADMIT).source();
+    LuaScript stable = registry.stable(ScriptRegistry.ADMIT);
     String lying =
-        stable
-            .replace("-- version: 2", "-- version: 4")
-            .replace("local VERSION = 2", "local VERSION = 4\nVERSION = 2");
+        withVersion(stable, stable.version() + 2)
+            .replace(
+                "local VERSION = " + (stable.version() + 2),
+                "local VERSION = " + (stable.version() + 2) + "\nVERSION = " + stable.version());
     registry.setCanary(LuaScript.of(ScriptRegistry.ADMIT, lying), 1.0);
     ScriptException e =
         assertThrows(ScriptException.class, () -> s.admit(room, List.of(item("a")), TTL));
     assertEquals("BADVERSION", e.code());
+  }
+
+  /** {@code script}'s source declaring {@code version} in its header and its reply. */
+  private static String withVersion(LuaScript script, int version) {
+    String source =
+        script
+            .source()
+            .replace("-- version: " + script.version(), "-- version: " + version)
+            .replace("local VERSION = " + script.version(), "local VERSION = " + version);
+    assertNotEquals(script.source(), source);
+    return source;
   }
 
   @Test

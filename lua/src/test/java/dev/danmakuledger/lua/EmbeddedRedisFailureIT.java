@@ -11,6 +11,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -37,28 +38,95 @@ class EmbeddedRedisFailureIT {
 
   @Test
   void anAdmitLargerThanOneRunHoldsRedisForOneRunAtATime() throws Exception {
+    List<String> rooms = roomsOfOneBucket("big", 2);
+    String room = rooms.get(0);
+    String other = rooms.get(1);
     try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none());
         RedisFixture.Raw raw = redis.connect()) {
-      scripts.seed("room", 0);
-      scripts.seed("other", 0);
-      scripts.admit("other", List.of(new AdmitItem("load", "aa", 99_999)), TTL); // script loaded
+      scripts.seed(room, 0);
+      scripts.seed(other, 0);
+      scripts.admit(other, List.of(new AdmitItem("load", "aa", 99_999)), TTL); // script loaded
       List<AdmitItem> items = new ArrayList<>();
       for (int i = 0; i < 2 * DedupeScripts.MAX_ITEMS_PER_RUN + 1; i++) {
         items.add(new AdmitItem("k" + i, "aa", i + 1));
       }
       long before = scriptRuns(raw);
-      scripts.admit("room", items, TTL);
+      scripts.admit(room, items, TTL);
       assertEquals(3, scriptRuns(raw) - before, "three runs for two runs' worth and one item");
       List<AdmitItem> more = new ArrayList<>();
       for (int i = 0; i < DedupeScripts.MAX_ITEMS_PER_RUN + 1; i++) {
         more.add(new AdmitItem("m" + i, "aa", 10_000 + i));
       }
+      Map<String, List<AdmitItem>> byRoom = new LinkedHashMap<>();
+      byRoom.put(room, more);
+      byRoom.put(other, List.of(items.get(0)));
       before = scriptRuns(raw);
-      scripts.admitRooms(Map.of("room", more, "other", List.of(items.get(0))), TTL);
-      assertEquals(3, scriptRuns(raw) - before, "two runs for one room, one for the other");
+      scripts.admitRooms(byRoom, TTL);
       assertEquals(
-          2 * DedupeScripts.MAX_ITEMS_PER_RUN + 1 + more.size(), scripts.currentSeq("room"));
+          2,
+          scriptRuns(raw) - before,
+          "a full run for the first room, then its last item and the other room's in one");
+      assertEquals(2 * DedupeScripts.MAX_ITEMS_PER_RUN + 1 + more.size(), scripts.currentSeq(room));
+      assertEquals(2, scripts.currentSeq(other));
     }
+  }
+
+  @Test
+  void theRoomsOfOneBucketAreAdmittedInOneRunUpToTheRunsItems() throws Exception {
+    int perRoom = 10;
+    List<String> rooms = roomsOfOneBucket("many", DedupeScripts.MAX_ITEMS_PER_RUN / perRoom + 1);
+    String last = rooms.get(rooms.size() - 1);
+    try (DedupeScripts scripts = DedupeScripts.standalone(redis.uri(), RetryPolicy.none());
+        RedisFixture.Raw raw = redis.connect()) {
+      scripts.seed("loaded", 0); // both scripts loaded before anything is counted
+      scripts.admit("loaded", List.of(new AdmitItem("k", "aa", 1)), TTL);
+      Map<String, Long> floors = new LinkedHashMap<>();
+      rooms.forEach(room -> floors.put(room, 7L));
+      long before = scriptRuns(raw);
+      assertEquals(rooms.size(), scripts.seedRooms(floors));
+      assertEquals(1, scriptRuns(raw) - before, "one seed run for the bucket's rooms");
+      Map<String, List<AdmitItem>> full = new LinkedHashMap<>();
+      long id = 2;
+      for (String room : rooms.subList(0, rooms.size() - 1)) {
+        List<AdmitItem> items = new ArrayList<>();
+        for (int i = 0; i < perRoom; i++) {
+          items.add(new AdmitItem("k" + i, "aa", id++));
+        }
+        full.put(room, items);
+      }
+      before = scriptRuns(raw);
+      DedupeScripts.RoomAdmissions got = scripts.admitRooms(full, TTL);
+      assertEquals(
+          1, scriptRuns(raw) - before, DedupeScripts.MAX_ITEMS_PER_RUN + " items: one run");
+      for (String room : full.keySet()) {
+        List<Admission> answers = got.admitted().get(room);
+        for (int i = 0; i < perRoom; i++) {
+          assertEquals(
+              new Admission(Status.NEW, 8 + i, full.get(room).get(i).candidateMessageId()),
+              answers.get(i),
+              room + " #" + i);
+        }
+      }
+      full.put(last, List.of(new AdmitItem("k0", "aa", id)));
+      before = scriptRuns(raw);
+      got = scripts.admitRooms(full, TTL);
+      assertEquals(
+          2, scriptRuns(raw) - before, DedupeScripts.MAX_ITEMS_PER_RUN + 1 + " items: two runs");
+      assertEquals(new Admission(Status.NEW, 8, id), got.admitted().get(last).get(0));
+      assertTrue(got.admitted().get(rooms.get(0)).get(0).isReplayOf(full.get(rooms.get(0)).get(0)));
+    }
+  }
+
+  /** {@code n} room names that fall in one bucket. */
+  private static List<String> roomsOfOneBucket(String base, int n) {
+    List<String> rooms = new ArrayList<>();
+    int bucket = RedisKeys.bucket(base + "-0");
+    for (int i = 0; rooms.size() < n; i++) {
+      if (RedisKeys.bucket(base + "-" + i) == bucket) {
+        rooms.add(base + "-" + i);
+      }
+    }
+    return rooms;
   }
 
   /** Script runs Redis counted so far ({@code EVAL} and {@code EVALSHA} calls). */
@@ -136,31 +204,55 @@ class EmbeddedRedisFailureIT {
     String lease = LuaScript.bundled("lease").source();
     try (RedisFixture.Raw raw = redis.connect()) {
       RedisCommands<String, String> c = raw.sync();
-      c.set("{r:x}:seq", "0");
-      String[] k = {"{r:x}:seq", "{r:x}:w:9", "{r:x}:w:8", "{r:x}:w:7"};
-      assertBadarg(c, admit, k, "1200", "a", "aa");
-      assertBadarg(c, admit, k, "0", "a", "aa", "1");
-      assertBadarg(c, admit, k, "-5", "a", "aa", "1");
-      assertBadarg(c, admit, k, "1e3", "a", "aa", "1");
-      assertBadarg(c, admit, k, "99999999999999999", "a", "aa", "1");
-      assertBadarg(c, admit, k, "1200", "", "aa", "1");
-      assertBadarg(c, admit, k, "1200", "x".repeat(4097), "aa", "1");
-      assertBadarg(c, admit, k, "1200", "a", "", "1");
-      assertBadarg(c, admit, k, "1200", "a", "a|b", "1");
-      assertBadarg(c, admit, k, "1200", "a", "x".repeat(129), "1");
-      assertBadarg(c, admit, k, "1200", "a", "aa", "-1");
-      assertBadarg(c, admit, k, "1200", "a", "aa", "9223372036854775808");
-      assertBadarg(c, admit, k, "1200", "a", "aa", "12345678901234567890");
+      c.hset("{b:x}:seq", "x", "0");
+      String[] k = {"{b:x}:seq", "{b:x}:w:9", "{b:x}:w:8", "{b:x}:w:7"};
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "aa");
+      assertBadarg(c, admit, k, "0", "1", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "-5", "1", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1e3", "1", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "99999999999999999", "1", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "0", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1001", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "2", "x", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x:y", "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x".repeat(2305), "1", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "0", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1001", "a", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "2", "x", "1", "a", "aa", "1", "x", "1", "b", "aa", "2");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "", "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "x".repeat(4097), "aa", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "a|b", "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "x".repeat(129), "1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "aa", "-1");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "aa", "9223372036854775808");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "aa", "12345678901234567890");
+      assertBadarg(c, admit, k, "1200", "1", "x", "1", "a", "aa", "1", "extra");
       assertBadarg(c, admit, k, "1200");
-      assertBadarg(c, admit, new String[] {"{r:x}:seq", "{r:x}:w:9"}, "1200", "a", "aa", "1");
-      assertEquals(0L, c.exists("{r:x}:w:9"), "no BADARG call wrote anything");
-      assertEquals("0", c.get("{r:x}:seq"));
+      List<String> overfull = new ArrayList<>(List.of("1200", "2"));
+      for (String room : List.of("x", "y")) {
+        overfull.add(room);
+        overfull.add("501");
+        for (int i = 0; i < 501; i++) {
+          overfull.addAll(List.of(room + i, "aa", Integer.toString(i)));
+        }
+      }
+      assertBadarg(c, admit, k, overfull.toArray(new String[0]));
+      assertBadarg(
+          c, admit, new String[] {"{b:x}:seq", "{b:x}:w:9"}, "1200", "1", "x", "1", "a", "aa", "1");
+      assertEquals(0L, c.exists("{b:x}:w:9"), "no BADARG call wrote anything");
+      assertEquals("0", c.hget("{b:x}:seq", "x"));
 
-      String[] s = {"{r:x}:seq"};
-      assertBadarg(c, seed, s, "-1");
-      assertBadarg(c, seed, s, "9007199254740992");
-      assertBadarg(c, seed, s, "1.5");
+      String[] s = {"{b:x}:seq"};
+      assertBadarg(c, seed, s, "x", "-1");
+      assertBadarg(c, seed, s, "x", "9007199254740992");
+      assertBadarg(c, seed, s, "x", "1.5");
+      assertBadarg(c, seed, s, "x:y", "1");
+      assertBadarg(c, seed, s, "", "1");
+      assertBadarg(c, seed, s, "x");
       assertBadarg(c, seed, s);
+      assertEquals("0", c.hget("{b:x}:seq", "x"));
 
       String[] l = {"{dl:lease:t}:owners", "{dl:lease:t}:expiry"};
       assertBadarg(c, lease, l, "steal", "o", "1000");
@@ -264,7 +356,7 @@ class EmbeddedRedisFailureIT {
           "got PTTL " + pttl + ", want the end of the next window of 1.5 s rounded up to 2 s");
       assertEquals(
           DedupeScripts.MAX_FLOOR + "|" + Long.MAX_VALUE + "|aa",
-          raw.sync().hget(windows.get(0), "k"));
+          raw.sync().hget(windows.get(0), RedisKeys.entry("room", "k")));
     }
   }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract suite, unchanged, on a three-master Redis Cluster (docs/architecture.md §7): the
- * {r:<room>} hash tag keeps each call in one slot, and rooms spread over every master.
+ * bucket's hash tag keeps each call in one slot, and rooms spread over every master.
  */
 class RedisClusterDedupeIT extends DedupeScriptsContract {
   private static RedisClusterFixture cluster;
@@ -82,7 +82,8 @@ class RedisClusterDedupeIT extends DedupeScriptsContract {
     for (int port : cluster.ports()) {
       try (RedisFixture.Raw node = RedisFixture.external("redis://127.0.0.1:" + port).connect()) {
         long keys = node.sync().dbsize();
-        assertTrue(keys >= 6, "master on port " + port + ": got " + keys + " keys, want a room");
+        assertTrue(
+            keys >= 6, "master on port " + port + ": got " + keys + " keys, want buckets of rooms");
       }
     }
   }
@@ -91,20 +92,22 @@ class RedisClusterDedupeIT extends DedupeScriptsContract {
   void keysOfTwoRoomsInOneCallAreCrossSlotAndNotRetried() {
     String a = unique("room");
     String b = unique("room");
-    while (SlotHash.getSlot(RedisKeys.counter(b)) == SlotHash.getSlot(RedisKeys.counter(a))) {
+    while (SlotHash.getSlot(RedisKeys.counters(b)) == SlotHash.getSlot(RedisKeys.counters(a))) {
       b = unique("room");
     }
     List<Duration> waits = new ArrayList<>();
     RetryPolicy policy = RetryPolicy.defaults().withPause(waits::add);
     try (RedisOps ops = RedisOps.cluster(cluster.uris())) {
       ScriptCaller caller = new ScriptCaller(ops, policy);
+      String[] args = {"1200", "1", RedisKeys.field(b), "1", "k", "aa", "1"};
       String[] keys = {
-        RedisKeys.counter(a), RedisKeys.window(b, 9), RedisKeys.window(b, 8), RedisKeys.window(b, 7)
+        RedisKeys.counters(a),
+        RedisKeys.window(b, 9),
+        RedisKeys.window(b, 8),
+        RedisKeys.window(b, 7)
       };
       assertThrows(
-          CrossSlotException.class,
-          () ->
-              caller.call(LuaScript.bundled("admit"), keys, new String[] {"1200", "k", "aa", "1"}));
+          CrossSlotException.class, () -> caller.call(LuaScript.bundled("admit"), keys, args));
     }
     assertTrue(waits.isEmpty(), "CROSSSLOT is a bug, never retried");
   }

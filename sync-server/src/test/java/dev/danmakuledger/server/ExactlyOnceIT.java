@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.danmakuledger.lua.RedisKeys;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -140,7 +142,7 @@ final class ExactlyOnceIT {
     }
     sync(d, d.batch(six.toArray(DanmakuRecord[]::new)));
     try (RedisFixture.Raw raw = redis.connect()) {
-      raw.sync().set("{r:" + room + "}:seq", "0");
+      raw.sync().hset(RedisKeys.counters(room), RedisKeys.field(room), "0");
     }
 
     BatchResponse r = sync(d, d.batch(d.record(room, "u1", "after the rollback")));
@@ -195,8 +197,7 @@ final class ExactlyOnceIT {
     assertEquals("invalid-field", r.code());
     assertTrue(r.toString().contains("checkpoint"), r.toString());
     try (RedisFixture.Raw raw = redis.connect()) {
-      assertEquals(
-          List.of(), raw.sync().keys("{r:" + room + "}:w:*"), "no dedupe entry of the room");
+      assertEquals(Map.of(), raw.dedupeEntries(room), "no dedupe entry of the room");
     }
     assertEquals(1L, sync(d, b).outcomes().get(0).seq());
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.danmakuledger.lua.DedupeScripts;
+import dev.danmakuledger.lua.RedisKeys;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.error.ErrorCode;
@@ -191,21 +192,18 @@ class ExactlyOncePropertiesIT {
     } else if (what < 75) {
       trace.add("delete counter " + room);
       try (RedisFixture.Raw raw = redis.connect()) {
-        raw.sync().del("{r:" + room + "}:seq");
+        raw.sync().hdel(RedisKeys.counters(room), RedisKeys.field(room));
       }
     } else if (what < 90) {
       String value = Integer.toString(random.nextInt(4));
       trace.add("set counter " + room + " to " + value);
       try (RedisFixture.Raw raw = redis.connect()) {
-        raw.sync().set("{r:" + room + "}:seq", value);
+        raw.sync().hset(RedisKeys.counters(room), RedisKeys.field(room), value);
       }
     } else {
       trace.add("delete keys of " + room);
       try (RedisFixture.Raw raw = redis.connect()) {
-        List<String> keys = raw.sync().keys("{r:" + room + "}:w:*");
-        if (!keys.isEmpty()) {
-          raw.sync().del(keys.toArray(String[]::new));
-        }
+        raw.forgetDedupeEntries(room);
       }
     }
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.danmakuledger.lua.Admission;
 import dev.danmakuledger.lua.AdmitItem;
 import dev.danmakuledger.lua.DedupeScripts;
+import dev.danmakuledger.lua.RedisKeys;
 import dev.danmakuledger.lua.RetryPolicy;
 import dev.danmakuledger.lua.testing.RedisFixture;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
@@ -106,8 +107,8 @@ final class RedisLossIT {
         d,
         d.batch(d.record(room, "u1", "a"), d.record(room, "u1", "b"), d.record(room, "u1", "c")));
     try (RedisFixture.Raw raw = redis.connect()) {
-      assertNotNull(raw.sync().get("{r:" + room + "}:seq"));
-      raw.sync().del("{r:" + room + "}:seq");
+      assertNotNull(raw.sync().hget(RedisKeys.counters(room), RedisKeys.field(room)));
+      raw.sync().hdel(RedisKeys.counters(room), RedisKeys.field(room));
     }
     RecordOutcome next = sync(d, d.batch(d.record(room, "u1", "d"))).outcomes().get(0);
     assertEquals(4L, next.seq());
@@ -119,7 +120,7 @@ final class RedisLossIT {
     String room = "gap-room";
     sync(d, d.batch(d.record(room, "u1", "a")));
     try (RedisFixture.Raw raw = redis.connect()) {
-      raw.sync().incrby("{r:" + room + "}:seq", 2);
+      raw.sync().hincrby(RedisKeys.counters(room), RedisKeys.field(room), 2);
     }
     assertEquals(4L, sync(d, d.batch(d.record(room, "u1", "b"))).outcomes().get(0).seq());
     redis.flushAll();
@@ -164,7 +165,7 @@ final class RedisLossIT {
       assertEquals(2L, lost.seq());
     }
     try (RedisFixture.Raw raw = redis.connect()) {
-      raw.sync().del("{r:" + room + "}:seq");
+      raw.sync().hdel(RedisKeys.counters(room), RedisKeys.field(room));
     }
     assertEquals(
         2L, sync(other, other.batch(other.record(room, "u2", "took 2"))).outcomes().get(0).seq());

@@ -1,5 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
+import dev.danmakuledger.lua.RedisKeys;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Pattern;
 
 /**
  * The Redis faults of a chaos run (docs/operations.md "Outages the chaos run rehearses"): Redis
@@ -20,9 +20,6 @@ import java.util.regex.Pattern;
  * used.
  */
 final class RedisFaults {
-  /** Room names the harness makes: only these characters, so the key needs no escaping. */
-  private static final Pattern PLAIN_ROOM = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
-
   private final ChaosProcesses processes;
   private final List<String> rooms;
   private final Random random;
@@ -43,14 +40,6 @@ final class RedisFaults {
     this.random = random;
     this.log = log;
     this.measures = measures;
-  }
-
-  /** The counter key of a room, as docs/lua-scripts.md lays it out. */
-  static String counterKey(String room) {
-    if (!PLAIN_ROOM.matcher(room).matches()) {
-      throw new IllegalArgumentException("room: got " + room + ", want [A-Za-z0-9_.-]{1,256}");
-    }
-    return "{r:" + room + "}:seq";
   }
 
   void restartEmpty() throws IOException, InterruptedException {
@@ -182,21 +171,27 @@ final class RedisFaults {
     return shards.get(random.nextInt(shards.size()))[0];
   }
 
-  /** {@code SET {r:<room>}:seq} to a lower value than it holds, in a room that has one. */
+  /**
+   * Sets a room's counter (its field in its bucket's counters hash, docs/lua-scripts.md "Keys") to
+   * a lower value than it holds, in a room that has one.
+   */
   void setCounterBack() throws IOException, InterruptedException {
     RedisClusterNodes cluster = processes.redisCluster();
     for (int attempt = 0; attempt < 50; attempt++) {
       List<String> order = new ArrayList<>(rooms);
       Collections.shuffle(order, random);
       for (String room : order) {
-        Object v = counterCall(cluster, "GET", counterKey(room));
+        String counters = RedisKeys.counters(room);
+        String field = RedisKeys.field(room);
+        Object v = counterCall(cluster, "HGET", counters, field);
         long now = v == null ? 0 : Long.parseLong(v.toString());
         if (now < 1) {
           continue;
         }
         long back = 1 + random.nextInt((int) Math.min(now, 40));
-        counterCall(cluster, "SET", counterKey(room), Long.toString(now - back));
-        log.println("chaos: SET " + counterKey(room) + " " + (now - back) + " (was " + now + ")");
+        counterCall(cluster, "HSET", counters, field, Long.toString(now - back));
+        log.println(
+            "chaos: HSET " + counters + " " + field + " " + (now - back) + " (was " + now + ")");
         measures.merge("room numbers a counter was set back by", back, Long::sum);
         return;
       }

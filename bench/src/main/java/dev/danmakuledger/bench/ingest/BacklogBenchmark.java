@@ -108,7 +108,7 @@ public final class BacklogBenchmark {
         "backlog",
         o.redisUri(),
         o.jdbcUrl(),
-        List.of("{r:k" + runId + "-*"),
+        List.of("k" + runId + "-"),
         log,
         (db, redisUri, tmp, target) -> runOn(o, db, redisUri, runId, tmp, target, log));
   }

@@ -195,7 +195,7 @@ public final class IngestBenchmark {
         "e2e",
         o.redisUri(),
         o.jdbcUrl(),
-        List.of("{r:b" + runId + "-*", SeedPerMessageBaseline.roomPattern(runId)),
+        List.of("b" + runId + "-", SeedPerMessageBaseline.roomPrefix(runId)),
         log,
         (db, redisUri, tmp, target) -> runOn(o, db, redisUri, runId, tmp, target, log));
   }

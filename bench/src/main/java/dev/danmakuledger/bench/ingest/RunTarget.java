@@ -26,13 +26,14 @@ final class RunTarget {
    * @param name the benchmark's name, for the directory and the "target" line on {@code log}
    * @param redisUri a Redis, or null for an embedded one
    * @param jdbcUrl a MariaDB/MySQL server, or null for H2
-   * @param keyPatterns the run's Redis key patterns, deleted from a given Redis afterwards
+   * @param roomPrefixes the prefixes of the run's room names, whose Redis keys and fields are
+   *     deleted from a given Redis afterwards ({@link RedisKeys#deleteRooms})
    */
   static <T> T run(
       String name,
       String redisUri,
       String jdbcUrl,
-      List<String> keyPatterns,
+      List<String> roomPrefixes,
       PrintStream log,
       Body<T> body)
       throws Exception {
@@ -50,8 +51,8 @@ final class RunTarget {
         return body.run(db, redis, tmp, target);
       } finally {
         if (embedded == null) {
-          for (String pattern : keyPatterns) {
-            RedisKeys.deleteMatching(redis, pattern);
+          for (String prefix : roomPrefixes) {
+            RedisKeys.deleteRooms(redis, prefix);
           }
         }
       }

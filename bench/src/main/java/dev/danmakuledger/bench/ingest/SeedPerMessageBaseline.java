@@ -230,8 +230,8 @@ final class SeedPerMessageBaseline {
     }
   }
 
-  /** Removes this run's keys from the shared Redis. */
-  static String roomPattern(String runId) {
-    return "{r:" + ROOM_PREFIX + runId + "-*";
+  /** The names of this run's rooms start with this, so their keys can be removed afterwards. */
+  static String roomPrefix(String runId) {
+    return ROOM_PREFIX + runId + "-";
   }
 }

@@ -140,7 +140,7 @@ final class ServerWarmUp {
                     name + ": warm-up server " + (server + 1),
                     log));
       } finally {
-        RedisKeys.deleteMatching(redisUri, "{r:" + rooms + "*");
+        RedisKeys.deleteRooms(redisUri, rooms);
       }
     }
     return done;

@@ -130,7 +130,7 @@ public final class ProofBenchmark {
       if (embedded != null) {
         embedded.close();
       } else {
-        RedisKeys.deleteMatching(redisUri, "{r:p" + runId + "-*");
+        RedisKeys.deleteRooms(redisUri, "p" + runId + "-");
       }
       Dirs.deleteTree(tmp);
     }

@@ -1,15 +1,13 @@
 package dev.danmakuledger.bench.redis;
 
+import dev.danmakuledger.bench.ingest.RedisKeys;
 import dev.danmakuledger.lua.AdmitItem;
 import dev.danmakuledger.lua.DedupeScripts;
 import dev.danmakuledger.lua.NeedSeedException;
 import dev.danmakuledger.lua.RetryPolicy;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -170,8 +168,8 @@ public final class RedisAdmitBenchmark {
     } finally {
       pool.shutdownNow();
       pool.awaitTermination(10, TimeUnit.SECONDS);
-      deleteKeys(options.redisUri(), "{r:" + oursPrefix + "-*");
-      deleteKeys(options.redisUri(), rawPrefix + "-*");
+      RedisKeys.deleteRooms(options.redisUri(), oursPrefix + "-");
+      RedisKeys.deleteMatching(options.redisUri(), rawPrefix + "-*");
     }
     printTable(results, out);
     return results;
@@ -378,28 +376,10 @@ public final class RedisAdmitBenchmark {
    */
   private static void deleteRun(Options options, String rawPrefix, String oursPrefix) {
     if (rawPrefix != null) {
-      deleteKeys(options.redisUri(), rawPrefix + "-*");
+      RedisKeys.deleteMatching(options.redisUri(), rawPrefix + "-*");
     }
     if (oursPrefix != null) {
-      deleteKeys(options.redisUri(), "{r:" + oursPrefix + "-*");
-    }
-  }
-
-  /** Deletes every key matching {@code pattern} (SCAN + UNLINK), i.e. only this run's keys. */
-  private static void deleteKeys(String redisUri, String pattern) {
-    RedisClient client = RedisClient.create(redisUri);
-    try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8)) {
-      ScanCursor cursor = ScanCursor.INITIAL;
-      ScanArgs args = ScanArgs.Builder.matches(pattern).limit(1000);
-      do {
-        KeyScanCursor<String> page = c.sync().scan(cursor, args);
-        if (!page.getKeys().isEmpty()) {
-          c.sync().unlink(page.getKeys().toArray(new String[0]));
-        }
-        cursor = page;
-      } while (!cursor.isFinished());
-    } finally {
-      client.shutdown();
+      RedisKeys.deleteRooms(options.redisUri(), oursPrefix + "-");
     }
   }
 }

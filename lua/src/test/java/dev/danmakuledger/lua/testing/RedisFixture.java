@@ -1,6 +1,8 @@
 package dev.danmakuledger.lua.testing;
 
+import dev.danmakuledger.lua.RedisKeys;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -12,6 +14,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import redis.embedded.RedisServer;
@@ -142,6 +148,41 @@ public final class RedisFixture implements AutoCloseable {
     /** Asynchronous commands on this connection. */
     public RedisAsyncCommands<String, String> async() {
       return connection.async();
+    }
+
+    /**
+     * {@code room}'s dedupe entries: for each window hash of its bucket (which it shares with other
+     * rooms, docs/lua-scripts.md "Key layout"), the fields of the room's entries in it.
+     */
+    public Map<String, List<String>> dedupeEntries(String room) {
+      ScanArgs windows =
+          ScanArgs.Builder.matches(RedisKeys.window(room, 0).replaceFirst(":w:0$", ":w:*"));
+      ScanArgs ofRoom = ScanArgs.Builder.matches(RedisKeys.field(room) + ":*");
+      Map<String, List<String>> entries = new LinkedHashMap<>();
+      ScanCursor keys = ScanCursor.INITIAL;
+      do {
+        KeyScanCursor<String> page = sync().scan(keys, windows);
+        for (String window : page.getKeys()) {
+          ScanCursor fields = ScanCursor.INITIAL;
+          do {
+            MapScanCursor<String, String> part = sync().hscan(window, fields, ofRoom);
+            if (!part.getMap().isEmpty()) {
+              entries
+                  .computeIfAbsent(window, w -> new ArrayList<>())
+                  .addAll(part.getMap().keySet());
+            }
+            fields = part;
+          } while (!fields.isFinished());
+        }
+        keys = page;
+      } while (!keys.isFinished());
+      return entries;
+    }
+
+    /** Deletes {@code room}'s dedupe entries ({@link #dedupeEntries}), as if Redis forgot them. */
+    public void forgetDedupeEntries(String room) {
+      dedupeEntries(room)
+          .forEach((window, fields) -> sync().hdel(window, fields.toArray(String[]::new)));
     }
 
     @Override

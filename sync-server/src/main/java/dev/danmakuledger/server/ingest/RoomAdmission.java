@@ -82,8 +82,8 @@ final class RoomAdmission {
   }
 
   /**
-   * Admits every room's candidates, one atomic Redis call per room, all rooms' calls in one round
-   * trip; rooms keep their order.
+   * Admits every room's candidates, each room atomically in one Redis script run per bucket of
+   * rooms, all runs in one round trip; rooms keep their order.
    */
   Map<String, List<Slot>> admit(Map<String, List<Candidate>> byRoom) {
     numbered.accept(byRoom.keySet());

@@ -12,11 +12,12 @@ import java.util.Objects;
 
 /**
  * The server's fast duplicate check and per-room sequencer (docs/architecture.md §5, check 2): one
- * Lua admit call per room, the calls of a tick pipelined. Redis is a fast path that may be wiped,
- * stale or behind, so a room counter Redis lost is reported to the caller, which seeds it from
- * SQL's high-water mark of the room ({@link #seedRooms}, never lowering it) and admits again; fresh
- * numbers for records whose number SQL shows taken are handed out above the high-water mark the
- * caller read. The sequencer itself reads nothing but Redis.
+ * Lua admit run per bucket of rooms (docs/lua-scripts.md, "Key layout"), the runs of a tick
+ * pipelined. Redis is a fast path that may be wiped, stale or behind, so a room counter Redis lost
+ * is reported to the caller, which seeds it from SQL's high-water mark of the room ({@link
+ * #seedRooms}, never lowering it) and admits again; fresh numbers for records whose number SQL
+ * shows taken are handed out above the high-water mark the caller read. The sequencer itself reads
+ * nothing but Redis.
  */
 public final class RoomSequencer {
   /**
@@ -41,8 +42,8 @@ public final class RoomSequencer {
   }
 
   /**
-   * Admits the items of every room, each room atomically, all rooms' calls in flight together (one
-   * Redis round trip).
+   * Admits the items of every room, each room atomically, all runs in flight together (one Redis
+   * round trip).
    *
    * @return the answers by room, and the rooms whose counter Redis lost (not admitted: seed them
    *     and admit them again)
