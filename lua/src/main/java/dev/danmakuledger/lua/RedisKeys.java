@@ -5,13 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
 /**
- * The key layout (contract "lua", docs/lua-scripts.md "Keys"): every room belongs to one of {@value
- * #BUCKETS} buckets, and a bucket's keys carry its hash tag {@code {b:<n>}}, so one admit of any
- * number of a bucket's rooms touches one Redis Cluster slot. The buckets' tags fall in equal parts
- * of the slot range, so on a cluster with evenly split slots they spread over the nodes. Room names
- * are escaped so that no room can forge another room's fields: bytes outside {@code [A-Za-z0-9_.-]}
- * (including {@code :} and {@code %}) become {@code %XX} of their UTF-8 encoding, which leaves
- * every protocol-valid room name unchanged.
+ * The key layout (contract "lua", docs/lua-scripts.md "Key layout"): every room belongs to one of
+ * {@value #BUCKETS} buckets, and a bucket's keys carry its hash tag {@code {b:<n>}}, so one admit
+ * of any number of a bucket's rooms touches one Redis Cluster slot. The buckets' tags fall in equal
+ * parts of the slot range, so on a cluster with evenly split slots they spread over the nodes. Room
+ * names are escaped so that no room can forge another room's fields: bytes outside {@code
+ * [A-Za-z0-9_.-]} (including {@code :} and {@code %}) become {@code %XX} of their UTF-8 encoding,
+ * which leaves every protocol-valid room name unchanged.
  */
 public final class RedisKeys {
   static final int MAX_NAME_LENGTH = 256;

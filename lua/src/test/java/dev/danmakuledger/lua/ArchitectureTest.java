@@ -39,7 +39,7 @@ class ArchitectureTest {
 
   /**
    * The Redis plumbing stays inside the module; the key layout ({@code RedisKeys}) is the scripts'
-   * contract with operators and fault drills (docs/lua-scripts.md, "Keys"), so it is public.
+   * contract with operators and fault drills (docs/lua-scripts.md, "Key layout"), so it is public.
    */
   @Test
   void implementationClassesStayPackagePrivate() {

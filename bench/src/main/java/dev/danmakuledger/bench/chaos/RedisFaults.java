@@ -172,8 +172,8 @@ final class RedisFaults {
   }
 
   /**
-   * Sets a room's counter (its field in its bucket's counters hash, docs/lua-scripts.md "Keys") to
-   * a lower value than it holds, in a room that has one.
+   * Sets a room's counter (its field in its bucket's counters hash, docs/lua-scripts.md "Key
+   * layout") to a lower value than it holds, in a room that has one.
    */
   void setCounterBack() throws IOException, InterruptedException {
     RedisClusterNodes cluster = processes.redisCluster();
