@@ -2,6 +2,7 @@ package dev.danmakuledger.lua;
 
 import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.zip.CRC32;
 
 /**
@@ -19,26 +20,32 @@ public final class RedisKeys {
   /** How many buckets the rooms are spread over. */
   public static final int BUCKETS = 64;
 
-  private static final String[] TAGS = bucketTags();
+  private static final List<String> TAGS = spreadTags("b", BUCKETS);
 
   private RedisKeys() {}
 
   /**
-   * The hash tags of the buckets: bucket i's is the first {@code {b:n}} whose slot lies in the i-th
-   * of {@value #BUCKETS} equal parts of the 16,384 slots.
+   * {@code n} hash tags that spread over a Redis Cluster's slots: the i-th is the first {@code
+   * {<stem>:k}} (k = 0, 1, …) whose slot lies in the i-th of {@code n} equal parts of the 16,384
+   * slots, so that on a cluster with evenly split slots keys under them spread over the nodes.
+   *
+   * @param n 1..1024
    */
-  private static String[] bucketTags() {
-    String[] found = new String[BUCKETS];
-    int missing = BUCKETS;
-    for (int n = 0; missing > 0; n++) {
-      String tag = "{b:" + n + "}";
-      int part = (int) ((long) SlotHash.getSlot(tag) * BUCKETS / SlotHash.SLOT_COUNT);
+  public static List<String> spreadTags(String stem, int n) {
+    if (n < 1 || n > 1024) {
+      throw new IllegalArgumentException("tags: got " + n + ", want 1..1024");
+    }
+    String[] found = new String[n];
+    int missing = n;
+    for (int k = 0; missing > 0; k++) {
+      String tag = "{" + stem + ":" + k + "}";
+      int part = (int) ((long) SlotHash.getSlot(tag) * n / SlotHash.SLOT_COUNT);
       if (found[part] == null) {
         found[part] = tag;
         missing--;
       }
     }
-    return found;
+    return List.of(found);
   }
 
   /** The bucket of {@code room}: CRC-32 of its escaped name's bytes, modulo {@value #BUCKETS}. */
@@ -50,7 +57,7 @@ public final class RedisKeys {
 
   /** The hash tag of {@code room}'s bucket, {@code {b:<n>}}. */
   static String tag(String room) {
-    return TAGS[bucket(room)];
+    return TAGS.get(bucket(room));
   }
 
   /** The hash of the counters of {@code room}'s bucket, a field per room ({@link #field}). */

@@ -1,12 +1,12 @@
 package dev.danmakuledger.server.events;
 
+import dev.danmakuledger.lua.RedisKeys;
 import dev.danmakuledger.server.redis.RedisLinks;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -52,20 +52,10 @@ public final class RedisRoomBus implements RoomBus {
 
   /**
    * The shards' keys, {@code {dl:live:n}}: shard i's tag is the first whose slot lies in the i-th
-   * of {@code shards} equal parts of the 16,384 slots.
+   * of {@code shards} equal parts of the 16,384 slots ({@link RedisKeys#spreadTags}).
    */
   static List<String> shardKeys(int shards) {
-    String[] found = new String[shards];
-    int missing = shards;
-    for (int n = 0; missing > 0; n++) {
-      String key = "{dl:live:" + n + "}";
-      int part = (int) ((long) SlotHash.getSlot(key) * shards / SlotHash.SLOT_COUNT);
-      if (found[part] == null) {
-        found[part] = key;
-        missing--;
-      }
-    }
-    return List.of(found);
+    return RedisKeys.spreadTags("dl:live", shards);
   }
 
   @Override
