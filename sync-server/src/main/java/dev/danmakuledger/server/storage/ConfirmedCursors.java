@@ -10,20 +10,57 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Hands out confirmation cursors (docs/sync-server.md, "Room streams"): every message that becomes
  * CONFIRMED, when a batch stores it or when an operator approves it, gets the next number of its
- * room, in the same transaction, recorded in a {@code confirmation_runs} row (one per run of
- * consecutive seqs that took consecutive cursors). The room's {@code room_cursors} row stays locked
- * until that transaction ends, so transactions of one room take cursors in commit order: a reader
- * that sees cursor n has every smaller cursor of the room visible too, and a stream resumed after n
- * misses nothing. Taking the cursors is the last thing a transaction does, after its message rows
- * are in: the lock is held for one narrow insert of about one row per room and the commit.
+ * room, in the same transaction. A room's cursors are recorded as runs (consecutive seqs that took
+ * consecutive cursors): its last run is open in its {@code room_cursors} row, the others are closed
+ * in {@code confirmation_runs}. A transaction whose first run of the room continues the open run
+ * only moves the row's last cursor; otherwise it closes the open run into {@code
+ * confirmation_runs}. Either way the room's {@code room_cursors} row stays locked until that
+ * transaction ends, so transactions of one room take cursors in commit order: a reader that sees
+ * cursor n has every smaller cursor of the room visible too, and a stream resumed after n misses
+ * nothing. Taking the cursors is the last thing a transaction does, after its message rows are in:
+ * the lock is held for one narrow upsert of one row per room and the commit.
  */
 final class ConfirmedCursors {
   private ConfirmedCursors() {}
+
+  static final String INSERT_RUNS =
+      "INSERT INTO confirmation_runs (room, last_cursor, first_cursor, first_seq, last_seq)"
+          + " VALUES (?, ?, ?, ?, ?)";
+
+  /**
+   * Whether a room's reservation continues its open run: the transaction confirms one run of the
+   * room (its last run starts at its first cursor, {@code 1 = VALUES(run_cursor)}), whose first seq
+   * is the seq after the open run's last. The assignments below reference only columns they have
+   * not changed yet, or changed so that this reads the same: MySQL and MariaDB see a column's new
+   * value in later assignments, H2 its old one. H2 parses {@code VALUES(c)} only where no operator
+   * follows.
+   */
+  private static final String CONTINUES =
+      "1 = VALUES(run_cursor) AND run_offset + confirmed_cursor = VALUES(run_offset)";
+
+  /**
+   * Reserves cursors for rooms: a row's values are the count, the cursor its last run starts at and
+   * that run's seq minus cursor, all as if the room had no cursor yet; an existing row shifts them
+   * by its last cursor. The run the update closes is left in {@code closed_*} for the transaction
+   * to copy.
+   */
+  private static final String RESERVE_UPDATE =
+      " ON DUPLICATE KEY UPDATE"
+          + (" closed_cursor = CASE WHEN " + CONTINUES + " THEN NULL ELSE run_cursor END,")
+          + (" closed_offset = CASE WHEN " + CONTINUES + " THEN NULL ELSE run_offset END,")
+          + (" run_cursor = CASE WHEN " + CONTINUES + " THEN run_cursor")
+          + " ELSE confirmed_cursor + VALUES(run_cursor) END,"
+          + (" run_offset = CASE WHEN " + CONTINUES + " THEN run_offset")
+          + " ELSE 0 - confirmed_cursor + VALUES(run_offset) END,"
+          + " confirmed_cursor = confirmed_cursor + VALUES(confirmed_cursor)";
+
+  private static final String RESERVED = "room, confirmed_cursor, closed_cursor, closed_offset";
 
   /**
    * Assigns cursors to the CONFIRMED rows among {@code rows} (already written in this transaction),
@@ -34,14 +71,36 @@ final class ConfirmedCursors {
    */
   static Map<String, List<Confirmed>> assign(Connection c, List<MessageRow> rows)
       throws SQLException {
-    Long[] cursors = reserve(c, rows);
-    List<Run> runs = runs(rows, cursors);
-    if (!runs.isEmpty()) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "INSERT INTO confirmation_runs (room, last_cursor, first_cursor, first_seq, last_seq)"
-                  + " VALUES (?, ?, ?, ?, ?)")) {
-        for (Run r : runs) {
+    Map<String, List<MessageRow>> byRoom = new TreeMap<>();
+    for (MessageRow m : rows) {
+      if (m.status() == MessageStatus.CONFIRMED) {
+        byRoom.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(m);
+      }
+    }
+    if (byRoom.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<Run>> planned = new TreeMap<>();
+    byRoom.forEach((room, confirmed) -> planned.put(room, runs(room, confirmed, 1)));
+    Map<String, Reserved> reserved = reserve(c, planned);
+    List<Run> closing = new ArrayList<>();
+    Map<String, List<Confirmed>> out = new TreeMap<>();
+    for (Map.Entry<String, List<MessageRow>> e : byRoom.entrySet()) {
+      Reserved r = reserved.get(e.getKey());
+      r.closed().ifPresent(closing::add);
+      List<Run> runs = planned.get(e.getKey());
+      for (Run run : runs.subList(0, runs.size() - 1)) {
+        closing.add(run.shift(r.first() - 1));
+      }
+      List<Confirmed> confirmed = new ArrayList<>(e.getValue().size());
+      for (MessageRow m : e.getValue()) {
+        confirmed.add(new Confirmed(r.first() + confirmed.size(), m));
+      }
+      out.put(e.getKey(), confirmed);
+    }
+    if (!closing.isEmpty()) {
+      try (PreparedStatement ps = c.prepareStatement(INSERT_RUNS)) {
+        for (Run r : closing) {
           ps.setString(1, r.room());
           ps.setLong(2, r.lastCursor());
           ps.setLong(3, r.firstCursor());
@@ -52,11 +111,12 @@ final class ConfirmedCursors {
         ps.executeBatch();
       }
     }
-    return confirmed(rows, cursors);
+    return out;
   }
 
   /**
-   * Consecutive cursors of one room given to consecutive seqs: one {@code confirmation_runs} row.
+   * Consecutive cursors of one room given to consecutive seqs: a {@code confirmation_runs} row, or
+   * the room's open run.
    */
   record Run(String room, long firstCursor, long lastCursor, long firstSeq) {
     long lastSeq() {
@@ -72,142 +132,118 @@ final class ConfirmedCursors {
     long cursorOf(long seq) {
       return firstCursor + (seq - firstSeq);
     }
+
+    /** Seq minus cursor, the same for every cursor of the run. */
+    long offset() {
+      return firstSeq - firstCursor;
+    }
+
+    /** This run with every cursor {@code by} higher. */
+    Run shift(long by) {
+      return new Run(room, firstCursor + by, lastCursor + by, firstSeq);
+    }
+
+    /** This run from cursor {@code cursor} on (a cursor of the run). */
+    Run from(long cursor) {
+      return new Run(room, cursor, lastCursor, seqOf(cursor));
+    }
   }
 
   /**
-   * The runs of {@code cursors} (as {@link #reserve} gave them): a room's run goes on while each
-   * next cursor of the room confirms the seq after the previous one.
+   * The runs of {@code rows} (one room's, in cursor order) when the first takes cursor {@code
+   * first}: a run goes on while each next row's seq follows the previous one's.
    */
-  static List<Run> runs(List<MessageRow> rows, Long[] cursors) {
-    List<Run> done = new ArrayList<>();
-    Map<String, Run> open = new TreeMap<>();
-    for (int i = 0; i < rows.size(); i++) {
-      if (cursors[i] == null) {
-        continue;
-      }
-      MessageRow m = rows.get(i);
-      Run run = open.get(m.room());
-      if (run != null && m.seq() == run.lastSeq() + 1 && cursors[i] == run.lastCursor() + 1) {
-        open.put(m.room(), new Run(m.room(), run.firstCursor(), cursors[i], run.firstSeq()));
-      } else {
-        if (run != null) {
-          done.add(run);
-        }
-        open.put(m.room(), new Run(m.room(), cursors[i], cursors[i], m.seq()));
+  static List<Run> runs(String room, List<MessageRow> rows, long first) {
+    List<Run> out = new ArrayList<>();
+    int start = 0;
+    for (int i = 1; i <= rows.size(); i++) {
+      if (i == rows.size() || rows.get(i).seq() != rows.get(i - 1).seq() + 1) {
+        out.add(new Run(room, first + start, first + i - 1, rows.get(start).seq()));
+        start = i;
       }
     }
-    done.addAll(open.values());
-    return done;
+    return out;
   }
 
-  /**
-   * Reserves the cursors of the CONFIRMED rows among {@code rows}: one upsert of every room's row,
-   * rooms in name order (no lock-order deadlocks), that returns their new values on MariaDB and is
-   * followed by one read of them elsewhere; cursors follow the given order within a room.
-   *
-   * @return the cursor of each row by position, null for rows that are not CONFIRMED
-   */
-  private static Long[] reserve(Connection c, List<MessageRow> rows) throws SQLException {
-    Map<String, Integer> counts = new TreeMap<>();
-    for (MessageRow m : rows) {
-      if (m.status() == MessageStatus.CONFIRMED) {
-        counts.merge(m.room(), 1, Integer::sum);
-      }
-    }
-    Long[] cursors = new Long[rows.size()];
-    if (counts.isEmpty()) {
-      return cursors;
-    }
-    Map<String, Long> next = take(c, counts);
-    for (int i = 0; i < rows.size(); i++) {
-      MessageRow m = rows.get(i);
-      if (m.status() == MessageStatus.CONFIRMED) {
-        long cursor = next.get(m.room());
-        cursors[i] = cursor;
-        next.put(m.room(), cursor + 1);
-      }
-    }
-    return cursors;
-  }
+  /** What a room's reservation gave: its first cursor and the open run it closed, if any. */
+  private record Reserved(long first, Optional<Run> closed) {}
 
   /**
-   * Reserves {@code counts} cursors of each room, locking the rooms' rows until the transaction
-   * ends.
-   *
-   * @return the first reserved cursor of each room
+   * Reserves the cursors of {@code planned} (each room's runs as if its first cursor were 1) in one
+   * upsert of every room's row, rooms in name order (no lock-order deadlocks), that returns the
+   * rows as it left them on MariaDB and is followed by one read of them elsewhere; the rows stay
+   * locked until the transaction ends.
    */
-  private static Map<String, Long> take(Connection c, Map<String, Integer> counts)
+  private static Map<String, Reserved> reserve(Connection c, Map<String, List<Run>> planned)
       throws SQLException {
     String upsert =
-        "INSERT INTO room_cursors (room, confirmed_cursor) VALUES "
-            + String.join(",", Collections.nCopies(counts.size(), "(?, ?)"))
-            + " ON DUPLICATE KEY UPDATE"
-            + " confirmed_cursor = confirmed_cursor + VALUES(confirmed_cursor)";
-    Map<String, Long> first = new HashMap<>();
+        "INSERT INTO room_cursors (room, confirmed_cursor, run_cursor, run_offset) VALUES "
+            + String.join(",", Collections.nCopies(planned.size(), "(?, ?, ?, ?)"))
+            + RESERVE_UPDATE;
+    Map<String, Reserved> reserved = new HashMap<>();
     if (c.getMetaData().getDatabaseProductName().equals("MariaDB")) {
       // MariaDB returns the rows as the upsert left them: no read after it
-      try (PreparedStatement ps =
-          c.prepareStatement(upsert + " RETURNING room, confirmed_cursor")) {
-        bindCounts(ps, counts);
+      try (PreparedStatement ps = c.prepareStatement(upsert + " RETURNING " + RESERVED)) {
+        bindPlanned(ps, planned);
         try (ResultSet rs = ps.executeQuery()) {
-          readFirst(rs, counts, first);
+          readReserved(rs, planned, reserved);
         }
       }
     } else {
       try (PreparedStatement ps = c.prepareStatement(upsert)) {
-        bindCounts(ps, counts);
+        bindPlanned(ps, planned);
         ps.executeUpdate();
       }
-      String marks = String.join(",", Collections.nCopies(counts.size(), "?"));
+      String marks = String.join(",", Collections.nCopies(planned.size(), "?"));
       try (PreparedStatement ps =
           c.prepareStatement(
-              "SELECT room, confirmed_cursor FROM room_cursors WHERE room IN (" + marks + ")")) {
+              "SELECT " + RESERVED + " FROM room_cursors WHERE room IN (" + marks + ")")) {
         int i = 1;
-        for (String room : counts.keySet()) {
+        for (String room : planned.keySet()) {
           ps.setString(i++, room);
         }
         try (ResultSet rs = ps.executeQuery()) {
-          readFirst(rs, counts, first);
+          readReserved(rs, planned, reserved);
         }
       }
     }
-    if (first.size() != counts.size()) {
+    if (reserved.size() != planned.size()) {
       throw new IllegalStateException(
-          "room_cursors: got " + first.size() + " rows, want " + counts.size());
+          "room_cursors: got " + reserved.size() + " rows, want " + planned.size());
     }
-    return first;
+    return reserved;
   }
 
-  private static void bindCounts(PreparedStatement ps, Map<String, Integer> counts)
+  private static void bindPlanned(PreparedStatement ps, Map<String, List<Run>> planned)
       throws SQLException {
     int i = 1;
-    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+    for (Map.Entry<String, List<Run>> e : planned.entrySet()) {
+      List<Run> runs = e.getValue();
+      Run last = runs.get(runs.size() - 1);
       ps.setString(i++, e.getKey());
-      ps.setLong(i++, e.getValue());
+      ps.setLong(i++, last.lastCursor());
+      ps.setLong(i++, last.firstCursor());
+      ps.setLong(i++, last.offset());
     }
   }
 
-  /** The first reserved cursor of each room from rows of (room, cursor after the reservation). */
-  private static void readFirst(ResultSet rs, Map<String, Integer> counts, Map<String, Long> first)
+  /** Each room's reservation from its row as the upsert left it. */
+  private static void readReserved(
+      ResultSet rs, Map<String, List<Run>> planned, Map<String, Reserved> into)
       throws SQLException {
     while (rs.next()) {
       String room = rs.getString(1);
-      Integer n = counts.get(room);
-      if (n != null) {
-        first.put(room, rs.getLong(2) - n + 1);
+      List<Run> runs = planned.get(room);
+      if (runs == null) {
+        continue;
       }
+      long first = rs.getLong(2) - runs.get(runs.size() - 1).lastCursor() + 1;
+      Long closedCursor = Jdbc.getLong(rs, 3);
+      Optional<Run> closed =
+          closedCursor == null
+              ? Optional.empty()
+              : Optional.of(new Run(room, closedCursor, first - 1, closedCursor + rs.getLong(4)));
+      into.put(room, new Reserved(first, closed));
     }
-  }
-
-  /** The rows that took a cursor, by room, in cursor order. */
-  private static Map<String, List<Confirmed>> confirmed(List<MessageRow> rows, Long[] cursors) {
-    Map<String, List<Confirmed>> out = new TreeMap<>();
-    for (int i = 0; i < rows.size(); i++) {
-      if (cursors[i] != null) {
-        MessageRow m = rows.get(i);
-        out.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(new Confirmed(cursors[i], m));
-      }
-    }
-    return out;
   }
 }

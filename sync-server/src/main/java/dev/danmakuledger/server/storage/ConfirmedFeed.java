@@ -18,8 +18,9 @@ import javax.sql.DataSource;
 /**
  * Reads a room's CONFIRMED messages in confirmation order, by the cursors {@link ConfirmedCursors}
  * assigned (docs/sync-server.md, "Room streams"): what room streams catch up from and fan out. A
- * read takes the runs of cursors after the one asked for, then the messages of their seqs, with one
- * range of the primary key per run.
+ * read takes the runs of cursors after the one asked for (the room's open run from its cursor row,
+ * the closed ones from {@code confirmation_runs}), then the messages of their seqs, with one range
+ * of the primary key per run.
  */
 public final class ConfirmedFeed {
   private final DataSource ds;
@@ -167,16 +168,49 @@ public final class ConfirmedFeed {
   /** Most runs one read takes, and most seq ranges one message query asks for. */
   private static final int RUNS_PER_READ = 128;
 
+  private static final String OPEN_RUN =
+      "SELECT run_cursor, confirmed_cursor, run_offset FROM room_cursors"
+          + " WHERE room = ? AND run_cursor IS NOT NULL";
+
+  private static final String CLOSED_RUNS_AFTER =
+      "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
+          + " WHERE room = ? AND last_cursor > ? ORDER BY last_cursor LIMIT "
+          + RUNS_PER_READ;
+
   /** The runs of {@code room} with cursors after {@code cursor}, in cursor order. */
   private static List<Run> runsAfter(Connection c, String room, long cursor) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
-                + " WHERE room = ? AND last_cursor > ? ORDER BY last_cursor LIMIT "
-                + RUNS_PER_READ)) {
+    Optional<Run> open = openRun(c, room);
+    List<Run> runs;
+    try (PreparedStatement ps = c.prepareStatement(CLOSED_RUNS_AFTER)) {
       ps.setString(1, room);
       ps.setLong(2, cursor);
-      return runs(ps, room);
+      runs = runs(ps, room);
+    }
+    if (runs.size() < RUNS_PER_READ && open.isPresent()) {
+      long through = runs.isEmpty() ? cursor : runs.get(runs.size() - 1).lastCursor();
+      Run r = open.get();
+      if (r.lastCursor() > through) {
+        runs.add(r.from(Math.max(r.firstCursor(), through + 1)));
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * The open run of {@code room} (its last run, kept in its {@code room_cursors} row), if it has
+   * one. Read before the closed runs: a run closed in between is then read twice, the same cursors
+   * for the same seqs, rather than missed.
+   */
+  private static Optional<Run> openRun(Connection c, String room) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(OPEN_RUN)) {
+      ps.setString(1, room);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        long first = rs.getLong(1);
+        return Optional.of(new Run(room, first, rs.getLong(2), first + rs.getLong(3)));
+      }
     }
   }
 
@@ -258,6 +292,8 @@ public final class ConfirmedFeed {
             ds,
             "cursor after seq in " + room,
             c -> {
+              Optional<Run> open = openRun(c, room);
+              Long closed;
               try (PreparedStatement ps =
                   c.prepareStatement(
                       "SELECT MIN(first_cursor"
@@ -268,9 +304,16 @@ public final class ConfirmedFeed {
                 ps.setString(3, room);
                 ps.setLong(4, afterSeq);
                 try (ResultSet rs = ps.executeQuery()) {
-                  return rs.next() ? Jdbc.getLong(rs, 1) : null;
+                  closed = rs.next() ? Jdbc.getLong(rs, 1) : null;
                 }
               }
+              Optional<Long> inOpen =
+                  open.filter(r -> r.lastSeq() > afterSeq)
+                      .map(r -> r.cursorOf(Math.max(r.firstSeq(), afterSeq + 1)));
+              if (closed == null) {
+                return inOpen.orElse(null);
+              }
+              return inOpen.map(o -> Math.min(o, closed)).orElse(closed);
             });
     return first == null ? head(room) : first - 1;
   }
@@ -290,6 +333,8 @@ public final class ConfirmedFeed {
             ds,
             "cursors of new confirmations in " + room,
             c -> {
+              Optional<Run> open = openRun(c, room);
+              List<Run> found;
               try (PreparedStatement ps =
                   c.prepareStatement(
                       "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
@@ -297,12 +342,15 @@ public final class ConfirmedFeed {
                 ps.setString(1, room);
                 ps.setLong(2, lowSeq);
                 ps.setLong(3, highSeq);
-                return runs(ps, room);
+                found = runs(ps, room);
               }
+              open.ifPresent(found::add);
+              return found;
             });
     TreeMap<Long, Run> byFirstSeq = new TreeMap<>();
     for (Run r : runs) {
-      byFirstSeq.put(r.firstSeq(), r);
+      // the open run, read first, may have been closed and grown since: the longer one holds both
+      byFirstSeq.merge(r.firstSeq(), r, (a, b) -> a.lastCursor() >= b.lastCursor() ? a : b);
     }
     long low = Long.MAX_VALUE;
     long high = Long.MIN_VALUE;

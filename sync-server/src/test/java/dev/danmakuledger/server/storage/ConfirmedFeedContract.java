@@ -89,7 +89,8 @@ abstract class ConfirmedFeedContract {
     }
   }
 
-  long runRows(String room) throws SQLException {
+  /** The closed runs of {@code room}: its runs but the last, which its cursor row keeps open. */
+  long closedRuns(String room) throws SQLException {
     try (Connection c = db.dataSource().getConnection();
         PreparedStatement ps =
             c.prepareStatement("SELECT COUNT(*) FROM confirmation_runs WHERE room = ?")) {
@@ -129,16 +130,27 @@ abstract class ConfirmedFeedContract {
     assertEquals(Map.of("r", new CursorRange(1, 5)), commit(rows));
   }
 
+  void execute(String sql) throws SQLException {
+    try (Connection c = db.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.executeUpdate();
+    }
+  }
+
+  static List<MessageRow> confirmedSeqs(String room, long first, long last) {
+    List<MessageRow> rows = new ArrayList<>();
+    for (long seq = first; seq <= last; seq++) {
+      rows.add(row(room, seq, MessageStatus.CONFIRMED));
+    }
+    return rows;
+  }
+
   @Test
   void aBatchWritesOneRunPerRoomAndStretchOfConsecutiveSeqs() throws Exception {
     roomWithAHeldMessage();
-    List<MessageRow> other = new ArrayList<>();
-    for (long seq = 1; seq <= 40; seq++) {
-      other.add(row("other", seq, MessageStatus.CONFIRMED));
-    }
-    assertEquals(Map.of("other", new CursorRange(1, 40)), commit(other));
-    assertEquals(2, runRows("r"), "the held seq 4 splits the run");
-    assertEquals(1, runRows("other"));
+    assertEquals(Map.of("other", new CursorRange(1, 40)), commit(confirmedSeqs("other", 1, 40)));
+    assertEquals(1, closedRuns("r"), "the held seq 4 splits the run: 1..3 closed, 5..6 open");
+    assertEquals(0, closedRuns("other"), "one run, open");
     assertEquals(List.of(1L, 2L, 3L, 5L, 6L), seqs(feed.after("r", 0, 0, 10)));
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), cursors(feed.after("r", 0, 0, 10)));
     assertEquals(40, feed.after("other", 0, 0, 100).size());
@@ -224,7 +236,7 @@ abstract class ConfirmedFeedContract {
       rows.add(row("r", seq, seq % 2 == 0 ? MessageStatus.PENDING : MessageStatus.CONFIRMED));
     }
     commit(rows);
-    assertEquals(500, runRows("r"), "every other seq held: runs of one");
+    assertEquals(499, closedRuns("r"), "every other seq held: runs of one, the last open");
     List<ConfirmedFeed.Confirmed> all = feed.after("r", 0, 0, 500);
     assertEquals(500, all.size());
     for (int i = 0; i < all.size(); i++) {
@@ -267,5 +279,62 @@ abstract class ConfirmedFeedContract {
     assertEquals(List.of(3_006L, 1_500L), seqs(feed.after("r", 5, 0, 100)));
     assertEquals(List.of(3_004L, 3_005L, 3_006L, 1_500L), seqs(feed.after("r", 0, 1_499, 100)));
     assertEquals(List.of(), seqs(feed.after("r", 0, 3_006, 100)));
+  }
+
+  @Test
+  void aRunThatContinuesTheOpenRunWritesNoRunRow() throws Exception {
+    assertEquals(Map.of("r", new CursorRange(1, 5)), commit(confirmedSeqs("r", 1, 5)));
+    assertEquals(Map.of("r", new CursorRange(6, 8)), commit(confirmedSeqs("r", 6, 8)));
+    assertEquals(Map.of("r", new CursorRange(9, 9)), commit(confirmedSeqs("r", 9, 9)));
+    assertEquals(0, closedRuns("r"), "seqs 1..9 are one open run");
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), cursors(feed.after("r", 0, 0, 20)));
+    assertEquals(List.of(8L, 9L), seqs(feed.after("r", 7, 0, 20)));
+
+    // seq 10 is not there yet: 11 starts a run of its own and closes 1..9
+    assertEquals(Map.of("r", new CursorRange(10, 10)), commit(confirmedSeqs("r", 11, 11)));
+    assertEquals(1, closedRuns("r"));
+    assertEquals(Map.of("r", new CursorRange(11, 12)), commit(confirmedSeqs("r", 12, 13)));
+    assertEquals(1, closedRuns("r"), "12..13 continue 11");
+    List<ConfirmedFeed.Confirmed> all = feed.after("r", 0, 0, 20);
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 11L, 12L, 13L), seqs(all));
+    assertEquals(12, all.get(all.size() - 1).cursor());
+    assertEquals(9, feed.cursorBeforeSeq("r", 10), "seq 11 has cursor 10");
+    assertEquals(
+        Optional.of(List.of(9L, 11L)),
+        feed.cursorRange("r", List.of(9L, 12L)).map(r -> List.of(r[0], r[1])));
+    assertEquals(12, feed.head("r"));
+  }
+
+  @Test
+  void aCommitOfSeveralRunsInARoomClosesAllButItsLast() throws Exception {
+    commit(confirmedSeqs("r", 1, 3));
+    // seq 4 does not follow 3 in cursor order: 5, 4, then 6..7
+    List<MessageRow> rows = new ArrayList<>();
+    rows.add(row("r", 5, MessageStatus.CONFIRMED));
+    rows.add(row("r", 4, MessageStatus.CONFIRMED));
+    rows.addAll(confirmedSeqs("r", 5, 7).subList(1, 3));
+    assertEquals(Map.of("r", new CursorRange(4, 7)), commit(rows));
+    assertEquals(3, closedRuns("r"), "1..3 and the first two runs of the commit; 4..7 open");
+    assertEquals(List.of(1L, 2L, 3L, 5L, 4L, 6L, 7L), seqs(feed.after("r", 0, 0, 20)));
+    commit(confirmedSeqs("r", 8, 8));
+    assertEquals(3, closedRuns("r"), "8 continues the open run 4..7 (seqs 6..7)");
+    assertEquals(List.of(7L, 8L), seqs(feed.after("r", 6, 0, 20)));
+    assertEquals(List.of(4L, 5L, 6L, 7L, 8L), cursors(feed.after("r", 3, 0, 20)));
+  }
+
+  @Test
+  void aRoomWhoseRunsAreAllClosedStartsAnOpenRunWithoutClosingAnything() throws Exception {
+    // how rooms stored before open runs look: every run in confirmation_runs, none open
+    commit(confirmedSeqs("r", 1, 3));
+    execute(
+        "INSERT INTO confirmation_runs (room, last_cursor, first_cursor, first_seq, last_seq)"
+            + " VALUES ('r', 3, 1, 1, 3)");
+    execute("UPDATE room_cursors SET run_cursor = NULL, run_offset = NULL WHERE room = 'r'");
+    assertEquals(List.of(1L, 2L, 3L), seqs(feed.after("r", 0, 0, 20)));
+    assertEquals(Map.of("r", new CursorRange(4, 5)), commit(confirmedSeqs("r", 4, 5)));
+    assertEquals(1, closedRuns("r"));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(feed.after("r", 0, 0, 20)));
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), cursors(feed.after("r", 0, 0, 20)));
+    assertEquals(3, feed.cursorBeforeSeq("r", 3));
   }
 }
