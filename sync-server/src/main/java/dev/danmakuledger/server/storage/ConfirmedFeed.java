@@ -172,34 +172,50 @@ public final class ConfirmedFeed {
       "SELECT run_cursor, confirmed_cursor, run_offset FROM room_cursors"
           + " WHERE room = ? AND run_cursor IS NOT NULL";
 
-  private static final String CLOSED_RUNS_AFTER =
-      "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
+  /**
+   * The closed runs of a room after a cursor, at most {@link #RUNS_PER_READ}, and its open run if
+   * it ends after that cursor (marked 1), in one statement: one snapshot, so a run is read either
+   * open or closed, never both or neither.
+   */
+  private static final String RUNS_AFTER =
+      "(SELECT first_cursor, last_cursor, first_seq, 0 AS open_run FROM confirmation_runs"
           + " WHERE room = ? AND last_cursor > ? ORDER BY last_cursor LIMIT "
-          + RUNS_PER_READ;
+          + RUNS_PER_READ
+          + ") UNION ALL (SELECT run_cursor, confirmed_cursor, run_cursor + run_offset, 1"
+          + " FROM room_cursors WHERE room = ? AND run_cursor IS NOT NULL AND confirmed_cursor > ?)";
 
   /** The runs of {@code room} with cursors after {@code cursor}, in cursor order. */
   private static List<Run> runsAfter(Connection c, String room, long cursor) throws SQLException {
-    Optional<Run> open = openRun(c, room);
-    List<Run> runs;
-    try (PreparedStatement ps = c.prepareStatement(CLOSED_RUNS_AFTER)) {
+    List<Run> runs = new ArrayList<>();
+    Run open = null;
+    try (PreparedStatement ps = c.prepareStatement(RUNS_AFTER)) {
       ps.setString(1, room);
       ps.setLong(2, cursor);
-      runs = runs(ps, room);
-    }
-    if (runs.size() < RUNS_PER_READ && open.isPresent()) {
-      long through = runs.isEmpty() ? cursor : runs.get(runs.size() - 1).lastCursor();
-      Run r = open.get();
-      if (r.lastCursor() > through) {
-        runs.add(r.from(Math.max(r.firstCursor(), through + 1)));
+      ps.setString(3, room);
+      ps.setLong(4, cursor);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Run r = new Run(room, rs.getLong(1), rs.getLong(2), rs.getLong(3));
+          if (rs.getInt(4) == 1) {
+            open = r;
+          } else {
+            runs.add(r);
+          }
+        }
       }
+    }
+    runs.sort(Comparator.comparingLong(Run::lastCursor));
+    // the open run follows the closed ones, unless more closed runs than one read takes are left
+    if (open != null && runs.size() < RUNS_PER_READ) {
+      runs.add(open);
     }
     return runs;
   }
 
   /**
    * The open run of {@code room} (its last run, kept in its {@code room_cursors} row), if it has
-   * one. Read before the closed runs: a run closed in between is then read twice, the same cursors
-   * for the same seqs, rather than missed.
+   * one. Read before the closed runs, in a statement of its own: a run closed in between is then
+   * read twice, the same cursors for the same seqs, rather than missed.
    */
   private static Optional<Run> openRun(Connection c, String room) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(OPEN_RUN)) {
