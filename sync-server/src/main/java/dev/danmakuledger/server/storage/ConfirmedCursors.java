@@ -142,11 +142,6 @@ final class ConfirmedCursors {
     Run shift(long by) {
       return new Run(room, firstCursor + by, lastCursor + by, firstSeq);
     }
-
-    /** This run from cursor {@code cursor} on (a cursor of the run). */
-    Run from(long cursor) {
-      return new Run(room, cursor, lastCursor, seqOf(cursor));
-    }
   }
 
   /**

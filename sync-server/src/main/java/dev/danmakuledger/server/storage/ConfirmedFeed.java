@@ -168,8 +168,9 @@ public final class ConfirmedFeed {
   /** Most runs one read takes, and most seq ranges one message query asks for. */
   private static final int RUNS_PER_READ = 128;
 
+  /** A room's open run as a row of {@code confirmation_runs}: first cursor, last, first seq. */
   private static final String OPEN_RUN =
-      "SELECT run_cursor, confirmed_cursor, run_offset FROM room_cursors"
+      "SELECT run_cursor, confirmed_cursor, run_cursor + run_offset FROM room_cursors"
           + " WHERE room = ? AND run_cursor IS NOT NULL";
 
   /**
@@ -183,6 +184,23 @@ public final class ConfirmedFeed {
           + RUNS_PER_READ
           + ") UNION ALL (SELECT run_cursor, confirmed_cursor, run_cursor + run_offset, 1"
           + " FROM room_cursors WHERE room = ? AND run_cursor IS NOT NULL AND confirmed_cursor > ?)";
+
+  /**
+   * The first cursor of a room that confirmed a seq after a given one: the lowest over its closed
+   * runs, and in its open run, in one statement.
+   */
+  private static final String FIRST_CURSOR_AFTER_SEQ =
+      "SELECT MIN(first_cursor + CASE WHEN first_seq > ? THEN 0 ELSE ? + 1 - first_seq END)"
+          + " FROM confirmation_runs WHERE room = ? AND last_seq > ?"
+          + " UNION ALL SELECT run_cursor + CASE WHEN run_cursor + run_offset > ? THEN 0"
+          + " ELSE ? + 1 - run_cursor - run_offset END FROM room_cursors"
+          + " WHERE room = ? AND run_cursor IS NOT NULL AND confirmed_cursor + run_offset > ?";
+
+  /** The closed runs of a room over a range of seqs, and its open run, in one statement. */
+  private static final String RUNS_OVER_SEQS =
+      "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
+          + " WHERE room = ? AND last_seq >= ? AND first_seq <= ? UNION ALL "
+          + OPEN_RUN;
 
   /** The runs of {@code room} with cursors after {@code cursor}, in cursor order. */
   private static List<Run> runsAfter(Connection c, String room, long cursor) throws SQLException {
@@ -210,24 +228,6 @@ public final class ConfirmedFeed {
       runs.add(open);
     }
     return runs;
-  }
-
-  /**
-   * The open run of {@code room} (its last run, kept in its {@code room_cursors} row), if it has
-   * one. Read before the closed runs, in a statement of its own: a run closed in between is then
-   * read twice, the same cursors for the same seqs, rather than missed.
-   */
-  private static Optional<Run> openRun(Connection c, String room) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(OPEN_RUN)) {
-      ps.setString(1, room);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        long first = rs.getLong(1);
-        return Optional.of(new Run(room, first, rs.getLong(2), first + rs.getLong(3)));
-      }
-    }
   }
 
   private static List<Run> runs(PreparedStatement ps, String room) throws SQLException {
@@ -308,28 +308,24 @@ public final class ConfirmedFeed {
             ds,
             "cursor after seq in " + room,
             c -> {
-              Optional<Run> open = openRun(c, room);
-              Long closed;
-              try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "SELECT MIN(first_cursor"
-                          + " + CASE WHEN first_seq > ? THEN 0 ELSE ? + 1 - first_seq END)"
-                          + " FROM confirmation_runs WHERE room = ? AND last_seq > ?")) {
-                ps.setLong(1, afterSeq);
-                ps.setLong(2, afterSeq);
-                ps.setString(3, room);
-                ps.setLong(4, afterSeq);
-                try (ResultSet rs = ps.executeQuery()) {
-                  closed = rs.next() ? Jdbc.getLong(rs, 1) : null;
+              try (PreparedStatement ps = c.prepareStatement(FIRST_CURSOR_AFTER_SEQ)) {
+                for (int i = 0; i < 8; i += 4) {
+                  ps.setLong(i + 1, afterSeq);
+                  ps.setLong(i + 2, afterSeq);
+                  ps.setString(i + 3, room);
+                  ps.setLong(i + 4, afterSeq);
                 }
+                Long min = null;
+                try (ResultSet rs = ps.executeQuery()) {
+                  while (rs.next()) {
+                    Long cursor = Jdbc.getLong(rs, 1);
+                    if (cursor != null && (min == null || cursor < min)) {
+                      min = cursor;
+                    }
+                  }
+                }
+                return min;
               }
-              Optional<Long> inOpen =
-                  open.filter(r -> r.lastSeq() > afterSeq)
-                      .map(r -> r.cursorOf(Math.max(r.firstSeq(), afterSeq + 1)));
-              if (closed == null) {
-                return inOpen.orElse(null);
-              }
-              return inOpen.map(o -> Math.min(o, closed)).orElse(closed);
             });
     return first == null ? head(room) : first - 1;
   }
@@ -349,24 +345,17 @@ public final class ConfirmedFeed {
             ds,
             "cursors of new confirmations in " + room,
             c -> {
-              Optional<Run> open = openRun(c, room);
-              List<Run> found;
-              try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "SELECT first_cursor, last_cursor, first_seq FROM confirmation_runs"
-                          + " WHERE room = ? AND last_seq >= ? AND first_seq <= ?")) {
+              try (PreparedStatement ps = c.prepareStatement(RUNS_OVER_SEQS)) {
                 ps.setString(1, room);
                 ps.setLong(2, lowSeq);
                 ps.setLong(3, highSeq);
-                found = runs(ps, room);
+                ps.setString(4, room);
+                return runs(ps, room);
               }
-              open.ifPresent(found::add);
-              return found;
             });
     TreeMap<Long, Run> byFirstSeq = new TreeMap<>();
     for (Run r : runs) {
-      // the open run, read first, may have been closed and grown since: the longer one holds both
-      byFirstSeq.merge(r.firstSeq(), r, (a, b) -> a.lastCursor() >= b.lastCursor() ? a : b);
+      byFirstSeq.put(r.firstSeq(), r);
     }
     long low = Long.MAX_VALUE;
     long high = Long.MIN_VALUE;
