@@ -140,6 +140,13 @@ final class E2eCommand implements Callable<Integer> {
               + " default ${DEFAULT-VALUE})")
   int window;
 
+  @Option(
+      names = "--new-rooms",
+      description =
+          "start the clock with the rooms new, so that each room's first message is timed; by"
+              + " default every room gets one message before the clock")
+  boolean newRooms;
+
   @Option(names = "--plot", paramLabel = "PNG", description = "write records/s vs batch size here")
   Path plot;
 
@@ -223,7 +230,8 @@ final class E2eCommand implements Callable<Integer> {
                 roomLogOn(),
                 roomCheckpointInterval,
                 newShape ? warmUp.records : 0,
-                window));
+                window,
+                newRooms));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

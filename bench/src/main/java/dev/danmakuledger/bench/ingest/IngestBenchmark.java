@@ -66,6 +66,10 @@ public final class IngestBenchmark {
    * @param window the most batches each device keeps in flight, 1..16, capped by the window the
    *     server announces (docs/architecture.md §5, "Batches in flight"); 1 waits for each reply
    *     before the next batch
+   * @param newRooms whether the rooms are new when the clock starts (each room's first message is
+   *     in the timed part); otherwise every room gets one message from a device of its own before
+   *     the clock, as on a server whose rooms are live (docs/benchmarks.md, "e2e: ten thousand
+   *     rooms")
    */
   public record Options(
       long records,
@@ -81,7 +85,8 @@ public final class IngestBenchmark {
       boolean roomLog,
       Duration roomCheckpointInterval,
       long warmUpRecords,
-      int window) {
+      int window,
+      boolean newRooms) {
     /** Batches each device keeps in flight by default: the server's default window. */
     public static final int DEFAULT_WINDOW = ServerConfig.DEFAULT_BATCH_WINDOW;
 
@@ -118,7 +123,8 @@ public final class IngestBenchmark {
           true,
           ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
           DEFAULT_WARM_UP_RECORDS,
-          DEFAULT_WINDOW);
+          DEFAULT_WINDOW,
+          false);
     }
 
     public Options {
@@ -200,6 +206,48 @@ public final class IngestBenchmark {
         (db, redisUri, tmp, target) -> runOn(o, db, redisUri, runId, tmp, target, log));
   }
 
+  /**
+   * Gives every room of the run one message before the clock, from a device of its own in batches
+   * of {@code batchSize}, and integrates the room logs: what the server keeps per room (the Redis
+   * counter, the cursor row, the room log's head and first checkpoint) then exists, as on a server
+   * whose rooms are live, and the timed part measures ingest into them rather than their opening.
+   */
+  private static void openRooms(
+      LedgerClient client,
+      SyncServer server,
+      List<String> rooms,
+      String runId,
+      int batchSize,
+      SecureRandom random,
+      PrintStream log)
+      throws IOException, InterruptedException {
+    SimulatedDevice opener = SimulatedDevice.create("bench-" + runId + "-open", random);
+    LedgerClient.Reply<?> enrolled =
+        client.enroll(opener.deviceId(), opener.publicKeyBase64(), server.enrollToken());
+    if (!enrolled.ok()) {
+      throw new IOException("enroll " + opener.deviceId() + ": " + enrolled.code());
+    }
+    MessageStream stream = new MessageStream(opener.deviceId(), rooms, 0, 1, 1_763_500_000_000L);
+    List<DanmakuRecord> firsts = stream.oneInEachRoom();
+    long t0 = System.nanoTime();
+    for (int from = 0; from < firsts.size(); from += batchSize) {
+      List<DanmakuRecord> batch = firsts.subList(from, Math.min(firsts.size(), from + batchSize));
+      LedgerClient.Reply<BatchResponse> r =
+          client.postBatch(opener.deviceId(), client.encode(opener.append(batch)));
+      if (!r.ok()) {
+        throw new IOException("opening the rooms: batch refused: " + r.code());
+      }
+    }
+    long integrated = server.integrateNow();
+    log.printf(
+        Locale.ROOT,
+        "e2e: rooms opened before the clock: one message in each of %,d rooms in %.1f s, %,d room"
+            + " log entries integrated%n",
+        rooms.size(),
+        (System.nanoTime() - t0) / 1e9,
+        integrated);
+  }
+
   private static Run runOn(
       Options o,
       FreshDatabase db,
@@ -258,6 +306,9 @@ public final class IngestBenchmark {
                 d * 7919L + 1,
                 1_764_000_000_000L + d * 100_000_000L));
         sent.add(new ArrayList<>());
+      }
+      if (!o.newRooms()) {
+        openRooms(client, server, rooms, runId, o.batchSize(), random, log);
       }
       long perDevice = Math.max(1, o.records() / o.devices());
       boolean prepare = o.duration() == null && o.records() <= PREPARED_RECORDS;
@@ -479,10 +530,11 @@ public final class IngestBenchmark {
     String params =
         String.format(
             Locale.ROOT,
-            "batch %d, %d devices, %d rooms, %.0f%% retries, %s",
+            "batch %d, %d devices, %d %s rooms, %.0f%% retries, %s",
             o.batchSize(),
             o.devices(),
             o.rooms(),
+            o.newRooms() ? "new" : "open",
             o.duplicateShare() * 100,
             run.target());
     for (Measured b : run.baselines()) {

@@ -87,18 +87,33 @@ public final class MessageStream {
     return batch;
   }
 
+  /** One new message in each room, in the order of the rooms given. */
+  public List<DanmakuRecord> oneInEachRoom() {
+    List<DanmakuRecord> out = new ArrayList<>(rooms.size());
+    for (String room : rooms) {
+      DanmakuRecord r = fresh(room);
+      history[(int) (sent % HISTORY)] = r;
+      sent++;
+      out.add(r);
+    }
+    return out;
+  }
+
   /** Distinct messages generated so far (repeats not counted). */
   public long distinct() {
     return sent;
   }
 
   private DanmakuRecord fresh() {
+    return fresh(rooms.get(random.nextInt(rooms.size())));
+  }
+
+  private DanmakuRecord fresh(String room) {
     millis++;
     String user = "u" + random.nextInt(50_000);
     IdempotencyKey key =
         new IdempotencyKey(
             deviceId, user, millis, String.format(Locale.ROOT, "%016x", random.nextLong()));
-    String room = rooms.get(random.nextInt(rooms.size()));
     String text = WORDS[random.nextInt(WORDS.length)] + " #" + sent;
     return new DanmakuRecord(
         key,

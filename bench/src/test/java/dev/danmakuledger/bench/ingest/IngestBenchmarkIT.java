@@ -36,7 +36,8 @@ class IngestBenchmarkIT {
             true,
             ServerConfig.DEFAULT_ROOM_CHECKPOINT_INTERVAL,
             400,
-            2);
+            2,
+            false);
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     IngestBenchmark.Run run =
         IngestBenchmark.run(o, new PrintStream(log, true, StandardCharsets.UTF_8));
@@ -44,6 +45,10 @@ class IngestBenchmarkIT {
     assertTrue(
         log.toString(StandardCharsets.UTF_8)
             .contains("each device keeps up to 2 batches in flight"),
+        log.toString(StandardCharsets.UTF_8));
+    assertTrue(
+        log.toString(StandardCharsets.UTF_8)
+            .contains("rooms opened before the clock: one message in each of 4 rooms"),
         log.toString(StandardCharsets.UTF_8));
     assertEquals(2_000, run.ours().records());
     assertEquals(2_000, run.confirmed() + run.duplicates());

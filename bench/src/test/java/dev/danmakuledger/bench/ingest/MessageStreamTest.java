@@ -64,6 +64,25 @@ class MessageStreamTest {
   }
 
   @Test
+  void oneInEachRoomGivesEveryRoomOneNewMessageInRoomOrder() {
+    MessageStream s = new MessageStream("dev-1", ROOMS, 0.5, 5, 1_764_000_000_000L);
+    List<DanmakuRecord> firsts = s.oneInEachRoom();
+    assertEquals(ROOMS, firsts.stream().map(DanmakuRecord::room).toList());
+    assertEquals(3, s.distinct());
+    Set<String> keys = new HashSet<>();
+    firsts.forEach(r -> keys.add(r.key().toString()));
+    assertEquals(3, keys.size());
+    // the next batch's retries repeat them: they are part of the device's history
+    int repeats = 0;
+    for (DanmakuRecord r : s.nextBatch(4)) {
+      if (!keys.add(r.key().toString())) {
+        repeats++;
+      }
+    }
+    assertEquals(2, repeats);
+  }
+
+  @Test
   void sameSeedSameMessages() {
     MessageStream a = new MessageStream("d", ROOMS, 0.1, 9, 1_764_000_000_000L);
     MessageStream b = new MessageStream("d", ROOMS, 0.1, 9, 1_764_000_000_000L);
