@@ -6,8 +6,6 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,8 +75,7 @@ public final class KafkaRelay implements AutoCloseable {
   private long fullReadAt = Long.MIN_VALUE;
   private final RelayReports reports;
   private final ScheduledExecutorService reporter;
-  private MultiGauge lagRecords;
-  private MultiGauge lagMillis;
+  private RoomLagGauges lagGauges;
 
   /**
    * A relay for {@code config} that reads {@code feed}, takes shard leases in {@code redis} as
@@ -141,15 +138,7 @@ public final class KafkaRelay implements AutoCloseable {
         .description("longest time a room of this instance's shards has been behind")
         .register(registry);
     phases.register(registry);
-    lagRecords =
-        MultiGauge.builder("danmaku.kafka.relay.room.behind")
-            .description("confirmed messages of the room not yet in the topic")
-            .register(registry);
-    lagMillis =
-        MultiGauge.builder("danmaku.kafka.relay.room.lag")
-            .baseUnit("milliseconds")
-            .description("how long the room has been behind")
-            .register(registry);
+    lagGauges = new RoomLagGauges(registry);
     return this;
   }
 
@@ -386,19 +375,9 @@ public final class KafkaRelay implements AutoCloseable {
   }
 
   private void publishGauges() {
-    if (lagRecords == null) {
-      return;
+    if (lagGauges != null) {
+      lagGauges.show(lag.top(LAG_GAUGE_ROOMS));
     }
-    List<RoomLag> top = lag.top(LAG_GAUGE_ROOMS);
-    List<MultiGauge.Row<?>> records = new ArrayList<>();
-    List<MultiGauge.Row<?>> millis = new ArrayList<>();
-    for (RoomLag l : top) {
-      Tags tags = Tags.of("room", l.room(), "shard", Integer.toString(l.shard()));
-      records.add(MultiGauge.Row.of(tags, l.records()));
-      millis.add(MultiGauge.Row.of(tags, l.millis()));
-    }
-    lagRecords.register(records, true);
-    lagMillis.register(millis, true);
   }
 
   private synchronized void unreachable(KafkaException e) {
