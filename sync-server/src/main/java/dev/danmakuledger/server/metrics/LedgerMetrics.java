@@ -9,9 +9,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -58,7 +57,7 @@ public final class LedgerMetrics implements StageObserver {
   private final Supplier<LedgerSnapshot> source;
   private final Timer batch;
   private final Map<PipelineStage, Timer> stages = new EnumMap<>(PipelineStage.class);
-  private final MultiGauge rooms;
+  private final SteadyRows rooms;
   private final io.micrometer.core.instrument.Counter refreshFailures;
   private final Object refreshLock = new Object();
   private volatile LedgerSnapshot last = LedgerSnapshot.EMPTY;
@@ -111,9 +110,10 @@ public final class LedgerMetrics implements StageObserver {
         "device reports whose signature did not verify, not stored (cluster)",
         LedgerSnapshot::unverifiedReports);
     this.rooms =
-        MultiGauge.builder("danmaku.room.high.water")
-            .description("highest room number handed out, for the busiest rooms (cluster)")
-            .register(registry);
+        new SteadyRows(
+            MultiGauge.builder("danmaku.room.high.water")
+                .description("highest room number handed out, for the busiest rooms (cluster)")
+                .register(registry));
     this.refreshFailures =
         io.micrometer.core.instrument.Counter.builder("danmaku.metrics.refresh.failures")
             .description("scrapes that could not read the ledger counters from SQL")
@@ -168,11 +168,11 @@ public final class LedgerMetrics implements StageObserver {
         return;
       }
       last = s;
-      List<MultiGauge.Row<?>> rows = new ArrayList<>(s.busiestRooms().size());
+      Map<Tags, Long> highs = new LinkedHashMap<>();
       for (RoomStats r : s.busiestRooms()) {
-        rows.add(MultiGauge.Row.of(Tags.of("room", r.room()), r.highSeq()));
+        highs.put(Tags.of("room", r.room()), r.highSeq());
       }
-      rooms.register(rows, true);
+      rooms.show(highs);
     }
   }
 

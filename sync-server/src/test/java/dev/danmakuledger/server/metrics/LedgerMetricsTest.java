@@ -13,6 +13,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +97,36 @@ class LedgerMetricsTest {
     String text = metrics.scrape();
     assertFalse(text.contains("room=\"old\""), text);
     assertTrue(text.contains("room=\"new\""), text);
+  }
+
+  @Test
+  void concurrentScrapesNeverSeeARoomTwice() throws Exception {
+    List<RoomStats> rooms = new ArrayList<>();
+    for (int r = 0; r < 20; r++) {
+      rooms.add(room("room-" + r, r + 1));
+    }
+    source.set(new LedgerSnapshot(Map.of(), 0, rooms));
+    // each scrape shows the rooms again while the other one reads them
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<?>> scrapers = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        scrapers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 1_500; i++) {
+                    metrics.scrape();
+                  }
+                }));
+      }
+      for (Future<?> f : scrapers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    String text = metrics.scrape();
+    assertTrue(text.contains("danmaku_room_high_water{room=\"room-7\"} 8.0"), text);
   }
 
   @Test
