@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Test;
 
 /** The relay's per-room lag gauges: values follow the rooms shown, and a scrape never fails. */
 class RoomLagGaugesTest {
-  private static String line(String scrape, String metric, String room) {
-    return scrape
-        .lines()
-        .filter(l -> l.startsWith(metric + "{room=\"" + room + "\",shard=\"0\"}"))
-        .findFirst()
-        .orElse("");
+  private static final String BEHIND = "danmaku_kafka_relay_room_behind";
+  private static final String LAG = "danmaku_kafka_relay_room_lag_milliseconds";
+
+  /** Asserts that {@code scrape} shows {@code value} for {@code room} of shard 0. */
+  private static void assertShows(String scrape, String metric, String room, String value) {
+    String row = metric + "{room=\"" + room + "\",shard=\"0\"}";
+    String got = scrape.lines().filter(l -> l.startsWith(row)).findFirst().orElse("");
+    assertEquals(row + " " + value, got, scrape);
   }
 
   @Test
@@ -31,33 +33,18 @@ class RoomLagGaugesTest {
 
     gauges.show(List.of(new RoomLag("a", 0, 5, 100), new RoomLag("b", 0, 3, 50)));
     String first = registry.scrape();
-    assertEquals(
-        "danmaku_kafka_relay_room_behind{room=\"a\",shard=\"0\"} 5.0",
-        line(first, "danmaku_kafka_relay_room_behind", "a"),
-        first);
-    assertEquals(
-        "danmaku_kafka_relay_room_lag_milliseconds{room=\"b\",shard=\"0\"} 50.0",
-        line(first, "danmaku_kafka_relay_room_lag_milliseconds", "b"),
-        first);
+    assertShows(first, BEHIND, "a", "5.0");
+    assertShows(first, LAG, "b", "50.0");
 
     gauges.show(List.of(new RoomLag("a", 0, 7, 300)));
     String second = registry.scrape();
-    assertEquals(
-        "danmaku_kafka_relay_room_behind{room=\"a\",shard=\"0\"} 7.0",
-        line(second, "danmaku_kafka_relay_room_behind", "a"),
-        second);
-    assertEquals(
-        "danmaku_kafka_relay_room_lag_milliseconds{room=\"a\",shard=\"0\"} 300.0",
-        line(second, "danmaku_kafka_relay_room_lag_milliseconds", "a"),
-        second);
+    assertShows(second, BEHIND, "a", "7.0");
+    assertShows(second, LAG, "a", "300.0");
     assertFalse(second.contains("room=\"b\""), second);
 
     gauges.show(List.of(new RoomLag("b", 0, 1, 10)));
     String third = registry.scrape();
-    assertEquals(
-        "danmaku_kafka_relay_room_behind{room=\"b\",shard=\"0\"} 1.0",
-        line(third, "danmaku_kafka_relay_room_behind", "b"),
-        third);
+    assertShows(third, BEHIND, "b", "1.0");
     assertFalse(third.contains("room=\"a\""), third);
   }
 
@@ -92,9 +79,6 @@ class RoomLagGaugesTest {
       scraper.shutdownNow();
     }
     String last = registry.scrape();
-    assertEquals(
-        "danmaku_kafka_relay_room_behind{room=\"room-7\",shard=\"0\"} 3006.0",
-        line(last, "danmaku_kafka_relay_room_behind", "room-7"),
-        last);
+    assertShows(last, BEHIND, "room-7", "3006.0");
   }
 }
