@@ -74,8 +74,17 @@ final class ChaosProcesses implements AutoCloseable {
 
   /** Starts the Redis primary and its replica, and the proxy the servers reach Redis through. */
   void startRedis() throws IOException, InterruptedException {
-    redis = new RedisNodes(root, freePort(), freePort());
-    redis.start();
+    for (int attempt = 1; redis == null; attempt++) {
+      List<Integer> ports = freePorts(2);
+      RedisNodes nodes = new RedisNodes(root, ports.get(0), ports.get(1));
+      try {
+        nodes.start();
+        redis = nodes;
+      } catch (IOException e) {
+        nodes.stop();
+        retryOnOtherPorts("redis", attempt, e);
+      }
+    }
     redisProxy = new FaultProxy(redisAddress(redis.primaryPort()), 0, 0, 0);
   }
 
@@ -84,12 +93,27 @@ final class ChaosProcesses implements AutoCloseable {
    * seed and follow the cluster's own failovers (no proxy: cluster clients talk to every node).
    */
   void startRedisCluster() throws IOException, InterruptedException {
-    List<Integer> ports = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      ports.add(freePort());
+    for (int attempt = 1; redisCluster == null; attempt++) {
+      RedisClusterNodes nodes = new RedisClusterNodes(root, freePorts(6));
+      try {
+        nodes.start();
+        redisCluster = nodes;
+      } catch (IOException e) {
+        nodes.stop();
+        retryOnOtherPorts("redis cluster", attempt, e);
+      }
     }
-    redisCluster = new RedisClusterNodes(root, ports);
-    redisCluster.start();
+  }
+
+  /**
+   * A port picked free can be taken again before a child binds it (by another process, or as the
+   * local port of an outgoing connection); a start that failed is tried twice more on other ports.
+   */
+  private void retryOnOtherPorts(String what, int attempt, IOException failure) throws IOException {
+    if (attempt == 3) {
+      throw failure;
+    }
+    log.println("chaos: " + what + " did not start (" + failure.getMessage() + "); on other ports");
   }
 
   /**
@@ -409,6 +433,18 @@ final class ChaosProcesses implements AutoCloseable {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
+  }
+
+  /** {@code n} distinct ports that were free a moment ago. */
+  private static List<Integer> freePorts(int n) throws IOException {
+    List<Integer> ports = new ArrayList<>();
+    while (ports.size() < n) {
+      int port = freePort();
+      if (!ports.contains(port)) {
+        ports.add(port);
+      }
+    }
+    return ports;
   }
 
   private List<String> javaCommand(String heap) {

@@ -1,6 +1,8 @@
 package dev.danmakuledger.bench.chaos;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,21 @@ final class Child {
 
   synchronized boolean alive() {
     return process != null && process.isAlive();
+  }
+
+  /** The process id of the running process, or -1 before the first start. */
+  synchronized long pid() {
+    return process == null ? -1 : process.pid();
+  }
+
+  /** The last {@code lines} lines of the log, for an error message; empty when unreadable. */
+  String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** SIGKILL, and wait until the process is gone. */

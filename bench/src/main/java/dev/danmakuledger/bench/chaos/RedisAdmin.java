@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,6 +64,50 @@ final class RedisAdmin {
       }
       if (System.nanoTime() > deadline) {
         throw new IOException("BGSAVE on redis :" + port + " did not finish within 30 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Waits until {@code child} answers on {@code port}: a redis-server there whose {@code INFO
+   * server} names the child's process id. Fails at once when the child exits (a port it could not
+   * bind, say) or another process answers on the port, with the tail of the child's log.
+   */
+  static void awaitServing(Child child, int port, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      if (!child.alive()) {
+        throw new IOException(
+            child.name()
+                + " exited before serving :"
+                + port
+                + "; its log ends:\n"
+                + child.logTail(10));
+      }
+      String pid = null;
+      try {
+        pid = infoField(info(port, "server"), "process_id");
+      } catch (IOException notYet) {
+        // not listening yet, or not answering yet
+      }
+      if (pid != null) {
+        if (pid.equals(Long.toString(child.pid()))) {
+          return;
+        }
+        throw new IOException(
+            "another redis-server (pid " + pid + ") answers on :" + port + ", not " + child.name());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException(
+            child.name()
+                + " did not serve :"
+                + port
+                + " within "
+                + timeout
+                + "; its log ends:\n"
+                + child.logTail(10));
       }
       Thread.sleep(50);
     }

@@ -1,7 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -272,18 +271,7 @@ final class RedisClusterNodes {
     Child c = new Child("redis:" + port, cmd, root.resolve("redis-" + port + ".log"));
     nodes.put(port, c);
     c.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (true) {
-      try {
-        new Socket("127.0.0.1", port).close();
-        return;
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline) {
-          throw new IOException("redis-server did not listen on " + port + " within 20 s");
-        }
-        Thread.sleep(50);
-      }
-    }
+    RedisAdmin.awaitServing(c, port, Duration.ofSeconds(20));
   }
 
   /** SIGKILL every node. */

@@ -1,7 +1,6 @@
 package dev.danmakuledger.bench.chaos;
 
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,8 +47,14 @@ final class RedisNodes {
         };
   }
 
-  /** Starts the primary, then the replica, and waits until the replica's link is up. */
+  /**
+   * Starts the primary, then the replica, both empty (an RDB file an earlier start left is
+   * removed), and waits until the replica's link is up.
+   */
   void start() throws IOException, InterruptedException {
+    for (Node n : nodes) {
+      Files.deleteIfExists(n.dir.resolve(RDB));
+    }
     startNode(nodes[0], 0);
     startNode(nodes[1], nodes[0].port);
     awaitLinkUp(Duration.ofSeconds(30));
@@ -151,7 +156,7 @@ final class RedisNodes {
     }
     n.child = new Child("redis:" + n.port, cmd, root.resolve("redis-" + n.port + ".log"));
     n.child.start();
-    waitForPort(n.port, Duration.ofSeconds(20));
+    RedisAdmin.awaitServing(n.child, n.port, Duration.ofSeconds(20));
   }
 
   private void awaitLinkUp(Duration timeout) throws IOException, InterruptedException {
@@ -163,21 +168,15 @@ final class RedisNodes {
       }
       Thread.sleep(100);
     }
-    throw new IOException("redis replica :" + replicaPort() + " never linked to its primary");
-  }
-
-  private static void waitForPort(int port, Duration timeout)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        new Socket("127.0.0.1", port).close();
-        return;
-      } catch (IOException e) {
-        Thread.sleep(50);
-      }
-    }
-    throw new IOException("redis-server did not listen on " + port + " within " + timeout);
+    throw new IOException(
+        "redis replica :"
+            + replicaPort()
+            + " never linked to its primary :"
+            + primaryPort()
+            + "; the replica's log ends:\n"
+            + nodes[1 - primary].child.logTail(10)
+            + "\nthe primary's log ends:\n"
+            + nodes[primary].child.logTail(10));
   }
 
   /** SIGKILL both nodes. */
