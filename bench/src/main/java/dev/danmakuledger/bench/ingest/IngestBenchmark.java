@@ -2,9 +2,6 @@ package dev.danmakuledger.bench.ingest;
 
 import dev.danmakuledger.bench.report.BenchResult;
 import dev.danmakuledger.protocol.record.DanmakuRecord;
-import dev.danmakuledger.protocol.wire.BatchResponse;
-import dev.danmakuledger.protocol.wire.Outcome;
-import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
 import dev.danmakuledger.server.http.HttpLimits;
@@ -14,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
@@ -295,107 +291,37 @@ public final class IngestBenchmark {
       ExecutorService pool =
           Executors.newFixedThreadPool(
               o.devices(), r -> new Thread(r, CpuUse.DEVICE_THREAD + threads.incrementAndGet()));
-      List<Future<long[]>> running = new ArrayList<>();
+      List<Future<DeviceSender.Counts>> running = new ArrayList<>();
       Latencies all = new Latencies();
       StageTimes.Snapshot before = server.stageTimes();
       CpuUse cpuBefore = CpuUse.whenQuiet(CpuUse.SETTLE);
       long start = System.nanoTime();
       growth = GrowthWindows.of(o.duration() == null ? o.records() : 0, 10, start);
-      GrowthWindows windows = growth;
       try {
         for (int d = 0; d < o.devices(); d++) {
           SimulatedDevice device = devices.get(d);
-          MessageStream stream = streams.get(d);
-          Deque<PreparedBatch> ready = prepared.get(d);
-          List<List<DanmakuRecord>> mine = sent.get(d);
-          int window = inFlight.get(d);
-          LedgerClient own = client.withOwnConnections();
           running.add(
               pool.submit(
-                  () -> {
-                    Latencies lat = new Latencies();
-                    long[] counts = new long[4];
-                    long queued = 0;
-                    Deque<InFlight> unanswered = new ArrayDeque<>(window);
-                    boolean resuming = false;
-                    while (true) {
-                      while (!resuming
-                          && unanswered.size() < window
-                          && (o.duration() == null
-                              ? queued < perDevice
-                              : System.nanoTime() < deadline)) {
-                        int n =
-                            (int)
-                                Math.min(
-                                    o.batchSize(),
-                                    o.duration() == null ? perDevice - queued : o.batchSize());
-                        List<DanmakuRecord> batch;
-                        byte[] body;
-                        if (prepare) {
-                          PreparedBatch p = ready.removeFirst();
-                          batch = p.records();
-                          body = p.body();
-                        } else {
-                          batch = stream.nextBatch(n);
-                          body = client.encode(device.append(batch));
-                        }
-                        long t0 = System.nanoTime();
-                        unanswered.addLast(
-                            new InFlight(batch, body, t0, own.sendBatch(device.deviceId(), body)));
-                        queued += batch.size();
-                      }
-                      InFlight oldest = unanswered.pollFirst();
-                      if (oldest == null) {
-                        break;
-                      }
-                      LedgerClient.Reply<BatchResponse> reply = oldest.reply().reply();
-                      if (reply.status() == 409 && "size-mismatch".equals(reply.code())) {
-                        // It reached the server before the batch it continues (another
-                        // connection), or that one failed, and those sent after it continue it:
-                        // as an agent resumes from the verified size, send nothing new until
-                        // each of them is answered, and send each refused one again alone, in
-                        // order (every earlier one is answered by then).
-                        counts[3]++;
-                        resuming = true;
-                        reply = own.postBatch(device.deviceId(), oldest.body());
-                      }
-                      if (unanswered.isEmpty()) {
-                        resuming = false;
-                      }
-                      List<DanmakuRecord> batch = oldest.records();
-                      lat.add(System.nanoTime() - oldest.sentAt());
-                      if (!reply.ok()) {
-                        throw new IOException(
-                            "batch of "
-                                + device.deviceId()
-                                + " refused: "
-                                + reply.code()
-                                + (reply.problem() == null ? "" : " " + reply.problem().detail()));
-                      }
-                      mine.add(batch);
-                      windows.add(batch.size(), System.nanoTime());
-                      counts[0] += batch.size();
-                      for (RecordOutcome oc : reply.body().outcomes()) {
-                        if (oc.outcome() == Outcome.CONFIRMED) {
-                          counts[1]++;
-                        } else if (oc.outcome() == Outcome.DUPLICATE) {
-                          counts[2]++;
-                        }
-                      }
-                    }
-                    all.merge(lat);
-                    return counts;
-                  }));
+                  new DeviceSender(
+                      device,
+                      prepare
+                          ? DeviceSender.Batches.prepared(prepared.get(d))
+                          : DeviceSender.Batches.built(client, device, streams.get(d)),
+                      client.withOwnConnections(),
+                      inFlight.get(d),
+                      o.batchSize(),
+                      o.duration() == null ? perDevice : Long.MAX_VALUE,
+                      deadline,
+                      new DeviceSender.Sink(sent.get(d), all, growth))));
         }
-        long records = 0;
-        long resent = 0;
-        for (Future<long[]> f : running) {
-          long[] c = f.get();
-          records += c[0];
-          confirmed += c[1];
-          duplicates += c[2];
-          resent += c[3];
+        DeviceSender.Counts counts = DeviceSender.Counts.NONE;
+        for (Future<DeviceSender.Counts> f : running) {
+          counts = counts.plus(f.get());
         }
+        long records = counts.records();
+        long resent = counts.resent();
+        confirmed = counts.confirmed();
+        duplicates = counts.duplicates();
         double seconds = (System.nanoTime() - start) / 1e9;
         CpuUse cpuAfter = CpuUse.now();
         String cpu = cpuAfter.perRecordSince(cpuBefore, records);
@@ -468,10 +394,6 @@ public final class IngestBenchmark {
     return new Run(
         target, ours, baselines, confirmed, duplicates, stages, growth.windows(), batchesPerTick);
   }
-
-  /** A batch sent and not yet answered. */
-  private record InFlight(
-      List<DanmakuRecord> records, byte[] body, long sentAt, LedgerClient.SentBatch reply) {}
 
   /**
    * The batches {@code device} keeps in flight: at most {@code most}, and no more than the server
