@@ -74,17 +74,15 @@ final class ChaosProcesses implements AutoCloseable {
 
   /** Starts the Redis primary and its replica, and the proxy the servers reach Redis through. */
   void startRedis() throws IOException, InterruptedException {
-    for (int attempt = 1; redis == null; attempt++) {
-      List<Integer> ports = freePorts(2);
-      RedisNodes nodes = new RedisNodes(root, ports.get(0), ports.get(1));
-      try {
-        nodes.start();
-        redis = nodes;
-      } catch (IOException e) {
-        nodes.stop();
-        retryOnOtherPorts("redis", attempt, e);
-      }
-    }
+    redis =
+        onFreePorts(
+            "redis",
+            2,
+            ports -> {
+              RedisNodes nodes = new RedisNodes(root, ports.get(0), ports.get(1));
+              nodes.start();
+              return nodes;
+            });
     redisProxy = new FaultProxy(redisAddress(redis.primaryPort()), 0, 0, 0);
   }
 
@@ -93,27 +91,39 @@ final class ChaosProcesses implements AutoCloseable {
    * seed and follow the cluster's own failovers (no proxy: cluster clients talk to every node).
    */
   void startRedisCluster() throws IOException, InterruptedException {
-    for (int attempt = 1; redisCluster == null; attempt++) {
-      RedisClusterNodes nodes = new RedisClusterNodes(root, freePorts(6));
-      try {
-        nodes.start();
-        redisCluster = nodes;
-      } catch (IOException e) {
-        nodes.stop();
-        retryOnOtherPorts("redis cluster", attempt, e);
-      }
-    }
+    redisCluster =
+        onFreePorts(
+            "redis cluster",
+            6,
+            ports -> {
+              RedisClusterNodes nodes = new RedisClusterNodes(root, ports);
+              nodes.start();
+              return nodes;
+            });
+  }
+
+  /** Starts something on ports it is given; a start that fails leaves nothing running. */
+  private interface PortsStart<T> {
+    T start(List<Integer> ports) throws IOException, InterruptedException;
   }
 
   /**
-   * A port picked free can be taken again before a child binds it (by another process, or as the
-   * local port of an outgoing connection); a start that failed is tried twice more on other ports.
+   * Starts {@code start} on {@code count} ports picked free. A port picked free can be taken again
+   * before a child binds it (by another process, or as the local port of an outgoing connection),
+   * so a start that failed is tried twice more on other ports.
    */
-  private void retryOnOtherPorts(String what, int attempt, IOException failure) throws IOException {
-    if (attempt == 3) {
-      throw failure;
+  private <T> T onFreePorts(String what, int count, PortsStart<T> start)
+      throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start.start(freePorts(count));
+      } catch (IOException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+        log.println("chaos: " + what + " did not start (" + e.getMessage() + "); on other ports");
+      }
     }
-    log.println("chaos: " + what + " did not start (" + failure.getMessage() + "); on other ports");
   }
 
   /**

@@ -27,7 +27,7 @@ final class RedisClusterNodes {
   /** A master is failed over when it is unreachable for this long (cluster-node-timeout). */
   static final Duration NODE_TIMEOUT = Duration.ofSeconds(3);
 
-  private static final String RDB = "dump.rdb";
+  private static final String RDB = RedisBinary.RDB;
   private static final Pattern MOVED = Pattern.compile("MOVED \\d+ [^:]+:(\\d+)");
 
   /** One node as {@code CLUSTER NODES} describes it. */
@@ -49,8 +49,20 @@ final class RedisClusterNodes {
     }
   }
 
-  /** Starts the six nodes, creates the cluster and waits until every node says it is ok. */
+  /**
+   * Starts the six nodes, creates the cluster and waits until every node says it is ok. When that
+   * fails, every node started is stopped.
+   */
   void start() throws IOException, InterruptedException {
+    try {
+      create();
+    } catch (IOException e) {
+      stop();
+      throw e;
+    }
+  }
+
+  private void create() throws IOException, InterruptedException {
     for (int port : new ArrayList<>(nodes.keySet())) {
       startNode(port);
     }
@@ -245,20 +257,10 @@ final class RedisClusterNodes {
     Path dir = dir(port);
     Files.createDirectories(dir);
     List<String> cmd =
-        List.of(
-            binary.toString(),
-            "--port",
-            Integer.toString(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            dir.toString(),
-            "--dbfilename",
-            RDB,
-            "--save",
-            "",
-            "--appendonly",
-            "no",
+        RedisBinary.command(
+            binary,
+            port,
+            dir,
             "--cluster-enabled",
             "yes",
             "--cluster-config-file",

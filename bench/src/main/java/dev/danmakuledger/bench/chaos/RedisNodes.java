@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,7 +16,7 @@ import java.util.List;
  * node saves on its own ({@code --save ""}); snapshots are taken with {@code BGSAVE}.
  */
 final class RedisNodes {
-  private static final String RDB = "dump.rdb";
+  private static final String RDB = RedisBinary.RDB;
 
   /** One redis-server: its port and directory stay, its command line changes with its role. */
   private static final class Node {
@@ -49,15 +48,20 @@ final class RedisNodes {
 
   /**
    * Starts the primary, then the replica, both empty (an RDB file an earlier start left is
-   * removed), and waits until the replica's link is up.
+   * removed), and waits until the replica's link is up. When that fails, both are stopped.
    */
   void start() throws IOException, InterruptedException {
     for (Node n : nodes) {
       Files.deleteIfExists(n.dir.resolve(RDB));
     }
-    startNode(nodes[0], 0);
-    startNode(nodes[1], nodes[0].port);
-    awaitLinkUp(Duration.ofSeconds(30));
+    try {
+      startNode(nodes[0], 0);
+      startNode(nodes[1], nodes[0].port);
+      awaitLinkUp(Duration.ofSeconds(30));
+    } catch (IOException e) {
+      stop();
+      throw e;
+    }
   }
 
   int primaryPort() {
@@ -136,24 +140,10 @@ final class RedisNodes {
   private void startNode(Node n, int replicaOf) throws IOException, InterruptedException {
     Files.createDirectories(n.dir);
     List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                binary.toString(),
-                "--port",
-                Integer.toString(n.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                n.dir.toString(),
-                "--dbfilename",
-                RDB,
-                "--save",
-                "",
-                "--appendonly",
-                "no"));
-    if (replicaOf > 0) {
-      cmd.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(replicaOf)));
-    }
+        replicaOf > 0
+            ? RedisBinary.command(
+                binary, n.port, n.dir, "--replicaof", "127.0.0.1", Integer.toString(replicaOf))
+            : RedisBinary.command(binary, n.port, n.dir);
     n.child = new Child("redis:" + n.port, cmd, root.resolve("redis-" + n.port + ".log"));
     n.child.start();
     RedisAdmin.awaitServing(n.child, n.port, Duration.ofSeconds(20));

@@ -66,19 +66,7 @@ class RedisAdminTest {
   }
 
   private Child redis(Path binary, int port, String name) {
-    return new Child(
-        name,
-        List.of(
-            binary.toString(),
-            "--port",
-            Integer.toString(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--dir",
-            dir.toString()),
-        dir.resolve(name + ".log"));
+    return new Child(name, RedisBinary.command(binary, port, dir), dir.resolve(name + ".log"));
   }
 
   private static Path redisServer() {
