@@ -106,6 +106,22 @@ final class Api {
   }
 
   /**
+   * Posts {@code batch} for {@code device} with {@code receiptSignatures} as its {@code
+   * Danmaku-Receipt-Signatures} header.
+   */
+  Reply batch(TestDevice device, Object batch, String receiptSignatures) {
+    try {
+      return send(
+          HttpRequest.newBuilder(base.resolve("/v1/devices/" + device.id + "/batches"))
+              .header("Content-Type", "application/json")
+              .header("Danmaku-Receipt-Signatures", receiptSignatures)
+              .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(batch))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Posts {@code batch} for {@code device} and reads the answer.
    *
    * @throws AssertionError unless the server answers 200

@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.danmakuledger.merkle.checkpoint.Checkpoint;
 import dev.danmakuledger.merkle.checkpoint.Checkpoints;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
+import dev.danmakuledger.merkle.checkpoint.Cosignatures;
+import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.hash.Rfc6962;
 import dev.danmakuledger.merkle.proof.ConsistencyProof;
@@ -104,6 +108,40 @@ abstract class SyncProtocolContract {
 
   BatchResponse sync(TestDevice d, BatchRequest batch) {
     return api.sync(d, batch);
+  }
+
+  @Test
+  void aReceiptCarriesTheNoteSignatureUnlessTheAgentSaysItChecksTheCosignature() throws Exception {
+    TestDevice d = enrolledDevice();
+    String room = room();
+    String origin = DeviceLog.origin(d.id);
+    NoteVerifier firstKey = NoteVerifier.parse(server.serverVerifierKey());
+    CosignatureVerifier cosigner = CosignatureVerifier.parse(server.cosignerVerifierKey());
+
+    // no header: both signatures, as agents enrolled before cosigned receipts need
+    String both = sync(d, d.batch(d.record(room, "u1", "a"))).receipt();
+    assertEquals(1, Cosignatures.open(both, origin, cosigner).checkpoint().size());
+    assertEquals(1, Checkpoints.open(both, origin, firstKey).size());
+
+    // "cosignature": the cosignature alone, and the receipt the log shows is that one
+    Api.Reply one = api.batch(d, d.batch(d.record(room, "u2", "b")), " Cosignature ");
+    assertEquals(200, one.status(), one.toString());
+    String cosigned = one.as(BatchResponse.class).receipt();
+    assertEquals(2, Cosignatures.open(cosigned, origin, cosigner).checkpoint().size());
+    assertEquals(2, Checkpoints.open(cosigned, origin, d.signer.verifier()).size());
+    assertThrows(
+        NoteVerificationException.class, () -> Checkpoints.open(cosigned, origin, firstKey));
+    assertEquals(cosigned, api.get("/v1/devices/" + d.id + "/log").as(LogState.class).receipt());
+
+    // a value that names nothing this server knows asks for both; it is never refused
+    long size = 2;
+    for (String value : List.of("", "note", "cosignature-v2", ",,;", "x,".repeat(1_500) + "y")) {
+      Api.Reply r = api.batch(d, d.batch(d.record(room, "u" + size, "m" + size)), value);
+      assertEquals(200, r.status(), value + ": " + r);
+      size++;
+      assertEquals(
+          size, Checkpoints.open(r.as(BatchResponse.class).receipt(), origin, firstKey).size());
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.danmakuledger.protocol.wire.RecordOutcome;
 import dev.danmakuledger.server.LedgerException;
 import dev.danmakuledger.server.ingest.BatchIngest;
 import dev.danmakuledger.server.ingest.IngestResult;
+import dev.danmakuledger.server.ingest.ReceiptSignatures;
 import dev.danmakuledger.server.ingest.SignatureFailures;
 import dev.danmakuledger.server.ingest.StageTimes;
 import dev.danmakuledger.server.metrics.LedgerMetrics;
@@ -111,6 +112,7 @@ final class BatchRoute {
               b.canonicals(),
               b.request().checkpoint(),
               b.request().metadata(),
+              ReceiptSignatures.requestedBy(ctx.header(ReceiptSignatures.HEADER)),
               span.wrap(replies));
     } catch (RuntimeException | Error e) {
       Throwable answer = finish(e, deviceId, address, span, sample);

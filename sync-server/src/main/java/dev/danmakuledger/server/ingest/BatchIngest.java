@@ -195,7 +195,15 @@ public final class BatchIngest implements AutoCloseable {
       String checkpointNote,
       BatchMetadata metadata) {
     try {
-      return submit(deviceId, oldSize, canonicals, checkpointNote, metadata, Runnable::run).join();
+      return submit(
+              deviceId,
+              oldSize,
+              canonicals,
+              checkpointNote,
+              metadata,
+              ReceiptSignatures.COSIGNATURE_AND_NOTE,
+              Runnable::run)
+          .join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -219,6 +227,8 @@ public final class BatchIngest implements AutoCloseable {
    *     checked their count and indices
    * @param checkpointNote the signed checkpoint for {@code oldSize + canonicals.size()}
    * @param metadata the edge counters, or null
+   * @param receipts the server signatures the batch's receipt carries
+   * @param executor where what follows the commit runs
    * @return the batch's result; it fails with {@link LedgerException} for every refusal, with its
    *     error code ({@code size-mismatch} also when the batch was chained behind one of the same
    *     device that failed), or with what the store failed with
@@ -229,7 +239,9 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String checkpointNote,
       BatchMetadata metadata,
+      ReceiptSignatures receipts,
       Executor executor) {
+    Objects.requireNonNull(receipts, "receipts");
     Objects.requireNonNull(executor, "executor");
     return inFlight
         .run(
@@ -238,7 +250,15 @@ public final class BatchIngest implements AutoCloseable {
             oldSize + canonicals.size(),
             start ->
                 attempts(
-                    deviceId, oldSize, canonicals, checkpointNote, metadata, start, 1, executor),
+                    deviceId,
+                    oldSize,
+                    canonicals,
+                    checkpointNote,
+                    metadata,
+                    receipts,
+                    start,
+                    1,
+                    executor),
             executor)
         .exceptionallyCompose(
             e ->
@@ -268,6 +288,7 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String checkpointNote,
       BatchMetadata metadata,
+      ReceiptSignatures receipts,
       InFlightBatches.Start start,
       int attempt,
       Executor executor) {
@@ -275,7 +296,15 @@ public final class BatchIngest implements AutoCloseable {
     try {
       tried =
           attempt(
-              deviceId, oldSize, canonicals, checkpointNote, metadata, start, attempt, executor);
+              deviceId,
+              oldSize,
+              canonicals,
+              checkpointNote,
+              metadata,
+              receipts,
+              start,
+              attempt,
+              executor);
     } catch (StaleDeviceException | RuntimeException e) {
       tried = CompletableFuture.failedFuture(e);
     }
@@ -303,6 +332,7 @@ public final class BatchIngest implements AutoCloseable {
               canonicals,
               checkpointNote,
               metadata,
+              receipts,
               start,
               attempt + 1,
               executor);
@@ -341,6 +371,7 @@ public final class BatchIngest implements AutoCloseable {
       List<byte[]> canonicals,
       String note,
       BatchMetadata metadata,
+      ReceiptSignatures receipts,
       InFlightBatches.Start start,
       int number,
       Executor executor)
@@ -370,7 +401,7 @@ public final class BatchIngest implements AutoCloseable {
         store.markSeen(deviceId, newSize, now);
         throw witness.sizeMismatch(device);
       }
-      String receipt = witness.cosign(note);
+      String receipt = witness.cosign(note, receipts);
       if (oldSize < device.verifiedSize()) {
         List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
         queue.storeAlone();

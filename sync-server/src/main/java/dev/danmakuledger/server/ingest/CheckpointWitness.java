@@ -144,11 +144,16 @@ final class CheckpointWitness {
 
   /**
    * The server's receipt (§10; docs/sync.md, "Receipts"): the device's note with the server's C2SP
-   * tlog-cosignature {@code cosignature/v1} line, timestamped now. It also keeps the Ed25519 note
-   * signature of the first server key, which agents enrolled before cosigned receipts still check.
+   * tlog-cosignature {@code cosignature/v1} line, timestamped now, and, unless {@code signatures}
+   * is the cosignature alone, the Ed25519 note signature of the first server key, which agents
+   * enrolled before cosigned receipts check.
    */
-  String cosign(String note) {
-    String receipt = cosigner.cosign(SignedNote.addSignature(note, serverSigner), clock);
+  String cosign(String note, ReceiptSignatures signatures) {
+    String signed =
+        signatures == ReceiptSignatures.COSIGNATURE_AND_NOTE
+            ? SignedNote.addSignature(note, serverSigner)
+            : note;
+    String receipt = cosigner.cosign(signed, clock);
     if (receipt.length() > DeviceRow.MAX_RECEIPT_CHARS) {
       throw new LedgerException(
           ErrorCode.INVALID_FIELD,
