@@ -64,6 +64,13 @@ public final class SyncClient {
   /** The header with which a server announces its window of batches in flight. */
   public static final String WINDOW_HEADER = "Danmaku-Batch-Window";
 
+  /**
+   * The request header of a batch that names the receipt signatures its agent checks (docs/sync.md,
+   * "Receipts"): {@code cosignature} when the agent knows the server's cosigner key, so the server
+   * need not add the note signature older agents check.
+   */
+  public static final String RECEIPT_SIGNATURES_HEADER = "Danmaku-Receipt-Signatures";
+
   /** Largest reply body read, so a hostile server cannot exhaust memory. */
   static final long MAX_REPLY_BYTES = 64L * 1024 * 1024;
 
@@ -88,6 +95,9 @@ public final class SyncClient {
    * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
    * @throws IllegalArgumentException if {@code base} is not an http(s) URL
    */
+  /** What every batch names in {@value #RECEIPT_SIGNATURES_HEADER}, or null to send none. */
+  private volatile String receiptSignatures;
+
   public SyncClient(OkHttpClient http, String base, Clock clock) {
     this(http, base, clock, true);
   }
@@ -165,6 +175,15 @@ public final class SyncClient {
         AcksResponse.class,
         "read the acks [" + from + ", " + to + ") of " + deviceId,
         false);
+  }
+
+  /**
+   * Names, on every batch from now on, the receipt signatures {@code verifier} checks: the
+   * cosignature when it knows the server's cosigner key, else nothing (the server then adds the
+   * note signature by the first server key too).
+   */
+  public void checkReceiptsWith(ReceiptVerifier verifier) {
+    receiptSignatures = verifier.knowsCosigner() ? "cosignature" : null;
   }
 
   /**
@@ -299,8 +318,7 @@ public final class SyncClient {
     return n < 1 ? 1 : Math.min(n, SyncSettings.MAX_WINDOW);
   }
 
-  private static Request batchRequest(
-      HttpUrl url, Encoded body, TraceParent trace, Runnable bodySent) {
+  private Request batchRequest(HttpUrl url, Encoded body, TraceParent trace, Runnable bodySent) {
     Request.Builder b =
         new Request.Builder()
             .url(url)
@@ -308,6 +326,10 @@ public final class SyncClient {
             .header(TraceParent.HEADER, trace.header());
     if (body.gzip) {
       b.header("Content-Encoding", "gzip");
+    }
+    String receipts = receiptSignatures;
+    if (receipts != null) {
+      b.header(RECEIPT_SIGNATURES_HEADER, receipts);
     }
     return b.build();
   }

@@ -78,6 +78,7 @@ public final class Syncer {
             : new Backoff(
                 b.settings.backoffBase(), b.settings.backoffCap(), new SecureRandom()::nextDouble);
     this.retrier = new Retrier(state, backoff, b.sleeper, b.settings.maxAttempts());
+    b.client.checkReceiptsWith(b.receipts);
     this.uplink = new Uplink(b.client, b.identity, retrier, b.store, state, b.metadata, b.clock);
     this.resumer = new Resumer(b.store, b.identity, uplink);
     this.acks = new Acks(b.store, b.identity, b.receipts, uplink, b.clock);

@@ -163,6 +163,17 @@ class SyncerTest {
     SyncReport r = syncer(SyncSettings.defaults().withBatchSize(10), receipts).sync();
     assertTrue(r.complete(), r.toString());
     assertEquals(RECORDS, dev.store.latestReceipt().map(StoredCheckpoint::size).orElse(-1L));
+    // knowing the cosigner key, the agent tells the server it needs no note signature
+    assertFalse(witness.receiptSignatures.isEmpty());
+    assertEquals(List.of("cosignature"), witness.receiptSignatures.stream().distinct().toList());
+  }
+
+  @Test
+  void anAgentWithoutTheCosignerKeyAsksForNoReceiptSignaturesByName() throws Exception {
+    SyncReport r = syncer(10).sync();
+    assertTrue(r.complete(), r.toString());
+    assertFalse(witness.receiptSignatures.isEmpty());
+    assertEquals(List.of("-"), witness.receiptSignatures.stream().distinct().toList());
   }
 
   @Test
