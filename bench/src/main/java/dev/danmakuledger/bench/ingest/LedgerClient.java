@@ -13,6 +13,7 @@ import dev.danmakuledger.protocol.wire.LogState;
 import dev.danmakuledger.protocol.wire.RoomMessage;
 import dev.danmakuledger.protocol.wire.RoomPage;
 import dev.danmakuledger.server.http.HttpApi;
+import dev.danmakuledger.server.ingest.ReceiptSignatures;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -31,6 +32,13 @@ import java.util.Deque;
  * caller can count refusals. Transport failures are {@link IOException}.
  */
 public final class LedgerClient {
+  /**
+   * Every batch says that its device checks the server's cosignature (docs/sync.md, "Receipts"), as
+   * an agent that was given the cosigner key at enrolment does, so the server signs its receipt
+   * once.
+   */
+  private static final String COSIGNATURE = "cosignature";
+
   private final URI base;
   private final HttpClient http;
   private final ObjectMapper json = Json.mapper();
@@ -143,7 +151,13 @@ public final class LedgerClient {
   public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
       throws IOException, InterruptedException {
     if (batches == null) {
-      return postJson(batchPath(deviceId), encodedBatch, BatchResponse.class);
+      HttpRequest req =
+          builder(batchPath(deviceId))
+              .header("Content-Type", "application/json")
+              .header(ReceiptSignatures.HEADER, COSIGNATURE)
+              .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
+              .build();
+      return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
     }
     return sendBatch(deviceId, encodedBatch).reply();
   }
@@ -166,7 +180,11 @@ public final class LedgerClient {
       connection = batches.isEmpty() ? new PlainHttp(base, timeout) : batches.pop();
     }
     try {
-      connection.send(batchPath(deviceId), "application/json", encodedBatch);
+      connection.send(
+          batchPath(deviceId),
+          "application/json",
+          encodedBatch,
+          ReceiptSignatures.HEADER + ": " + COSIGNATURE);
     } catch (IOException | RuntimeException e) {
       idle(connection);
       throw e;

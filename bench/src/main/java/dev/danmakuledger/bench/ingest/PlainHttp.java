@@ -74,9 +74,10 @@ final class PlainHttp implements Closeable {
    * Writes {@code POST path} with {@code body} of {@code contentType} and returns without reading
    * the reply, which {@link #receive} reads: the caller may meanwhile write to other connections.
    *
+   * @param fields further header fields, each {@code "Name: value"}
    * @throws IllegalStateException when the reply of the last request was not read yet
    */
-  void send(String path, String contentType, byte[] body) throws IOException {
+  void send(String path, String contentType, byte[] body, String... fields) throws IOException {
     if (unanswered != null) {
       throw new IllegalStateException("the reply of the last request was not read yet");
     }
@@ -91,7 +92,9 @@ final class PlainHttp implements Closeable {
                 + contentType
                 + "\r\nContent-Length: "
                 + body.length
-                + "\r\n\r\n")
+                + "\r\n"
+                + (fields.length == 0 ? "" : String.join("\r\n", fields) + "\r\n")
+                + "\r\n")
             .getBytes(StandardCharsets.ISO_8859_1);
     byte[] request = new byte[head.length + body.length];
     System.arraycopy(head, 0, request, 0, head.length);

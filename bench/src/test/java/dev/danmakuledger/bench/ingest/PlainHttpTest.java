@@ -116,7 +116,7 @@ class PlainHttpTest {
             "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb");
     try (PlainHttp http = new PlainHttp(base, Duration.ofSeconds(5))) {
       assertThrows(IllegalStateException.class, http::receive);
-      http.send("/", "text/plain", "1".getBytes());
+      http.send("/", "text/plain", "1".getBytes(), "A: 1", "B: two");
       assertThrows(IllegalStateException.class, () -> http.send("/", "text/plain", "2".getBytes()));
 
       assertArrayEquals("a".getBytes(), http.receive().body());
@@ -125,7 +125,9 @@ class PlainHttpTest {
     }
     assertEquals(1, connections.get());
     assertEquals(2, requests.size());
-    assertTrue(requests.get(1).endsWith("\r\n\r\n3"), requests.get(1));
+    assertTrue(
+        requests.get(0).endsWith("Content-Length: 1\r\nA: 1\r\nB: two\r\n\r\n1"), requests.get(0));
+    assertTrue(requests.get(1).endsWith("Content-Length: 1\r\n\r\n3"), requests.get(1));
   }
 
   @Test
