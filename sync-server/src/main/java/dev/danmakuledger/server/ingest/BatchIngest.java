@@ -250,12 +250,8 @@ public final class BatchIngest implements AutoCloseable {
             oldSize + canonicals.size(),
             start ->
                 attempts(
-                    deviceId,
-                    oldSize,
-                    canonicals,
-                    checkpointNote,
-                    metadata,
-                    receipts,
+                    new Submitted(
+                        deviceId, oldSize, canonicals, checkpointNote, metadata, receipts),
                     start,
                     1,
                     executor),
@@ -267,6 +263,15 @@ public final class BatchIngest implements AutoCloseable {
                         ? witness.sizeMismatch(witness.device(deviceId))
                         : InFlightBatches.cause(e)));
   }
+
+  /** A batch as its request submitted it, handed unchanged from one attempt to the next. */
+  private record Submitted(
+      String deviceId,
+      long oldSize,
+      List<byte[]> canonicals,
+      String note,
+      BatchMetadata metadata,
+      ReceiptSignatures receipts) {}
 
   /** Most batches of one device this instance holds at once (the announced batch window). */
   public int batchWindow() {
@@ -283,28 +288,11 @@ public final class BatchIngest implements AutoCloseable {
    * again, from SQL, at most {@link #MAX_ATTEMPTS} times in all.
    */
   private CompletableFuture<InFlightBatches.Settled> attempts(
-      String deviceId,
-      long oldSize,
-      List<byte[]> canonicals,
-      String checkpointNote,
-      BatchMetadata metadata,
-      ReceiptSignatures receipts,
-      InFlightBatches.Start start,
-      int attempt,
-      Executor executor) {
+      Submitted batch, InFlightBatches.Start start, int attempt, Executor executor) {
+    String deviceId = batch.deviceId();
     CompletableFuture<InFlightBatches.Settled> tried;
     try {
-      tried =
-          attempt(
-              deviceId,
-              oldSize,
-              canonicals,
-              checkpointNote,
-              metadata,
-              receipts,
-              start,
-              attempt,
-              executor);
+      tried = attempt(batch, start, attempt, executor);
     } catch (StaleDeviceException | RuntimeException e) {
       tried = CompletableFuture.failedFuture(e);
     }
@@ -326,16 +314,7 @@ public final class BatchIngest implements AutoCloseable {
                         + deviceId
                         + "/log and resend from its verified size"));
           }
-          return attempts(
-              deviceId,
-              oldSize,
-              canonicals,
-              checkpointNote,
-              metadata,
-              receipts,
-              start,
-              attempt + 1,
-              executor);
+          return attempts(batch, start, attempt + 1, executor);
         });
   }
 
@@ -366,16 +345,13 @@ public final class BatchIngest implements AutoCloseable {
    * @param number the attempt's number, from 1
    */
   private CompletableFuture<InFlightBatches.Settled> attempt(
-      String deviceId,
-      long oldSize,
-      List<byte[]> canonicals,
-      String note,
-      BatchMetadata metadata,
-      ReceiptSignatures receipts,
-      InFlightBatches.Start start,
-      int number,
-      Executor executor)
+      Submitted batch, InFlightBatches.Start start, int number, Executor executor)
       throws StaleDeviceException {
+    String deviceId = batch.deviceId();
+    long oldSize = batch.oldSize();
+    List<byte[]> canonicals = batch.canonicals();
+    String note = batch.note();
+    BatchMetadata metadata = batch.metadata();
     long opened = System.nanoTime();
     boolean first = number == 1;
     InFlightBatches.Pending after = first ? start.after() : null;
@@ -401,7 +377,7 @@ public final class BatchIngest implements AutoCloseable {
         store.markSeen(deviceId, newSize, now);
         throw witness.sizeMismatch(device);
       }
-      String receipt = witness.cosign(note, receipts);
+      String receipt = witness.cosign(note, batch.receipts());
       if (oldSize < device.verifiedSize()) {
         List<RecordOutcome> stored = witness.resend(device, oldSize, canonicals, cp, now);
         queue.storeAlone();
