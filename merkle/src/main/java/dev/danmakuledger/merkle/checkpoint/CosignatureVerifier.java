@@ -55,6 +55,15 @@ public final class CosignatureVerifier {
   }
 
   /**
+   * Returns the key's ID {@code name+hash} (the note key ID, as its vkey begins): what names the
+   * key without its public key.
+   */
+  public String keyId() {
+    String vkey = verifierKey();
+    return vkey.substring(0, vkey.lastIndexOf('+'));
+  }
+
+  /**
    * Returns whether {@code sig} is a {@code timestamped_signature} (8-byte big-endian timestamp of
    * at most 2^63 - 1, then 64 Ed25519 bytes) over {@link Cosignatures#message} of {@code text}.
    */
