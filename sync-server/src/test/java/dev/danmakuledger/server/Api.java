@@ -106,15 +106,15 @@ final class Api {
   }
 
   /**
-   * Posts {@code batch} for {@code device} with {@code receiptSignatures} as its {@code
-   * Danmaku-Receipt-Signatures} header.
+   * Posts {@code batch} for {@code device} with {@code receiptCosigner} as its {@code
+   * Danmaku-Receipt-Cosigner} header.
    */
-  Reply batch(TestDevice device, Object batch, String receiptSignatures) {
+  Reply batch(TestDevice device, Object batch, String receiptCosigner) {
     try {
       return send(
           HttpRequest.newBuilder(base.resolve("/v1/devices/" + device.id + "/batches"))
               .header("Content-Type", "application/json")
-              .header("Danmaku-Receipt-Signatures", receiptSignatures)
+              .header("Danmaku-Receipt-Cosigner", receiptCosigner)
               .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(batch))));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -111,7 +111,7 @@ abstract class SyncProtocolContract {
   }
 
   @Test
-  void aReceiptCarriesTheNoteSignatureUnlessTheAgentSaysItChecksTheCosignature() throws Exception {
+  void aReceiptCarriesTheNoteSignatureUnlessTheAgentNamesThisServersCosignerKey() throws Exception {
     TestDevice d = enrolledDevice();
     String room = room();
     String origin = DeviceLog.origin(d.id);
@@ -123,8 +123,8 @@ abstract class SyncProtocolContract {
     assertEquals(1, Cosignatures.open(both, origin, cosigner).checkpoint().size());
     assertEquals(1, Checkpoints.open(both, origin, firstKey).size());
 
-    // "cosignature": the cosignature alone, and the receipt the log shows is that one
-    Api.Reply one = api.batch(d, d.batch(d.record(room, "u2", "b")), " Cosignature ");
+    // this server's cosigner key: the cosignature alone, and the log shows that receipt
+    Api.Reply one = api.batch(d, d.batch(d.record(room, "u2", "b")), cosigner.keyId());
     assertEquals(200, one.status(), one.toString());
     String cosigned = one.as(BatchResponse.class).receipt();
     assertEquals(2, Cosignatures.open(cosigned, origin, cosigner).checkpoint().size());
@@ -133,9 +133,15 @@ abstract class SyncProtocolContract {
         NoteVerificationException.class, () -> Checkpoints.open(cosigned, origin, firstKey));
     assertEquals(cosigned, api.get("/v1/devices/" + d.id + "/log").as(LogState.class).receipt());
 
-    // a value that names nothing this server knows asks for both; it is never refused
+    // another cosigner key, or anything else: both; the header is never refused
     long size = 2;
-    for (String value : List.of("", "note", "cosignature-v2", ",,;", "x,".repeat(1_500) + "y")) {
+    for (String value :
+        List.of(
+            "",
+            "cosignature",
+            cosigner.keyId().replace("+", "+0"),
+            cosigner.verifierKey(),
+            "x,".repeat(1_500) + "y")) {
       Api.Reply r = api.batch(d, d.batch(d.record(room, "u" + size, "m" + size)), value);
       assertEquals(200, r.status(), value + ": " + r);
       size++;

@@ -112,7 +112,7 @@ final class BatchRoute {
               b.canonicals(),
               b.request().checkpoint(),
               b.request().metadata(),
-              ReceiptSignatures.requestedBy(ctx.header(ReceiptSignatures.HEADER)),
+              ingest.receiptSignaturesFor(ctx.header(ReceiptSignatures.HEADER)),
               span.wrap(replies));
     } catch (RuntimeException | Error e) {
       Throwable answer = finish(e, deviceId, address, span, sample);

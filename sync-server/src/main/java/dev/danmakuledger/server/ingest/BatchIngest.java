@@ -273,6 +273,14 @@ public final class BatchIngest implements AutoCloseable {
       BatchMetadata metadata,
       ReceiptSignatures receipts) {}
 
+  /**
+   * The receipt signatures of a batch whose request named {@code cosigner} in {@link
+   * ReceiptSignatures#HEADER} (null: none), for {@link #submit}.
+   */
+  public ReceiptSignatures receiptSignaturesFor(String cosigner) {
+    return witness.signaturesFor(cosigner);
+  }
+
   /** Most batches of one device this instance holds at once (the announced batch window). */
   public int batchWindow() {
     return inFlight.window();

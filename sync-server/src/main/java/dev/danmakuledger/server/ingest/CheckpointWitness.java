@@ -55,6 +55,7 @@ final class CheckpointWitness {
   private final DeviceTrees trees;
   private final NoteSigner serverSigner;
   private final CosignatureSigner cosigner;
+  private final String cosignerKeyId;
   private final AdminHub admin;
   private final Clock clock;
 
@@ -68,6 +69,7 @@ final class CheckpointWitness {
     this.trees = new DeviceTrees(store);
     this.serverSigner = serverSigner;
     this.cosigner = cosigner;
+    this.cosignerKeyId = cosigner.verifier().keyId();
     this.admin = admin;
     this.clock = clock;
   }
@@ -140,6 +142,13 @@ final class CheckpointWitness {
             + " ("
             + e.reason()
             + ")");
+  }
+
+  /**
+   * The receipt signatures a batch gets whose {@link ReceiptSignatures#HEADER} is {@code header}.
+   */
+  ReceiptSignatures signaturesFor(String header) {
+    return ReceiptSignatures.requestedBy(header, cosignerKeyId);
   }
 
   /**

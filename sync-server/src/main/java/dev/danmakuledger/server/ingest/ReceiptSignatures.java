@@ -1,40 +1,35 @@
 package dev.danmakuledger.server.ingest;
 
-import java.util.Locale;
-
 /**
  * The server signatures a batch's receipt carries (docs/sync.md, "Receipts"): always the C2SP
- * tlog-cosignature; the Ed25519 note signature of the first server key too, unless the request says
- * that its agent checks the cosignature ({@value #HEADER}{@code : cosignature}). Agents enrolled
- * before receipts were cosigned know only that first key and send no such header, so they keep
- * getting both; a receipt of one signature fewer saves the server a signature a batch.
+ * tlog-cosignature; the Ed25519 note signature of the first server key too, unless the request
+ * names this server's cosigner key as the one its agent checks receipts with ({@value #HEADER}).
+ * Agents enrolled before receipts were cosigned know only that first key and send no such header,
+ * and an agent that holds another cosigner key (an instance of the deployment that was given keys
+ * of its own) falls back to the note signature: both keep getting it. A receipt of one signature
+ * fewer saves the server a signature a batch.
  */
 public enum ReceiptSignatures {
-  /** The cosignature and the note signature older agents check. */
+  /** The cosignature and the note signature by the first server key. */
   COSIGNATURE_AND_NOTE,
   /** The cosignature alone. */
   COSIGNATURE;
 
-  /** The request header an agent names the receipt signatures it checks with. */
-  public static final String HEADER = "Danmaku-Receipt-Signatures";
-
-  private static final String COSIGNATURE_TOKEN = "cosignature";
+  /**
+   * The request header with which an agent names the cosigner key it checks receipts with, by its
+   * key ID {@code name+hash} (the vkey without the public key).
+   */
+  public static final String HEADER = "Danmaku-Receipt-Cosigner";
 
   /**
-   * The signatures a request asks for by {@code header} (its {@value #HEADER}, or null): the
-   * cosignature alone when the comma-separated list names {@code cosignature} (case aside), else
-   * both. A value that names nothing this server knows asks for both, as a missing one does: the
-   * header only ever saves the server work, so nothing in it is refused.
+   * The signatures a request asks for by {@code header} (its {@value #HEADER}, or null) of a server
+   * whose cosigner key has the ID {@code cosignerKeyId}: the cosignature alone when the header
+   * names exactly that key (blanks around it aside), else both. Anything else in the header asks
+   * for both, as a missing one does: it only ever saves the server work, so it is never refused.
    */
-  public static ReceiptSignatures requestedBy(String header) {
-    if (header == null) {
-      return COSIGNATURE_AND_NOTE;
-    }
-    for (String token : header.split(",", -1)) {
-      if (token.strip().toLowerCase(Locale.ROOT).equals(COSIGNATURE_TOKEN)) {
-        return COSIGNATURE;
-      }
-    }
-    return COSIGNATURE_AND_NOTE;
+  static ReceiptSignatures requestedBy(String header, String cosignerKeyId) {
+    return header != null && header.strip().equals(cosignerKeyId)
+        ? COSIGNATURE
+        : COSIGNATURE_AND_NOTE;
   }
 }
