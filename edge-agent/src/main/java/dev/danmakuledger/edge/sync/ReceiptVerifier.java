@@ -40,6 +40,11 @@ public final class ReceiptVerifier {
     return cosigner != null;
   }
 
+  /** The ID ({@code name+hash}) of the cosigner key receipts are checked with, or null. */
+  public String cosignerKeyId() {
+    return cosigner == null ? null : cosigner.keyId();
+  }
+
   /**
    * Verifies {@code receipt} and returns its checkpoint.
    *

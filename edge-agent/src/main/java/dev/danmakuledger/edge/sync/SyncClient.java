@@ -65,11 +65,11 @@ public final class SyncClient {
   public static final String WINDOW_HEADER = "Danmaku-Batch-Window";
 
   /**
-   * The request header of a batch that names the receipt signatures its agent checks (docs/sync.md,
-   * "Receipts"): {@code cosignature} when the agent knows the server's cosigner key, so the server
+   * The request header of a batch that names the cosigner key its agent checks receipts with, by
+   * its key ID {@code name+hash} (docs/sync.md, "Receipts"): a server whose cosigner key that is
    * need not add the note signature older agents check.
    */
-  public static final String RECEIPT_SIGNATURES_HEADER = "Danmaku-Receipt-Signatures";
+  public static final String RECEIPT_COSIGNER_HEADER = "Danmaku-Receipt-Cosigner";
 
   /** Largest reply body read, so a hostile server cannot exhaust memory. */
   static final long MAX_REPLY_BYTES = 64L * 1024 * 1024;
@@ -89,15 +89,15 @@ public final class SyncClient {
   /** The window of the latest answer to {@code /log} or {@code /batches}. */
   private volatile int serverWindow = 1;
 
+  /** What every batch names in {@value #RECEIPT_COSIGNER_HEADER}, or null to send none. */
+  private volatile String receiptCosigner;
+
   /**
    * A client that compresses batches when the server takes gzip.
    *
    * @param base the server's base URL, e.g. {@code http://127.0.0.1:8080}
    * @throws IllegalArgumentException if {@code base} is not an http(s) URL
    */
-  /** What every batch names in {@value #RECEIPT_SIGNATURES_HEADER}, or null to send none. */
-  private volatile String receiptSignatures;
-
   public SyncClient(OkHttpClient http, String base, Clock clock) {
     this(http, base, clock, true);
   }
@@ -178,12 +178,12 @@ public final class SyncClient {
   }
 
   /**
-   * Names, on every batch from now on, the receipt signatures {@code verifier} checks: the
-   * cosignature when it knows the server's cosigner key, else nothing (the server then adds the
-   * note signature by the first server key too).
+   * Names, on every batch from now on, the cosigner key {@code verifier} checks receipts with, or
+   * nothing when it knows none (the server then adds the note signature by the first server key, as
+   * it does for a key that is not its own).
    */
   public void checkReceiptsWith(ReceiptVerifier verifier) {
-    receiptSignatures = verifier.knowsCosigner() ? "cosignature" : null;
+    receiptCosigner = verifier.cosignerKeyId();
   }
 
   /**
@@ -327,9 +327,9 @@ public final class SyncClient {
     if (body.gzip) {
       b.header("Content-Encoding", "gzip");
     }
-    String receipts = receiptSignatures;
-    if (receipts != null) {
-      b.header(RECEIPT_SIGNATURES_HEADER, receipts);
+    String cosigner = receiptCosigner;
+    if (cosigner != null) {
+      b.header(RECEIPT_COSIGNER_HEADER, cosigner);
     }
     return b.build();
   }

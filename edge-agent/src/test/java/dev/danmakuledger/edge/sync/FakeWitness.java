@@ -64,10 +64,10 @@ final class FakeWitness extends Dispatcher {
   final List<BatchRequest> batches = new ArrayList<>();
 
   /**
-   * The {@code Danmaku-Receipt-Signatures} header of every batch request ("-" where it had none),
-   * in the order they arrived.
+   * The {@code Danmaku-Receipt-Cosigner} header of every batch request ("-" where it had none), in
+   * the order they arrived.
    */
-  final List<String> receiptSignatures = java.util.Collections.synchronizedList(new ArrayList<>());
+  final List<String> receiptCosigners = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** The path of every request, in the order they arrived. */
   final List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -151,8 +151,8 @@ final class FakeWitness extends Dispatcher {
   public synchronized MockResponse dispatch(RecordedRequest r) {
     requests.add(r.getRequestUrl().encodedPath());
     if (r.getRequestUrl().encodedPath().endsWith("/batches")) {
-      String named = r.getHeader(SyncClient.RECEIPT_SIGNATURES_HEADER);
-      receiptSignatures.add(named == null ? "-" : named);
+      String named = r.getHeader(SyncClient.RECEIPT_COSIGNER_HEADER);
+      receiptCosigners.add(named == null ? "-" : named);
     }
     try {
       return answer(r);
