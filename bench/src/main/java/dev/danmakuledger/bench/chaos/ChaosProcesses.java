@@ -154,7 +154,7 @@ final class ChaosProcesses implements AutoCloseable {
 
   /**
    * Starts {@code count} sync servers on the same Redis (through its proxy) and database; the
-   * second gets the first one's tokens and signing key, as instances of one deployment share them.
+   * second gets the first one's tokens and keys, as instances of one deployment share them.
    *
    * @param gapSealAfter the servers' {@code --gap-seal-after}
    */

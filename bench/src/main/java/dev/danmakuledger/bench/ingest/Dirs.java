@@ -12,10 +12,10 @@ import java.util.stream.Stream;
 public final class Dirs {
   /**
    * What the instances of one deployment share (docs/operations.md, "Several instances"): the
-   * tokens and the signing key.
+   * tokens and the three keys.
    */
   private static final List<String> SHARED_INSTANCE_FILES =
-      List.of("enroll.token", "admin.token", "server.key");
+      List.of("enroll.token", "admin.token", "server.key", "server-log.key", "server-cosigner.key");
 
   private Dirs() {}
 
