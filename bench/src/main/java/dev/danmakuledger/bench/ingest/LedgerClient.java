@@ -2,6 +2,7 @@ package dev.danmakuledger.bench.ingest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.danmakuledger.merkle.checkpoint.CosignatureVerifier;
 import dev.danmakuledger.protocol.error.Problem;
 import dev.danmakuledger.protocol.wire.BatchRequest;
 import dev.danmakuledger.protocol.wire.BatchResponse;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The device side of the sync-server HTTP API (docs/architecture.md §4, §8) as the benchmarks and
@@ -32,13 +34,6 @@ import java.util.Deque;
  * caller can count refusals. Transport failures are {@link IOException}.
  */
 public final class LedgerClient {
-  /**
-   * Every batch says that its device checks the server's cosignature (docs/sync.md, "Receipts"), as
-   * an agent that was given the cosigner key at enrolment does, so the server signs its receipt
-   * once.
-   */
-  private static final String COSIGNATURE = "cosignature";
-
   private final URI base;
   private final HttpClient http;
   private final ObjectMapper json = Json.mapper();
@@ -50,6 +45,13 @@ public final class LedgerClient {
    * {@link #http}.
    */
   private final Deque<PlainHttp> batches;
+
+  /**
+   * The ID of the server's cosigner key, read once: every batch names it in {@code
+   * Danmaku-Receipt-Cosigner} (docs/sync.md, "Receipts"), as an agent that was given the key at
+   * enrolment does, so the server signs its receipt once.
+   */
+  private final AtomicReference<String> receiptCosigner;
 
   /** A reply: the status and either the parsed body or the problem document. */
   public record Reply<T>(int status, T body, Problem problem) {
@@ -96,16 +98,22 @@ public final class LedgerClient {
   }
 
   private LedgerClient(URI base, Duration timeout, boolean closeEach, HttpClient http) {
-    this(base, timeout, closeEach, http, null);
+    this(base, timeout, closeEach, http, null, new AtomicReference<>());
   }
 
   private LedgerClient(
-      URI base, Duration timeout, boolean closeEach, HttpClient http, Deque<PlainHttp> batches) {
+      URI base,
+      Duration timeout,
+      boolean closeEach,
+      HttpClient http,
+      Deque<PlainHttp> batches,
+      AtomicReference<String> receiptCosigner) {
     this.base = base;
     this.timeout = timeout;
     this.closeEach = closeEach;
     this.http = http;
     this.batches = batches;
+    this.receiptCosigner = receiptCosigner;
   }
 
   /**
@@ -115,7 +123,7 @@ public final class LedgerClient {
    * batch takes an idle connection, or a new one when every connection awaits a reply.
    */
   public LedgerClient withOwnConnections() {
-    return new LedgerClient(base, timeout, closeEach, http, new ArrayDeque<>());
+    return new LedgerClient(base, timeout, closeEach, http, new ArrayDeque<>(), receiptCosigner);
   }
 
   /**
@@ -154,7 +162,7 @@ public final class LedgerClient {
       HttpRequest req =
           builder(batchPath(deviceId))
               .header("Content-Type", "application/json")
-              .header(ReceiptSignatures.HEADER, COSIGNATURE)
+              .header(ReceiptSignatures.HEADER, receiptCosigner())
               .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
               .build();
       return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
@@ -184,7 +192,7 @@ public final class LedgerClient {
           batchPath(deviceId),
           "application/json",
           encodedBatch,
-          ReceiptSignatures.HEADER + ": " + COSIGNATURE);
+          ReceiptSignatures.HEADER + ": " + receiptCosigner());
     } catch (IOException | RuntimeException e) {
       idle(connection);
       throw e;
@@ -225,6 +233,31 @@ public final class LedgerClient {
     synchronized (batches) {
       batches.push(connection);
     }
+  }
+
+  /** The server's cosigner key ID, from {@code GET /v1/server/keys} the first time. */
+  private String receiptCosigner() throws IOException {
+    String id = receiptCosigner.get();
+    if (id != null) {
+      return id;
+    }
+    HttpRequest req = builder("/v1/server/keys").GET().build();
+    try {
+      HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+      if (r.statusCode() != 200) {
+        throw new IOException("GET /v1/server/keys: " + r.statusCode());
+      }
+      id =
+          CosignatureVerifier.parse(json.readTree(r.body()).path("cosignerVerifierKey").asText())
+              .keyId();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted reading the server keys", e);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("GET /v1/server/keys: " + e.getMessage(), e);
+    }
+    receiptCosigner.set(id);
+    return id;
   }
 
   private static String batchPath(String deviceId) {
