@@ -61,6 +61,14 @@ class CosignatureTest {
       "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n";
 
   @Test
+  void aKeyIdIsTheVkeyWithoutItsPublicKey() {
+    assertEquals("remora.n621.de+da77ade7", CosignatureVerifier.parse(FORMATS_COSIG_VKEY).keyId());
+    assertEquals(
+        COSIGNER_KEY.name() + "+" + String.format("%08x", COSIGNER_KEY.keyHash()),
+        COSIGNER_KEY.keyId());
+  }
+
+  @Test
   void cosigningReproducesTheGoldenNote() {
     assertEquals(COSIGNED, COSIGNER.cosign(NOTE, TIME));
     assertEquals(COSIGNER.verifierKey(), COSIGNER_KEY.verifierKey());
