@@ -47,9 +47,10 @@ public final class LedgerClient {
   private final Deque<PlainHttp> batches;
 
   /**
-   * The ID of the server's cosigner key, read once: every batch names it in {@code
-   * Danmaku-Receipt-Cosigner} (docs/sync.md, "Receipts"), as an agent that was given the key at
-   * enrolment does, so the server signs its receipt once.
+   * The ID of the server's cosigner key, from the last enrolment through this client (or the one it
+   * was made from), else null: every batch names it in {@code Danmaku-Receipt-Cosigner}
+   * (docs/sync.md, "Receipts"), as an agent that was given the key at enrolment does, so the server
+   * signs its receipt once.
    */
   private final AtomicReference<String> receiptCosigner;
 
@@ -140,8 +141,15 @@ public final class LedgerClient {
   /** {@code POST /v1/devices}. */
   public Reply<EnrollResponse> enroll(String deviceId, String publicKeyBase64, String token)
       throws IOException, InterruptedException {
-    return post(
-        "/v1/devices", new EnrollRequest(deviceId, publicKeyBase64, token), EnrollResponse.class);
+    Reply<EnrollResponse> reply =
+        post(
+            "/v1/devices",
+            new EnrollRequest(deviceId, publicKeyBase64, token),
+            EnrollResponse.class);
+    if (reply.ok() && reply.body().cosignerVerifierKey() != null) {
+      receiptCosigner.set(CosignatureVerifier.parse(reply.body().cosignerVerifierKey()).keyId());
+    }
+    return reply;
   }
 
   /** {@code POST /v1/devices/{deviceId}/batches}. */
@@ -159,13 +167,16 @@ public final class LedgerClient {
   public Reply<BatchResponse> postBatch(String deviceId, byte[] encodedBatch)
       throws IOException, InterruptedException {
     if (batches == null) {
-      HttpRequest req =
+      HttpRequest.Builder req =
           builder(batchPath(deviceId))
               .header("Content-Type", "application/json")
-              .header(ReceiptSignatures.HEADER, receiptCosigner())
-              .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch))
-              .build();
-      return reply(http.send(req, HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
+              .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch));
+      String cosigner = receiptCosigner.get();
+      if (cosigner != null) {
+        req.header(ReceiptSignatures.HEADER, cosigner);
+      }
+      return reply(
+          http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
     }
     return sendBatch(deviceId, encodedBatch).reply();
   }
@@ -188,11 +199,14 @@ public final class LedgerClient {
       connection = batches.isEmpty() ? new PlainHttp(base, timeout) : batches.pop();
     }
     try {
+      String cosigner = receiptCosigner.get();
       connection.send(
           batchPath(deviceId),
           "application/json",
           encodedBatch,
-          ReceiptSignatures.HEADER + ": " + receiptCosigner());
+          cosigner == null
+              ? new String[0]
+              : new String[] {ReceiptSignatures.HEADER + ": " + cosigner});
     } catch (IOException | RuntimeException e) {
       idle(connection);
       throw e;
@@ -233,31 +247,6 @@ public final class LedgerClient {
     synchronized (batches) {
       batches.push(connection);
     }
-  }
-
-  /** The server's cosigner key ID, from {@code GET /v1/server/keys} the first time. */
-  private String receiptCosigner() throws IOException {
-    String id = receiptCosigner.get();
-    if (id != null) {
-      return id;
-    }
-    HttpRequest req = builder("/v1/server/keys").GET().build();
-    try {
-      HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-      if (r.statusCode() != 200) {
-        throw new IOException("GET /v1/server/keys: " + r.statusCode());
-      }
-      id =
-          CosignatureVerifier.parse(json.readTree(r.body()).path("cosignerVerifierKey").asText())
-              .keyId();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted reading the server keys", e);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("GET /v1/server/keys: " + e.getMessage(), e);
-    }
-    receiptCosigner.set(id);
-    return id;
   }
 
   private static String batchPath(String deviceId) {
