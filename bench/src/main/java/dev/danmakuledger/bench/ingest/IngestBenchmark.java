@@ -222,7 +222,12 @@ public final class IngestBenchmark {
     ServerWarmUp.Result warmedUp =
         ServerWarmUp.run(
             new ServerWarmUp.Traffic(
-                o.warmUpRecords(), o.batchSize(), o.devices(), o.rooms(), o.duplicateShare()),
+                o.warmUpRecords(),
+                o.batchSize(),
+                o.devices(),
+                o.rooms(),
+                o.duplicateShare(),
+                o.window()),
             o.jdbcUrl(),
             redisUri,
             tmp.resolve("warm-up"),

@@ -1,6 +1,5 @@
 package dev.danmakuledger.bench.ingest;
 
-import dev.danmakuledger.protocol.wire.BatchResponse;
 import dev.danmakuledger.server.ServerConfig;
 import dev.danmakuledger.server.SyncServer;
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +24,11 @@ import java.util.function.UnaryOperator;
  * <p>Simulated devices send batches to sync servers of their own on databases of their own, in
  * rounds of {@value #ROUND_RECORDS} records, each round from new devices into new rooms (so that
  * what a measured run does first, enrolling devices and seeding room counters, stays compiled in),
- * each round's batches prepared before they are sent, as the measured run's are.
+ * each round's batches prepared before they are sent and sent as the measured run sends them: by a
+ * {@link DeviceSender} keeping the same window of batches in flight. One batch at a time would
+ * leave the server's paths for batches in flight (a batch chained behind the one still held, a
+ * batch sent again after a 409) cold, and the measured run would compile them, and deoptimize what
+ * it compiled without them, on its clock.
  *
  * <p>The first round goes to a server that is stopped right after it, the other rounds to a second
  * one. Stopping a server loads classes the ingest path never uses (the shutdown paths of Jetty,
@@ -51,11 +55,17 @@ final class ServerWarmUp {
    * @param devices devices sending at once, 1..256
    * @param rooms rooms the messages spread over
    * @param duplicateShare share of each batch that retries earlier messages, 0..0.9
+   * @param window the most batches a device keeps in flight, as in the measured run (at most what
+   *     the server announces)
    */
-  record Traffic(long records, int batchSize, int devices, int rooms, double duplicateShare) {
+  record Traffic(
+      long records, int batchSize, int devices, int rooms, double duplicateShare, int window) {
     Traffic {
       if (records < 0) {
         throw new IllegalArgumentException("warm-up records: got " + records + ", want >= 0");
+      }
+      if (window < 1) {
+        throw new IllegalArgumentException("warm-up window: got " + window + ", want >= 1");
       }
     }
   }
@@ -232,24 +242,27 @@ final class ServerWarmUp {
           PreparedBatch.prepare(
               client, devices.get(d), streams.get(d), perDevice, plan.batchSize()));
     }
-    List<Future<?>> running = new ArrayList<>();
+    List<Future<DeviceSender.Counts>> running = new ArrayList<>();
+    DeviceSender.Sink discarded =
+        new DeviceSender.Sink(
+            Collections.synchronizedList(new ArrayList<>()),
+            new Latencies(),
+            GrowthWindows.of(0, 2, System.nanoTime()));
     for (int d = 0; d < devices.size(); d++) {
-      String deviceId = devices.get(d).deviceId();
-      Deque<PreparedBatch> ready = prepared.get(d);
-      LedgerClient own = client.withOwnConnections();
+      SimulatedDevice device = devices.get(d);
       running.add(
           pool.submit(
-              () -> {
-                for (PreparedBatch p : ready) {
-                  LedgerClient.Reply<BatchResponse> r = own.postBatch(deviceId, p.body());
-                  if (!r.ok()) {
-                    throw new IOException("warm-up batch refused: " + r.code());
-                  }
-                }
-                return null;
-              }));
+              new DeviceSender(
+                  device,
+                  DeviceSender.Batches.prepared(prepared.get(d)),
+                  client.withOwnConnections(),
+                  Math.min(plan.window(), client.batchWindow(device.deviceId())),
+                  plan.batchSize(),
+                  perDevice,
+                  Long.MAX_VALUE,
+                  discarded)));
     }
-    for (Future<?> f : running) {
+    for (Future<DeviceSender.Counts> f : running) {
       f.get();
     }
   }

@@ -13,7 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 class ServerWarmUpTest {
   @Test
   void refusesANegativeCount() {
-    assertThrows(IllegalArgumentException.class, () -> new ServerWarmUp.Traffic(-1, 10, 1, 1, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new ServerWarmUp.Traffic(-1, 10, 1, 1, 0, 1));
+  }
+
+  @Test
+  void refusesAWindowBelowOne() {
+    assertThrows(
+        IllegalArgumentException.class, () -> new ServerWarmUp.Traffic(10, 10, 1, 1, 0, 0));
+    assertEquals(1, new ServerWarmUp.Traffic(10, 10, 1, 1, 0, 1).window());
   }
 
   @Test
@@ -21,7 +29,7 @@ class ServerWarmUpTest {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     ServerWarmUp.Result r =
         ServerWarmUp.run(
-            new ServerWarmUp.Traffic(0, 100, 2, 4, 0.1),
+            new ServerWarmUp.Traffic(0, 100, 2, 4, 0.1, 4),
             null,
             "redis://127.0.0.1:1",
             dir,
