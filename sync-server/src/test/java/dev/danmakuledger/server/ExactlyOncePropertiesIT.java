@@ -51,14 +51,16 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * instances sharing one database and one Redis (some sent at the same moment on both, racing for
  * numbers and device rows), every device's batch sent at once to one instance so that they share a
  * tick (docs/architecture.md §5, "Ticks") while SQL fails one device's inserts inside it (only that
- * device's batch may fail), SQL commits failing after Redis admitted, retries, Redis wipes, room
- * counters deleted, rolled back or set behind SQL, repeated and conflicting keys. After the devices
- * have synced everything and the gap sealer ran with the clock past its age, the reference model
- * must hold: every number 1..high of every room is a message or a tombstone, every captured key is
- * stored exactly once, every CONFIRMED outcome names its stored message, and every DUPLICATE or
- * CONFLICT outcome names a message SQL returns (DUPLICATE exactly when the contents match). The
- * seed is fixed; jqwik prints it and the failing sample, and the message lists the steps taken (a
- * racing step's interleaving is the scheduler's, so it is not replayed exactly).
+ * device's batch may fail), a device's batches in flight at once (chained, often in one tick) while
+ * SQL fails one of them (only it and those after it may fail), SQL commits failing after Redis
+ * admitted, retries, Redis wipes, room counters deleted, rolled back or set behind SQL, repeated
+ * and conflicting keys. After the devices have synced everything and the gap sealer ran with the
+ * clock past its age, the reference model must hold: every number 1..high of every room is a
+ * message or a tombstone, every captured key is stored exactly once, every CONFIRMED outcome names
+ * its stored message, and every DUPLICATE or CONFLICT outcome names a message SQL returns
+ * (DUPLICATE exactly when the contents match). The seed is fixed; jqwik prints it and the failing
+ * sample, and the message lists the steps taken (a racing step's interleaving is the scheduler's,
+ * so it is not replayed exactly).
  */
 class ExactlyOncePropertiesIT {
   private static final Duration SEAL_AFTER = Duration.ofSeconds(30);
@@ -132,6 +134,7 @@ class ExactlyOncePropertiesIT {
     } finally {
       FailingCommits.failing = false;
       FailingCommits.failingDevice = null;
+      FailingCommits.failingFrom = null;
     }
   }
 
@@ -175,6 +178,19 @@ class ExactlyOncePropertiesIT {
           "tick of every device on one instance"
               + (bad == null ? "" : ", SQL fails " + bad.log.id));
       tick(devices, bad, at, answers, trace);
+    } else if (what < 30) {
+      for (int i = 2 + random.nextInt(5); i > 0; i--) {
+        capture(d, rooms.get(random.nextInt(rooms.size())), random);
+      }
+      int batches = 2 + random.nextInt(2);
+      int failing = random.nextInt(batches + 1) - 1;
+      trace.add(
+          "window of "
+              + batches
+              + " batches of "
+              + d.log.id
+              + (failing < 0 ? "" : ", SQL fails batch " + (failing + 1)));
+      inFlight(d, batches, failing, at, answers, trace);
     } else if (what < 40) {
       int n = 1 + random.nextInt(4);
       for (int i = 0; i < n; i++) {
@@ -311,6 +327,70 @@ class ExactlyOncePropertiesIT {
       }
     } finally {
       FailingCommits.failingDevice = null;
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Sends the device's records the server has not verified as {@code count} batches in flight at
+   * once, in log order (each chained behind the one before it, docs/architecture.md §5, "Batches in
+   * flight"), while SQL fails the inserts of batch {@code failing} (none when negative): the
+   * batches before it must commit, it may fail, and those after it may be refused as starting
+   * beyond the verified size.
+   */
+  private static void inFlight(
+      Device d,
+      int count,
+      int failing,
+      Instance at,
+      Map<String, List<RecordOutcome>> answers,
+      List<String> trace)
+      throws InterruptedException, ExecutionException {
+    long from = d.verified;
+    long size = d.log.size();
+    if (size - from < count) {
+      return;
+    }
+    List<BatchRequest> batches = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      batches.add(
+          d.log.resend(from + (size - from) * i / count, from + (size - from) * (i + 1) / count));
+    }
+    if (failing >= 0) {
+      FailingCommits.failingDevice = d.log.id;
+      FailingCommits.failingFrom = batches.get(failing).oldSize();
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(count);
+    try {
+      List<Future<BatchResponse>> running = new ArrayList<>();
+      for (BatchRequest req : batches) {
+        running.add(
+            pool.submit(
+                () ->
+                    at.ingest()
+                        .ingest(d.log.id, req.oldSize(), bytes(req), req.checkpoint(), null)
+                        .response()));
+        Thread.sleep(1); // sent in log order, as an agent sends them
+      }
+      for (int i = 0; i < count; i++) {
+        try {
+          record(d, running.get(i).get(), answers, trace);
+        } catch (ExecutionException e) {
+          boolean refused =
+              i > failing
+                  && failing >= 0
+                  && e.getCause() instanceof LedgerException le
+                  && le.code() == ErrorCode.SIZE_MISMATCH;
+          boolean failed = i == failing && e.getCause() instanceof StorageUnavailableException;
+          if (!refused && !failed) {
+            throw e;
+          }
+          trace.add("  -> batch " + (i + 1) + " " + e.getCause().getMessage());
+        }
+      }
+    } finally {
+      FailingCommits.failingDevice = null;
+      FailingCommits.failingFrom = null;
       pool.shutdownNow();
     }
   }

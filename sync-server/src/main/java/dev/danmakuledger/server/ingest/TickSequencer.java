@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,10 +45,11 @@ import java.util.function.Consumer;
  *
  * <p>Failure isolation: a tick whose transaction fails is split in halves and each half committed
  * again, down to single batches, which commit through {@link CollisionRounds}; a batch whose plan
- * overlaps an earlier batch of its tick (a key or number both hold) commits alone after the tick.
- * One batch per device per tick: a device's later batch waits for the next tick, which it may join
- * while its predecessor's tick commits when it starts from the row that tick leaves; it commits
- * only if that tick committed its predecessor (docs/architecture.md §5, "Batches in flight").
+ * overlaps an earlier batch of its tick (a key or number both hold) commits alone after the tick. A
+ * device's later batch that starts from the row its predecessor's tick leaves joins the tick being
+ * formed, be it the one that holds its predecessor or the next one while that commits; it commits
+ * only after its predecessor did, and is refused if that one failed (docs/architecture.md §5,
+ * "Batches in flight"). A device's other batches wait for a later tick.
  */
 final class TickSequencer implements AutoCloseable {
   /**
@@ -97,6 +99,19 @@ final class TickSequencer implements AutoCloseable {
     final Map<String, MessageRow> known = new HashMap<>();
     final Set<String> claimed = new HashSet<>();
     final Set<String> devices = new HashSet<>();
+
+    /** The reply of each device's last batch in this tick: a batch chained behind it may join. */
+    final Map<String, CompletableFuture<Committed>> last = new HashMap<>();
+
+    /** Devices with a batch that commits alone: their later batches of the tick follow it. */
+    final Set<String> aloneDevices = new HashSet<>();
+
+    /**
+     * The messages each device's batches that commit together plan to store: a retry of one by the
+     * device's later batch of the tick is planned as its duplicate.
+     */
+    final Map<String, PlannedRows.Builder> plannedBy = new HashMap<>();
+
     long records;
 
     ReadyTick ready(long number) {
@@ -349,10 +364,11 @@ final class TickSequencer implements AutoCloseable {
 
   /**
    * Adds to {@code tick} the batches that are ready: those left over first, then every batch
-   * waiting, at most one per device and none of a device whose batch is being committed unless it
-   * starts from the row that commit leaves (a device's later batch stays for a later tick, so its
-   * log extends in order), up to {@link #MAX_TICK_RECORDS}; then admits and assembles them. With
-   * {@code wait}, waits a while for a batch when none is ready.
+   * waiting, up to {@link #MAX_TICK_RECORDS}; then admits and assembles them. A device's batch
+   * joins only if it starts from the row the device's last batch in a tick leaves: the tick's own
+   * last batch of the device, else the one being committed, else none (any other batch of the
+   * device stays for a later tick, so its log extends in order). With {@code wait}, waits a while
+   * for a batch when none is ready.
    */
   private void take(Forming tick, boolean wait) throws InterruptedException {
     List<Waiting> ready = new ArrayList<>(carried);
@@ -367,17 +383,22 @@ final class TickSequencer implements AutoCloseable {
     queue.drainTo(ready);
     List<Waiting> taken = new ArrayList<>();
     long records = tick.records;
-    Set<String> devices = new HashSet<>(tick.devices);
+    Map<String, CompletableFuture<Committed>> last = new HashMap<>(tick.last);
     for (Waiting w : ready) {
       boolean empty = tick.waiting.isEmpty() && taken.isEmpty();
       boolean full = !empty && records + w.batch().records() > MAX_TICK_RECORDS;
       String device = w.batch().deviceId();
-      boolean behind = committing.containsKey(device) && w.batch().predecessor() == null;
-      if (behind || !devices.add(device) || full) {
+      CompletableFuture<?> predecessor = w.batch().predecessor();
+      boolean follows =
+          last.containsKey(device)
+              ? predecessor != null && predecessor == last.get(device)
+              : predecessor != null || !committing.containsKey(device);
+      if (!follows || full) {
         carried.add(w);
         continue;
       }
       taken.add(w);
+      last.put(device, w.reply());
       records += w.batch().records();
     }
     if (!taken.isEmpty()) {
@@ -419,7 +440,13 @@ final class TickSequencer implements AutoCloseable {
       tick.known.putAll(known);
       for (int i = 0; i < batches.size(); i++) {
         Waiting w = batches.get(i);
-        List<PlannedRows.Planned> planned = committingKeys.remembered(slots.get(i), tick.known);
+        String device = w.batch().deviceId();
+        List<PlannedRows.Planned> planned =
+            new ArrayList<>(committingKeys.remembered(slots.get(i), tick.known));
+        PlannedRows.Builder earlier = tick.plannedBy.get(device);
+        if (earlier != null) {
+          planned.addAll(earlier.build().remembered(slots.get(i), tick.known));
+        }
         RoundWrites plan =
             BatchAssembly.assemble(
                 w.batch().deviceId(),
@@ -428,13 +455,20 @@ final class TickSequencer implements AutoCloseable {
                 PlannedRows.with(tick.known, planned),
                 Map.of());
         Assembled a = new Assembled(w, slots.get(i), plan, planned);
-        if (plan.clashes().isEmpty() && claim(plan, tick.claimed)) {
+        if (!tick.aloneDevices.contains(device)
+            && plan.clashes().isEmpty()
+            && claim(plan, tick.claimed)) {
           tick.together.add(a);
+          tick.plannedBy
+              .computeIfAbsent(device, d -> new PlannedRows.Builder())
+              .add(plan, w.reply());
         } else {
           tick.alone.add(a);
+          tick.aloneDevices.add(device);
         }
         tick.waiting.add(w);
-        tick.devices.add(w.batch().deviceId());
+        tick.devices.add(device);
+        tick.last.put(device, w.reply());
         tick.records += w.batch().records();
       }
       forming = tick.waiting.size();
@@ -456,35 +490,68 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * Commits a tick on the committer thread: its batches together, then those that wait alone. A
-   * batch whose predecessor an earlier tick did not commit is refused first; one whose plan counted
-   * on rows of the tick committed before that this tick did not store as planned commits alone,
-   * where its collisions are resolved against SQL.
+   * Commits a tick on the committer thread: its batches together, then those that wait alone, in
+   * the order they were admitted.
    */
   private void commit(ReadyTick tick) {
-    List<Assembled> together = new ArrayList<>();
-    List<Assembled> alone = new ArrayList<>();
-    for (Assembled a : followingCommitted(tick.together())) {
-      (PlannedRows.allStored(a.planned()) ? together : alone).add(a);
-    }
-    alone.addAll(followingCommitted(tick.alone()));
-    commitTogether(together, tick.known());
-    for (Assembled a : alone) {
+    commitTogether(tick.together(), tick.known());
+    for (Assembled a : tick.alone()) {
       commitAlone(a, tick.known());
     }
   }
 
   /**
-   * The batches of {@code part} whose predecessors committed; the others fail with {@link
+   * The batches of {@code part} whose plans stand: every row of another batch a plan counted on was
+   * stored as planned, or is planned by a batch before it in {@code part} (the same transaction
+   * stores both). The others, and their devices' later batches of {@code part}, are added to {@code
+   * alone} in order: they commit alone after the part, where their collisions are resolved against
+   * SQL.
+   */
+  private static List<Assembled> standing(List<Assembled> part, List<Assembled> alone) {
+    List<Assembled> out = new ArrayList<>(part.size());
+    Set<CompletableFuture<?>> earlier = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<String> demoted = new HashSet<>();
+    for (Assembled a : part) {
+      String device = a.waiting().batch().deviceId();
+      if (demoted.contains(device) || !stands(a.planned(), earlier)) {
+        demoted.add(device);
+        alone.add(a);
+      } else {
+        out.add(a);
+        earlier.add(a.waiting().reply());
+      }
+    }
+    return out;
+  }
+
+  private static boolean stands(
+      List<PlannedRows.Planned> planned, Set<CompletableFuture<?>> earlier) {
+    for (PlannedRows.Planned p : planned) {
+      if (p.owner().isDone() ? !p.stored() : !earlier.contains(p.owner())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The batches of {@code part} whose predecessors committed, or are in {@code part} before them
+   * (the same transaction commits both, in log order); the others fail with {@link
    * InFlightBatches.PredecessorFailedException}, and the numbers Redis gave them are left to the
    * gap sealer like those of any batch that failed after its admission.
    */
   private static List<Assembled> followingCommitted(List<Assembled> part) {
     List<Assembled> out = new ArrayList<>(part.size());
+    Set<CompletableFuture<?>> earlier = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Assembled a : part) {
-      Throwable failure = a.waiting().batch().predecessorFailure();
+      CompletableFuture<?> predecessor = a.waiting().batch().predecessor();
+      Throwable failure =
+          predecessor != null && !predecessor.isDone() && earlier.contains(predecessor)
+              ? null
+              : a.waiting().batch().predecessorFailure();
       if (failure == null) {
         out.add(a);
+        earlier.add(a.waiting().reply());
       } else {
         a.waiting()
             .reply()
@@ -531,17 +598,28 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * Commits {@code part} in one transaction; when that fails, each half again, down to single
-   * batches, so one batch's failure fails no other batch.
+   * Commits the batches of {@code admitted} whose predecessors committed in one transaction; when
+   * that fails, each half again, down to single batches, so one batch's failure fails no other
+   * batch but those that follow it.
    */
-  private void commitTogether(List<Assembled> part, Map<String, MessageRow> known) {
-    if (part.isEmpty()) {
-      return;
-    }
+  private void commitTogether(List<Assembled> admitted, Map<String, MessageRow> known) {
+    List<Assembled> alone = new ArrayList<>();
+    List<Assembled> part = standing(followingCommitted(admitted), alone);
     if (part.size() == 1) {
       commitAlone(part.get(0), known);
-      return;
+    } else if (part.size() > 1) {
+      commitPart(part, known);
     }
+    for (Assembled a : alone) {
+      commitAlone(a, known);
+    }
+  }
+
+  /**
+   * Commits {@code part}, two batches or more whose predecessors committed and whose plans stand,
+   * in one transaction; when that fails, each half through {@link #commitTogether}.
+   */
+  private void commitPart(List<Assembled> part, Map<String, MessageRow> known) {
     List<BatchCommit> commits = new ArrayList<>(part.size());
     for (Assembled a : part) {
       commits.add(a.commit());
@@ -572,6 +650,9 @@ final class TickSequencer implements AutoCloseable {
   }
 
   private void commitAlone(Assembled a, Map<String, MessageRow> known) {
+    if (followingCommitted(List.of(a)).isEmpty()) {
+      return;
+    }
     StageObserver.Scope scope = observer.start(PipelineStage.COMMIT);
     try {
       Solo done = solo.commit(a.waiting().batch(), a.slots(), known);

@@ -54,4 +54,14 @@ public record BatchCommit(
       }
     }
   }
+
+  /**
+   * Whether this batch starts from the device row {@code before} leaves: the same device, at the
+   * size and version that batch writes (docs/architecture.md §5, "Batches in flight").
+   */
+  public boolean continues(BatchCommit before) {
+    return device.id().equals(before.device().id())
+        && expectedVerifiedSize == before.device().verifiedSize()
+        && expectedVersion == before.device().version();
+  }
 }

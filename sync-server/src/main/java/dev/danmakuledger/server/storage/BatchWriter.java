@@ -24,7 +24,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>{@link #commitTick} commits the batches of one tick (docs/architecture.md §5, "Ticks") in one
  * transaction: the device rows locked in id order and written with their records and proof nodes in
  * three statements, one counter upsert, one insert of every room slot and one cursor reservation
- * for every room of the tick.
+ * for every room of the tick. A device may have several batches in a tick, each continuing the one
+ * before it ("Batches in flight"): its row is then written once per batch, in log order, each
+ * update checking the version the one before it left.
  */
 final class BatchWriter {
   private final Jdbc jdbc;
@@ -35,8 +37,8 @@ final class BatchWriter {
     this.clock = clock;
   }
 
-  /** What the batch transaction gave out. */
-  private record Written(Map<String, List<Confirmed>> confirmed, Map<String, AlertRow> alerts) {}
+  /** What the batch transaction gave out; the alerts by the index of the batch that raised one. */
+  private record Written(Map<String, List<Confirmed>> confirmed, Map<Integer, AlertRow> alerts) {}
 
   /** Thrown inside the batch transaction when the optimistic lock fails. */
   private static final class StaleRow extends RuntimeException {
@@ -53,7 +55,8 @@ final class BatchWriter {
   /**
    * Commits the batches of one tick together, each still optimistically locked on its device row.
    *
-   * @param batches at most one batch per device
+   * @param batches a device's several batches in its log order, each starting from the row the one
+   *     before it leaves
    * @throws StaleDeviceException when a device row moved on or the database broke a deadlock with
    *     this transaction; nothing was written
    * @throws SlotTakenException when a key, number or message id of a slot is taken; nothing was
@@ -61,12 +64,31 @@ final class BatchWriter {
    */
   public CommittedTick commitTick(List<BatchCommit> batches)
       throws StaleDeviceException, SlotTakenException {
-    List<BatchCommit> ordered = new ArrayList<>(batches);
-    ordered.sort(Comparator.comparing(b -> b.device().id()));
+    List<Integer> order = new ArrayList<>(batches.size());
+    for (int i = 0; i < batches.size(); i++) {
+      order.add(i);
+    }
+    order.sort(Comparator.comparing(i -> batches.get(i).device().id())); // stable: log order kept
+    List<BatchCommit> ordered = new ArrayList<>(batches.size());
+    for (int i : order) {
+      ordered.add(batches.get(i));
+    }
     for (int i = 1; i < ordered.size(); i++) {
-      if (ordered.get(i).device().id().equals(ordered.get(i - 1).device().id())) {
+      BatchCommit before = ordered.get(i - 1);
+      BatchCommit b = ordered.get(i);
+      if (b.device().id().equals(before.device().id()) && !b.continues(before)) {
         throw new IllegalArgumentException(
-            "tick: got two batches of device " + ordered.get(i).device().id() + ", want one");
+            "tick: a batch of device "
+                + b.device().id()
+                + " starts at size "
+                + b.expectedVerifiedSize()
+                + " and version "
+                + b.expectedVersion()
+                + ", want the "
+                + before.device().verifiedSize()
+                + " and "
+                + before.device().version()
+                + " its batch before it leaves");
       }
     }
     long now = clock.millis();
@@ -89,14 +111,20 @@ final class BatchWriter {
                 }
                 long t1 = System.nanoTime();
                 List<DeviceSyncStates.Report> reports = new ArrayList<>();
-                for (BatchCommit b : ordered) {
-                  if (b.queue() != null) {
-                    reports.add(b.queue());
+                List<Integer> reporting = new ArrayList<>();
+                for (int i = 0; i < ordered.size(); i++) {
+                  if (ordered.get(i).queue() != null) {
+                    reports.add(ordered.get(i).queue());
+                    reporting.add(order.get(i));
                   }
                 }
-                Map<String, AlertRow> alerts = new TreeMap<>();
-                DeviceSyncStates.recordTickIn(c, reports)
-                    .forEach((id, r) -> r.newAlert().ifPresent(a -> alerts.put(id, a)));
+                Map<Integer, AlertRow> alerts = new TreeMap<>();
+                List<DeviceSyncStates.Recorded> recorded =
+                    DeviceSyncStates.recordTickIn(c, reports);
+                for (int i = 0; i < recorded.size(); i++) {
+                  int batch = reporting.get(i);
+                  recorded.get(i).newAlert().ifPresent(a -> alerts.put(batch, a));
+                }
                 CounterStore.add(
                     c, counters, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
                 long t2 = System.nanoTime();
@@ -111,8 +139,8 @@ final class BatchWriter {
               });
       long total = System.nanoTime() - start;
       List<Optional<AlertRow>> alerts = new ArrayList<>(batches.size());
-      for (BatchCommit b : batches) {
-        alerts.add(Optional.ofNullable(written.alerts().get(b.device().id())));
+      for (int i = 0; i < batches.size(); i++) {
+        alerts.add(Optional.ofNullable(written.alerts().get(i)));
       }
       return new CommittedTick(
           written.confirmed(),
@@ -158,11 +186,11 @@ final class BatchWriter {
                   throw new StaleRow(id);
                 }
                 long t1 = System.nanoTime();
-                Map<String, AlertRow> queueAlert = new TreeMap<>();
+                Map<Integer, AlertRow> queueAlert = new TreeMap<>();
                 if (batch.queue() != null) {
                   DeviceSyncStates.recordIn(c, batch.queue())
                       .newAlert()
-                      .ifPresent(a -> queueAlert.put(id, a));
+                      .ifPresent(a -> queueAlert.put(0, a));
                 }
                 CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
                 long t2 = System.nanoTime();
@@ -181,7 +209,7 @@ final class BatchWriter {
           statements[0],
           statements[1],
           total - statements[0] - statements[1],
-          Optional.ofNullable(written.alerts().get(id)));
+          Optional.ofNullable(written.alerts().get(0)));
     } catch (StaleRow e) {
       throw new StaleDeviceException(
           id, "device " + id + " changed since version " + batch.expectedVersion(), null);

@@ -199,14 +199,19 @@ final class DeviceLogStore {
    * their versions checked in one read, then updated, their records inserted and their proof nodes
    * inserted, each as one JDBC batch.
    *
-   * @param batches at most one batch per device, in device id order (the order rows are locked in)
+   * @param batches in device id order (the order rows are locked in), a device's several batches in
+   *     log order, each continuing the one before it ({@link BatchCommit#continues})
    * @return the id of a device whose row moved on since its batch was verified (then the caller
    *     rolls back), or empty when every row was written
    */
   static Optional<String> writeTick(Connection c, List<BatchCommit> batches, long now)
       throws SQLException {
     Map<String, Long> versions = lockedVersions(c, batches);
-    for (BatchCommit b : batches) {
+    for (int i = 0; i < batches.size(); i++) {
+      BatchCommit b = batches.get(i);
+      if (i > 0 && b.continues(batches.get(i - 1))) {
+        continue; // checked by the version its device's first batch of the tick starts from
+      }
       Long version = versions.get(b.device().id());
       if (version == null || version != b.expectedVersion()) {
         return Optional.of(b.device().id());

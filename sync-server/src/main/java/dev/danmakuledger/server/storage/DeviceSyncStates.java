@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -109,42 +111,47 @@ public final class DeviceSyncStates {
 
   /**
    * Stores the reports of one tick's batches (docs/architecture.md §5, "Ticks") in the tick's
-   * transaction: the devices' stored states are read and locked in one statement, judged as {@link
-   * #recordIn} judges one, and written back in one update and one insert.
+   * transaction: the devices' stored states are read and locked in one statement, each report
+   * judged as {@link #recordIn} judges one, against the state the device's report before it in the
+   * tick left, and each device's last state written back, in one update and one insert.
    *
-   * @param reports at most one report per device
-   * @return what each report did, by device id
+   * @param reports in the order their batches commit; a device's several reports in its log order
+   * @return what each report did, in the order of {@code reports}
    */
-  static Map<String, Recorded> recordTickIn(Connection c, List<Report> reports)
-      throws SQLException {
-    Map<String, Recorded> out = new HashMap<>();
+  static List<Recorded> recordTickIn(Connection c, List<Report> reports) throws SQLException {
+    List<Recorded> out = new ArrayList<>(reports.size());
     if (reports.isEmpty()) {
       return out;
     }
-    Map<String, DeviceSyncState> previous = selectLocked(c, reports);
+    Map<String, DeviceSyncState> stored = selectLocked(c, reports);
+    Map<String, DeviceSyncState> latest = new LinkedHashMap<>();
+    for (Report r : reports) {
+      String id = r.state().deviceId();
+      Optional<DeviceSyncState> before =
+          Optional.ofNullable(latest.containsKey(id) ? latest.get(id) : stored.get(id));
+      Judged j = judge(r, before);
+      if (j.stored() == null) {
+        out.add(new Recorded(before.get(), false, Optional.empty()));
+        continue;
+      }
+      Optional<AlertRow> raised = raise(c, r, j);
+      latest.put(id, j.stored());
+      out.add(new Recorded(j.stored(), true, raised));
+    }
     try (PreparedStatement update = c.prepareStatement(UPDATE);
         PreparedStatement insert = c.prepareStatement(INSERT)) {
       int updates = 0;
       int inserts = 0;
-      for (Report r : reports) {
-        String id = r.state().deviceId();
-        Optional<DeviceSyncState> before = Optional.ofNullable(previous.get(id));
-        Judged j = judge(r, before);
-        if (j.stored() == null) {
-          out.put(id, new Recorded(before.get(), false, Optional.empty()));
-          continue;
-        }
-        Optional<AlertRow> raised = raise(c, r, j);
-        if (before.isPresent()) {
-          bind(update, j.stored());
+      for (Map.Entry<String, DeviceSyncState> e : latest.entrySet()) {
+        if (stored.containsKey(e.getKey())) {
+          bind(update, e.getValue());
           update.addBatch();
           updates++;
         } else {
-          bind(insert, j.stored());
+          bind(insert, e.getValue());
           insert.addBatch();
           inserts++;
         }
-        out.put(id, new Recorded(j.stored(), true, raised));
       }
       if (updates > 0) {
         update.executeBatch();

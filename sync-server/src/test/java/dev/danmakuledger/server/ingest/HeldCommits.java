@@ -12,11 +12,13 @@ import org.h2.api.Trigger;
  * An H2 trigger on {@code device_bundles} for the tick tests: the insert of {@link #held} waits,
  * inside its transaction, until {@link #release} opens (so the sequencer is busy and the batches
  * sent meanwhile queue for the next tick), and every insert of {@link #failing} fails as a dropped
- * connection does (SQLSTATE HYT00, transient), also one that was held first.
+ * connection does (SQLSTATE HYT00, transient), also one that was held first; with {@link
+ * #failingFrom} set, only its insert of the records from that index on.
  */
 public final class HeldCommits implements Trigger {
   public static volatile String held;
   public static volatile String failing;
+  public static volatile Long failingFrom;
   public static volatile CountDownLatch entered = new CountDownLatch(1);
   public static volatile CountDownLatch release = new CountDownLatch(1);
 
@@ -43,7 +45,8 @@ public final class HeldCommits implements Trigger {
         throw new SQLException("interrupted while held", e);
       }
     }
-    if (device.equals(failing)) {
+    if (device.equals(failing)
+        && (failingFrom == null || failingFrom == ((Number) newRow[1]).longValue())) {
       throw new SQLTimeoutException("injected: commit timed out", "HYT00");
     }
   }

@@ -78,6 +78,7 @@ class TickSequencerIT {
     HeldCommits.release.countDown();
     HeldCommits.held = null;
     HeldCommits.failing = null;
+    HeldCommits.failingFrom = null;
     pool.shutdownNow();
     ingest.close();
     ids.close();
@@ -224,6 +225,114 @@ class TickSequencerIT {
     assertEquals(Outcome.CONFIRMED, outcomes.get(1).outcome(), outcomes.toString());
     allConfirmed(beside.get());
     assertEquals(List.of(), failedCommits, "no commit collided");
+  }
+
+  /**
+   * While the held device's tick commits, sends {@code d}'s first two records and, once they are
+   * admitted into the next tick, its next two: the second batch is chained behind the first and
+   * joins the same tick.
+   */
+  private List<Future<BatchResponse>> twoBatchesInTheNextTick(TestDevice d) throws Exception {
+    TestDevice holder = enrolled("holder");
+    HeldCommits.held = holder.id;
+    Future<BatchResponse> held = send(holder, "room-a");
+    HeldCommits.entered.await(30, TimeUnit.SECONDS);
+    Future<BatchResponse> first = send(d, "room-b");
+    awaitForming(1);
+    d.batch(d.record("room-b", "u", "next"), d.record("room-a", "u", "and next"));
+    Future<BatchResponse> next = postFrom(d, 2);
+    awaitForming(2);
+    assertEquals(2, ingest.formingTick(), "the chained batch admitted into its predecessor's tick");
+    HeldCommits.release.countDown();
+    allConfirmed(held.get());
+    return List.of(first, next);
+  }
+
+  private void awaitForming(int batches) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ingest.formingTick() < batches && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void aDevicesChainedBatchJoinsTheTickThatHoldsItsPredecessor() throws Exception {
+    List<Future<BatchResponse>> replies = twoBatchesInTheNextTick(enrolled("d1"));
+    allConfirmed(replies.get(0).get());
+    BatchResponse next = replies.get(1).get();
+    assertEquals(4, next.verifiedSize());
+    for (RecordOutcome o : next.outcomes()) {
+      assertEquals(Outcome.CONFIRMED, o.outcome(), o.toString());
+    }
+    StageTimes.Snapshot s = ingest.stages().snapshot();
+    assertEquals(3, s.batches());
+    assertEquals(2, s.ticks(), "the held batch's tick, then one tick of both batches of d1");
+  }
+
+  @Test
+  void aBatchWhosePredecessorFailsInTheSameTickIsRefusedWithTheVerifiedSize() throws Exception {
+    TestDevice d = enrolled("d1");
+    HeldCommits.failing = d.id;
+    HeldCommits.failingFrom = 0L;
+    List<Future<BatchResponse>> replies = twoBatchesInTheNextTick(d);
+    ExecutionException first = assertThrows(ExecutionException.class, replies.get(0)::get);
+    assertInstanceOf(StorageUnavailableException.class, first.getCause());
+    ExecutionException next = assertThrows(ExecutionException.class, replies.get(1)::get);
+    LedgerException refused = assertInstanceOf(LedgerException.class, next.getCause());
+    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
+    assertEquals(0L, refused.extensions().get("verifiedSize"));
+    HeldCommits.failing = null;
+    assertEquals(4, postFrom(d, 0).get().verifiedSize(), "resent from the verified size");
+  }
+
+  @Test
+  void aRetryOfAMessageOfItsPredecessorInTheSameTickIsItsDuplicateWithoutACollision()
+      throws Exception {
+    List<Exception> failedCommits = failedCommits();
+    TestDevice holder = enrolled("holder");
+    HeldCommits.held = holder.id;
+    Future<BatchResponse> held = send(holder, "room-a");
+    HeldCommits.entered.await(30, TimeUnit.SECONDS);
+    TestDevice d = enrolled("d1");
+    DanmakuRecord firstRecord = d.record("room-b", "u", "first");
+    DanmakuRecord retried = d.record("room-b", "u", "sent twice");
+    d.batch(firstRecord, retried);
+    Future<BatchResponse> first = postFrom(d, 0);
+    awaitForming(1);
+    d.batch(d.again(retried), d.record("room-b", "u", "new"));
+    Future<BatchResponse> next = postFrom(d, 2);
+    awaitForming(2);
+    assertEquals(2, ingest.formingTick(), "both batches of d1 in the tick formed meanwhile");
+    HeldCommits.release.countDown();
+    allConfirmed(held.get());
+    RecordOutcome original = first.get().outcomes().get(1);
+    List<RecordOutcome> outcomes = next.get().outcomes();
+    assertEquals(Outcome.CONFIRMED, original.outcome(), original.toString());
+    assertEquals(Outcome.DUPLICATE, outcomes.get(0).outcome(), outcomes.toString());
+    assertEquals(original.seq(), outcomes.get(0).seq(), "the original's number");
+    assertEquals(original.messageId(), outcomes.get(0).messageId());
+    assertEquals(Outcome.CONFIRMED, outcomes.get(1).outcome(), outcomes.toString());
+    assertEquals(List.of(), failedCommits, "no commit collided");
+    assertEquals(2, ingest.stages().snapshot().ticks(), "d1's batches committed in one tick");
+  }
+
+  /** The failures of commits from now on. */
+  private List<Exception> failedCommits() {
+    List<Exception> failed = new CopyOnWriteArrayList<>();
+    ingest.observedBy(
+        stage ->
+            new StageObserver.Scope() {
+              @Override
+              public void failed(Exception e) {
+                if (stage == PipelineStage.COMMIT) {
+                  failed.add(e);
+                }
+              }
+
+              @Override
+              public void end() {}
+            });
+    return failed;
   }
 
   private static void allConfirmed(BatchResponse r) {

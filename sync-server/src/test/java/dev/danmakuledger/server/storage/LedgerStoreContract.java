@@ -518,6 +518,68 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aTickCommitsSeveralBatchesOfOneDeviceInLogOrder() throws Exception {
+    DeviceSyncStates states = new DeviceSyncStates(db);
+    long old = STUCK_AFTER.toMillis() + 1;
+    DeviceRow d1 = enrolled("d1");
+    DeviceRow d2 = enrolled("d2");
+    BatchCommit first =
+        withQueue(
+            commitOf(d1, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED))),
+            queue("d1", 100L, old, "ok", 1_000));
+    BatchCommit second =
+        withQueue(
+            commitOf(
+                first.device(), 3, List.of(message("r", 3, "k3", "c", MessageStatus.CONFIRMED))),
+            queue("d1", 100L, old + 1, "ok", 2_000));
+    BatchCommit other =
+        commitOf(d2, 1, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED)));
+    CommittedTick tick = store.commitTick(List.of(first, other, second));
+    assertEquals(Optional.empty(), tick.queueAlerts().get(0), "a first report opens no episode");
+    assertEquals(Optional.empty(), tick.queueAlerts().get(1));
+    assertTrue(
+        tick.queueAlerts().get(2).isPresent(),
+        "judged against the state the first report left: the unmoved old queue again, STUCK");
+    DeviceRow after = store.device("d1").orElseThrow();
+    assertEquals(d1.version() + 2, after.version());
+    assertEquals(3, after.verifiedSize());
+    assertEquals("cp3", after.lastCheckpoint());
+    assertEquals(3, store.records("d1", 0, 10).size());
+    assertArrayEquals(bytes(5, 32), store.nodeHash("d1", 0, 0).orElseThrow(), "the first's");
+    assertArrayEquals(bytes(5, 32), store.nodeHash("d1", 0, 2).orElseThrow(), "the second's");
+    assertEquals(2_000, states.get("d1").orElseThrow().reportedAt());
+    assertEquals(2_000L, states.get("d1").orElseThrow().stuckSince());
+    assertEquals(1, store.alertCount());
+    assertEquals(3, store.maxSeq("r"));
+    List<Long> confirmed = tick.confirmed().get("r").stream().map(c -> c.message().seq()).toList();
+    assertEquals(Set.of(1L, 2L, 3L), Set.copyOf(confirmed));
+    assertTrue(confirmed.indexOf(1L) < confirmed.indexOf(3L), "d1's messages in its log order");
+  }
+
+  @Test
+  void aTickRefusesABatchThatDoesNotContinueItsDevicesBatchBeforeIt() throws Exception {
+    DeviceRow d1 = enrolled("d1");
+    BatchCommit first = commitOf(d1, 2, List.of());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> store.commitTick(List.of(first, commitOf(d1, 3, List.of()))));
+    assertTrue(e.getMessage().contains("starts at size 0"), e.getMessage());
+    assertEquals(0, store.device("d1").orElseThrow().verifiedSize());
+  }
+
+  @Test
+  void aTickWhoseFirstBatchOfADeviceIsStaleWritesNeitherOfItsBatches() throws Exception {
+    DeviceRow d1 = enrolled("d1");
+    BatchCommit first = commitOf(d1, 2, List.of());
+    BatchCommit second = commitOf(first.device(), 3, List.of());
+    store.commit(first);
+    assertThrows(StaleDeviceException.class, () -> store.commitTick(List.of(first, second)));
+    assertEquals(2, store.device("d1").orElseThrow().verifiedSize());
+    assertEquals(d1.version() + 1, store.device("d1").orElseThrow().version());
+  }
+
+  @Test
   void aTickWritesTheColumnsABatchWritesOfEachDeviceRowAndKeepsTheOthersAsStored()
       throws Exception {
     DeviceRow d1 = enrolled("d1");
