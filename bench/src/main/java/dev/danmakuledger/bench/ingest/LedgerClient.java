@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -158,6 +159,15 @@ public final class LedgerClient {
     return postBatch(deviceId, toJson(batch));
   }
 
+  /**
+   * The header fields of a batch beside its content type: the cosigner key the receipts are checked
+   * with, once enrolment named it (docs/sync.md, "Receipts").
+   */
+  private Map<String, String> batchHeaders() {
+    String cosigner = receiptCosigner.get();
+    return cosigner == null ? Map.of() : Map.of(ReceiptSignatures.HEADER, cosigner);
+  }
+
   /** The JSON body {@link #postBatch} would send for {@code batch}, to send later. */
   public byte[] encode(BatchRequest batch) {
     return toJson(batch);
@@ -171,10 +181,7 @@ public final class LedgerClient {
           builder(batchPath(deviceId))
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofByteArray(encodedBatch));
-      String cosigner = receiptCosigner.get();
-      if (cosigner != null) {
-        req.header(ReceiptSignatures.HEADER, cosigner);
-      }
+      batchHeaders().forEach(req::header);
       return reply(
           http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray()), BatchResponse.class);
     }
@@ -199,14 +206,13 @@ public final class LedgerClient {
       connection = batches.isEmpty() ? new PlainHttp(base, timeout) : batches.pop();
     }
     try {
-      String cosigner = receiptCosigner.get();
       connection.send(
           batchPath(deviceId),
           "application/json",
           encodedBatch,
-          cosigner == null
-              ? new String[0]
-              : new String[] {ReceiptSignatures.HEADER + ": " + cosigner});
+          batchHeaders().entrySet().stream()
+              .map(h -> h.getKey() + ": " + h.getValue())
+              .toArray(String[]::new));
     } catch (IOException | RuntimeException e) {
       idle(connection);
       throw e;
