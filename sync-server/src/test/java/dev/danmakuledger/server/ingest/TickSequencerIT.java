@@ -155,15 +155,36 @@ class TickSequencerIT {
   void aDevicesNextBatchJoinsTheTickFormedWhileItsPredecessorCommits() throws Exception {
     List<Future<BatchResponse>> replies = heldThenNext(enrolled("holder"));
     HeldCommits.release.countDown();
+    bothConfirmed(replies);
+    StageTimes.Snapshot s = ingest.stages().snapshot();
+    assertEquals(2, s.batches());
+    assertEquals(2, s.ticks(), "one tick each, the second formed during the first's commit");
+  }
+
+  /** The first of a device's two batches of two records each, then the second, all confirmed. */
+  private static void bothConfirmed(List<Future<BatchResponse>> replies) throws Exception {
     allConfirmed(replies.get(0).get());
     BatchResponse next = replies.get(1).get();
     assertEquals(4, next.verifiedSize());
     for (RecordOutcome o : next.outcomes()) {
       assertEquals(Outcome.CONFIRMED, o.outcome(), o.toString());
     }
-    StageTimes.Snapshot s = ingest.stages().snapshot();
-    assertEquals(2, s.batches());
-    assertEquals(2, s.ticks(), "one tick each, the second formed during the first's commit");
+  }
+
+  /**
+   * The first of {@code d}'s two batches failed as SQL did, the second was refused with the size
+   * SQL holds, and the device's records are stored when it resends from there.
+   */
+  private void firstFailedAndNextRefused(TestDevice d, List<Future<BatchResponse>> replies)
+      throws Exception {
+    ExecutionException first = assertThrows(ExecutionException.class, replies.get(0)::get);
+    assertInstanceOf(StorageUnavailableException.class, first.getCause());
+    ExecutionException next = assertThrows(ExecutionException.class, replies.get(1)::get);
+    LedgerException refused = assertInstanceOf(LedgerException.class, next.getCause());
+    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
+    assertEquals(0L, refused.extensions().get("verifiedSize"));
+    HeldCommits.failing = null;
+    assertEquals(4, postFrom(d, 0).get().verifiedSize(), "resent from the verified size");
   }
 
   @Test
@@ -172,32 +193,12 @@ class TickSequencerIT {
     List<Future<BatchResponse>> replies = heldThenNext(holder);
     HeldCommits.failing = "holder";
     HeldCommits.release.countDown();
-    ExecutionException first = assertThrows(ExecutionException.class, replies.get(0)::get);
-    assertInstanceOf(StorageUnavailableException.class, first.getCause());
-    ExecutionException next = assertThrows(ExecutionException.class, replies.get(1)::get);
-    LedgerException refused = assertInstanceOf(LedgerException.class, next.getCause());
-    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
-    assertEquals(0L, refused.extensions().get("verifiedSize"));
-    HeldCommits.failing = null;
-    assertEquals(4, postFrom(holder, 0).get().verifiedSize(), "resent from the verified size");
+    firstFailedAndNextRefused(holder, replies);
   }
 
   @Test
   void aRetryOfAMessageTheCommittingTickStoresIsItsDuplicateWithoutACollision() throws Exception {
-    List<Exception> failedCommits = new CopyOnWriteArrayList<>();
-    ingest.observedBy(
-        stage ->
-            new StageObserver.Scope() {
-              @Override
-              public void failed(Exception e) {
-                if (stage == PipelineStage.COMMIT) {
-                  failedCommits.add(e);
-                }
-              }
-
-              @Override
-              public void end() {}
-            });
+    List<Exception> failedCommits = failedCommits();
     TestDevice holder = enrolled("holder");
     HeldCommits.held = holder.id;
     DanmakuRecord firstRecord = holder.record("room-a", "u", "first");
@@ -216,13 +217,7 @@ class TickSequencerIT {
     }
     assertEquals(2, ingest.formingTick(), "both admitted while the first tick commits");
     HeldCommits.release.countDown();
-    RecordOutcome original = first.get().outcomes().get(1);
-    List<RecordOutcome> outcomes = next.get().outcomes();
-    assertEquals(Outcome.CONFIRMED, original.outcome(), original.toString());
-    assertEquals(Outcome.DUPLICATE, outcomes.get(0).outcome(), outcomes.toString());
-    assertEquals(original.seq(), outcomes.get(0).seq(), "the original's number");
-    assertEquals(original.messageId(), outcomes.get(0).messageId());
-    assertEquals(Outcome.CONFIRMED, outcomes.get(1).outcome(), outcomes.toString());
+    retryIsDuplicateOfFirst(first.get(), next.get());
     allConfirmed(beside.get());
     assertEquals(List.of(), failedCommits, "no commit collided");
   }
@@ -257,13 +252,7 @@ class TickSequencerIT {
 
   @Test
   void aDevicesChainedBatchJoinsTheTickThatHoldsItsPredecessor() throws Exception {
-    List<Future<BatchResponse>> replies = twoBatchesInTheNextTick(enrolled("d1"));
-    allConfirmed(replies.get(0).get());
-    BatchResponse next = replies.get(1).get();
-    assertEquals(4, next.verifiedSize());
-    for (RecordOutcome o : next.outcomes()) {
-      assertEquals(Outcome.CONFIRMED, o.outcome(), o.toString());
-    }
+    bothConfirmed(twoBatchesInTheNextTick(enrolled("d1")));
     StageTimes.Snapshot s = ingest.stages().snapshot();
     assertEquals(3, s.batches());
     assertEquals(2, s.ticks(), "the held batch's tick, then one tick of both batches of d1");
@@ -274,15 +263,7 @@ class TickSequencerIT {
     TestDevice d = enrolled("d1");
     HeldCommits.failing = d.id;
     HeldCommits.failingFrom = 0L;
-    List<Future<BatchResponse>> replies = twoBatchesInTheNextTick(d);
-    ExecutionException first = assertThrows(ExecutionException.class, replies.get(0)::get);
-    assertInstanceOf(StorageUnavailableException.class, first.getCause());
-    ExecutionException next = assertThrows(ExecutionException.class, replies.get(1)::get);
-    LedgerException refused = assertInstanceOf(LedgerException.class, next.getCause());
-    assertEquals(ErrorCode.SIZE_MISMATCH, refused.code());
-    assertEquals(0L, refused.extensions().get("verifiedSize"));
-    HeldCommits.failing = null;
-    assertEquals(4, postFrom(d, 0).get().verifiedSize(), "resent from the verified size");
+    firstFailedAndNextRefused(d, twoBatchesInTheNextTick(d));
   }
 
   @Test
@@ -305,15 +286,23 @@ class TickSequencerIT {
     assertEquals(2, ingest.formingTick(), "both batches of d1 in the tick formed meanwhile");
     HeldCommits.release.countDown();
     allConfirmed(held.get());
-    RecordOutcome original = first.get().outcomes().get(1);
-    List<RecordOutcome> outcomes = next.get().outcomes();
+    retryIsDuplicateOfFirst(first.get(), next.get());
+    assertEquals(List.of(), failedCommits, "no commit collided");
+    assertEquals(2, ingest.stages().snapshot().ticks(), "d1's batches committed in one tick");
+  }
+
+  /**
+   * The second record of {@code first} was stored, and {@code next} retried it first (its
+   * duplicate, at the original's number and message id) and then added a record that was stored.
+   */
+  private static void retryIsDuplicateOfFirst(BatchResponse first, BatchResponse next) {
+    RecordOutcome original = first.outcomes().get(1);
+    List<RecordOutcome> outcomes = next.outcomes();
     assertEquals(Outcome.CONFIRMED, original.outcome(), original.toString());
     assertEquals(Outcome.DUPLICATE, outcomes.get(0).outcome(), outcomes.toString());
     assertEquals(original.seq(), outcomes.get(0).seq(), "the original's number");
     assertEquals(original.messageId(), outcomes.get(0).messageId());
     assertEquals(Outcome.CONFIRMED, outcomes.get(1).outcome(), outcomes.toString());
-    assertEquals(List.of(), failedCommits, "no commit collided");
-    assertEquals(2, ingest.stages().snapshot().ticks(), "d1's batches committed in one tick");
   }
 
   /** The failures of commits from now on. */
