@@ -2,16 +2,13 @@ package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.server.events.RoomHub;
 import dev.danmakuledger.server.ingest.BatchAssembly.RoundWrites;
-import dev.danmakuledger.server.ingest.CollisionRounds.Solo;
 import dev.danmakuledger.server.ingest.RecordTriage.Candidate;
 import dev.danmakuledger.server.ingest.RoomAdmission.Slot;
 import dev.danmakuledger.server.ingest.StageTimes.Stage;
 import dev.danmakuledger.server.storage.AlertRow;
 import dev.danmakuledger.server.storage.BatchCommit;
-import dev.danmakuledger.server.storage.CommittedTick;
 import dev.danmakuledger.server.storage.LedgerStore;
 import dev.danmakuledger.server.storage.MessageRow;
-import dev.danmakuledger.server.storage.SlotTakenException;
 import dev.danmakuledger.server.storage.StaleDeviceException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import java.util.ArrayDeque;
@@ -19,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,13 +39,13 @@ import java.util.function.Consumer;
  * #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed, and under load a tick holds
  * what arrived while the previous one committed (group commit).
  *
- * <p>Failure isolation: a tick whose transaction fails is split in halves and each half committed
- * again, down to single batches, which commit through {@link CollisionRounds}; a batch whose plan
- * overlaps an earlier batch of its tick (a key or number both hold) commits alone after the tick. A
- * device's later batch that starts from the row its predecessor's tick leaves joins the tick being
- * formed, be it the one that holds its predecessor or the next one while that commits; it commits
- * only after its predecessor did, and is refused if that one failed (docs/architecture.md §5,
- * "Batches in flight"). A device's other batches wait for a later tick.
+ * <p>Failure isolation ({@link TickCommit}): a tick whose transaction fails is split in halves and
+ * each half committed again, down to single batches, which commit through {@link CollisionRounds};
+ * a batch whose plan overlaps an earlier batch of its tick (a key or number both hold) commits
+ * alone after the tick. A device's later batch that starts from the row its predecessor's tick
+ * leaves joins the tick being formed, be it the one that holds its predecessor or the next one
+ * while that commits; it commits only after its predecessor did, and is refused if that one failed
+ * (docs/architecture.md §5, "Batches in flight"). A device's other batches wait for a later tick.
  */
 final class TickSequencer implements AutoCloseable {
   /**
@@ -68,17 +64,21 @@ final class TickSequencer implements AutoCloseable {
    */
   record Committed(RoundWrites plan, Optional<AlertRow> queueAlert) {}
 
-  private record Waiting(
+  /**
+   * A batch handed to the sequencer: its reply, completed by the tick that commits it, and what to
+   * tell once it was admitted into a tick.
+   */
+  record Waiting(
       ReadyBatch batch,
       CompletableFuture<Committed> reply,
       Consumer<CompletableFuture<Committed>> admitted) {}
 
   /**
    * A batch's plan, assembled against what SQL holds and, for keys SQL did not hold yet, what the
-   * tick being committed meanwhile planned ({@code planned}): the plan stands only if that tick
-   * stored those rows as planned.
+   * tick being committed meanwhile or the device's earlier batches of the same tick planned ({@code
+   * planned}): the plan stands only if those rows are stored as planned.
    */
-  private record Assembled(
+  record Assembled(
       Waiting waiting,
       Map<String, List<Slot>> slots,
       RoundWrites plan,
@@ -142,8 +142,7 @@ final class TickSequencer implements AutoCloseable {
 
   private final LedgerStore store;
   private final RoomAdmission admission;
-  private final CollisionRounds solo;
-  private final RoomHub rooms;
+  private final TickCommit commits;
   private final StageTimes stages;
   private final Thread thread;
   private final Thread committer;
@@ -178,8 +177,8 @@ final class TickSequencer implements AutoCloseable {
       LedgerStore store, RoomAdmission admission, RoomHub rooms, StageTimes stages) {
     this.store = store;
     this.admission = admission;
-    this.solo = new CollisionRounds(store, admission, stages);
-    this.rooms = rooms;
+    this.commits =
+        new TickCommit(store, new CollisionRounds(store, admission, stages), rooms, stages);
     this.stages = stages;
     this.thread = new Thread(this::run, "tick-sequencer");
     this.thread.setDaemon(true);
@@ -203,6 +202,7 @@ final class TickSequencer implements AutoCloseable {
 
   void observedBy(StageObserver observer) {
     this.observer = Objects.requireNonNull(observer, "observer");
+    commits.observedBy(observer);
   }
 
   /**
@@ -349,7 +349,7 @@ final class TickSequencer implements AutoCloseable {
       }
       stages.countTick(); // before any of its replies completes
       try {
-        commit(tick);
+        commits.commit(tick.together(), tick.alone(), tick.known());
       } catch (RuntimeException | Error e) {
         for (Waiting w : tick.waiting()) {
           w.reply().completeExceptionally(e);
@@ -489,78 +489,6 @@ final class TickSequencer implements AutoCloseable {
     }
   }
 
-  /**
-   * Commits a tick on the committer thread: its batches together, then those that wait alone, in
-   * the order they were admitted.
-   */
-  private void commit(ReadyTick tick) {
-    commitTogether(tick.together(), tick.known());
-    for (Assembled a : tick.alone()) {
-      commitAlone(a, tick.known());
-    }
-  }
-
-  /**
-   * The batches of {@code part} whose plans stand: every row of another batch a plan counted on was
-   * stored as planned, or is planned by a batch before it in {@code part} (the same transaction
-   * stores both). The others, and their devices' later batches of {@code part}, are added to {@code
-   * alone} in order: they commit alone after the part, where their collisions are resolved against
-   * SQL.
-   */
-  private static List<Assembled> standing(List<Assembled> part, List<Assembled> alone) {
-    List<Assembled> out = new ArrayList<>(part.size());
-    Set<CompletableFuture<?>> earlier = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<String> demoted = new HashSet<>();
-    for (Assembled a : part) {
-      String device = a.waiting().batch().deviceId();
-      if (demoted.contains(device) || !stands(a.planned(), earlier)) {
-        demoted.add(device);
-        alone.add(a);
-      } else {
-        out.add(a);
-        earlier.add(a.waiting().reply());
-      }
-    }
-    return out;
-  }
-
-  private static boolean stands(
-      List<PlannedRows.Planned> planned, Set<CompletableFuture<?>> earlier) {
-    for (PlannedRows.Planned p : planned) {
-      if (p.owner().isDone() ? !p.stored() : !earlier.contains(p.owner())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The batches of {@code part} whose predecessors committed, or are in {@code part} before them
-   * (the same transaction commits both, in log order); the others fail with {@link
-   * InFlightBatches.PredecessorFailedException}, and the numbers Redis gave them are left to the
-   * gap sealer like those of any batch that failed after its admission.
-   */
-  private static List<Assembled> followingCommitted(List<Assembled> part) {
-    List<Assembled> out = new ArrayList<>(part.size());
-    Set<CompletableFuture<?>> earlier = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (Assembled a : part) {
-      CompletableFuture<?> predecessor = a.waiting().batch().predecessor();
-      Throwable failure =
-          predecessor != null && !predecessor.isDone() && earlier.contains(predecessor)
-              ? null
-              : a.waiting().batch().predecessorFailure();
-      if (failure == null) {
-        out.add(a);
-        earlier.add(a.waiting().reply());
-      } else {
-        a.waiting()
-            .reply()
-            .completeExceptionally(new InFlightBatches.PredecessorFailedException(failure));
-      }
-    }
-    return out;
-  }
-
   /** The keys Redis remembered: the only keys looked up in SQL before the commit. */
   private static List<String> remembered(List<Map<String, List<Slot>>> slots) {
     List<String> keys = new ArrayList<>();
@@ -595,74 +523,5 @@ final class TickSequencer implements AutoCloseable {
     }
     claimed.addAll(mine);
     return true;
-  }
-
-  /**
-   * Commits the batches of {@code admitted} whose predecessors committed in one transaction; when
-   * that fails, each half again, down to single batches, so one batch's failure fails no other
-   * batch but those that follow it.
-   */
-  private void commitTogether(List<Assembled> admitted, Map<String, MessageRow> known) {
-    List<Assembled> alone = new ArrayList<>();
-    List<Assembled> part = standing(followingCommitted(admitted), alone);
-    if (part.size() == 1) {
-      commitAlone(part.get(0), known);
-    } else if (part.size() > 1) {
-      commitPart(part, known);
-    }
-    for (Assembled a : alone) {
-      commitAlone(a, known);
-    }
-  }
-
-  /**
-   * Commits {@code part}, two batches or more whose predecessors committed and whose plans stand,
-   * in one transaction; when that fails, each half through {@link #commitTogether}.
-   */
-  private void commitPart(List<Assembled> part, Map<String, MessageRow> known) {
-    List<BatchCommit> commits = new ArrayList<>(part.size());
-    for (Assembled a : part) {
-      commits.add(a.commit());
-    }
-    long t0 = System.nanoTime();
-    StageObserver.Scope scope = observer.start(PipelineStage.COMMIT);
-    CommittedTick done;
-    try {
-      done = store.commitTick(commits);
-    } catch (StaleDeviceException | SlotTakenException | RuntimeException e) {
-      scope.failed(e);
-      scope.end();
-      stages.add(Stage.COMMIT, System.nanoTime() - t0);
-      int half = part.size() / 2;
-      commitTogether(part.subList(0, half), known);
-      commitTogether(part.subList(half, part.size()), known);
-      return;
-    }
-    scope.end();
-    stages.add(Stage.DEVICE_LOG, done.deviceLogNanos());
-    stages.add(Stage.MESSAGES, done.messagesNanos());
-    stages.add(Stage.COMMIT, done.commitNanos());
-    rooms.announce(done.confirmed());
-    for (int i = 0; i < part.size(); i++) {
-      Assembled a = part.get(i);
-      a.waiting().reply().complete(new Committed(a.plan(), done.queueAlerts().get(i)));
-    }
-  }
-
-  private void commitAlone(Assembled a, Map<String, MessageRow> known) {
-    if (followingCommitted(List.of(a)).isEmpty()) {
-      return;
-    }
-    StageObserver.Scope scope = observer.start(PipelineStage.COMMIT);
-    try {
-      Solo done = solo.commit(a.waiting().batch(), a.slots(), known);
-      scope.end();
-      rooms.announce(done.batch().confirmed());
-      a.waiting().reply().complete(new Committed(done.plan(), done.batch().queueAlert()));
-    } catch (StaleDeviceException | RuntimeException e) {
-      scope.failed(e);
-      scope.end();
-      a.waiting().reply().completeExceptionally(e);
-    }
   }
 }
