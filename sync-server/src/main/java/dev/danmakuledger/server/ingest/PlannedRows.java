@@ -108,14 +108,4 @@ final class PlannedRows {
     }
     return view;
   }
-
-  /** Whether every one of {@code planned} was stored as planned. */
-  static boolean allStored(List<Planned> planned) {
-    for (Planned p : planned) {
-      if (!p.stored()) {
-        return false;
-      }
-    }
-    return true;
-  }
 }

@@ -98,9 +98,11 @@ final class TickSequencer implements AutoCloseable {
     final List<Assembled> alone = new ArrayList<>();
     final Map<String, MessageRow> known = new HashMap<>();
     final Set<String> claimed = new HashSet<>();
-    final Set<String> devices = new HashSet<>();
 
-    /** The reply of each device's last batch in this tick: a batch chained behind it may join. */
+    /**
+     * The devices of this tick, each with the reply of its last batch in it: a batch chained behind
+     * that one may join.
+     */
     final Map<String, CompletableFuture<Committed>> last = new HashMap<>();
 
     /** Devices with a batch that commits alone: their later batches of the tick follow it. */
@@ -293,7 +295,7 @@ final class TickSequencer implements AutoCloseable {
     while (true) {
       if (ready == null || ready.waiting().size() != tick.waiting.size()) {
         // built again only when a top-up admitted more batches
-        for (String device : tick.devices) {
+        for (String device : tick.last.keySet()) {
           committing.put(device, number);
         }
         ready = tick.ready(number);
@@ -467,7 +469,6 @@ final class TickSequencer implements AutoCloseable {
           tick.aloneDevices.add(device);
         }
         tick.waiting.add(w);
-        tick.devices.add(device);
         tick.last.put(device, w.reply());
         tick.records += w.batch().records();
       }
