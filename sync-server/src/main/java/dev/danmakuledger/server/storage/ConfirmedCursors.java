@@ -6,12 +6,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Hands out confirmation cursors (docs/sync-server.md, "Room streams"): every message that becomes
@@ -71,7 +72,7 @@ final class ConfirmedCursors {
    */
   static Map<String, List<Confirmed>> assign(Connection c, List<MessageRow> rows)
       throws SQLException {
-    Map<String, List<MessageRow>> byRoom = new TreeMap<>();
+    Map<String, List<MessageRow>> byRoom = new HashMap<>();
     for (MessageRow m : rows) {
       if (m.status() == MessageStatus.CONFIRMED) {
         byRoom.computeIfAbsent(m.room(), r -> new ArrayList<>()).add(m);
@@ -80,23 +81,28 @@ final class ConfirmedCursors {
     if (byRoom.isEmpty()) {
       return Map.of();
     }
-    Map<String, List<Run>> planned = new TreeMap<>();
-    byRoom.forEach((room, confirmed) -> planned.put(room, runs(room, confirmed, 1)));
-    Map<String, Reserved> reserved = reserve(c, planned);
+    String[] rooms = byRoom.keySet().toArray(new String[0]);
+    Arrays.sort(rooms);
+    Map<String, List<Run>> planned = new HashMap<>(rooms.length * 2);
+    for (String room : rooms) {
+      planned.put(room, runs(room, byRoom.get(room), 1));
+    }
+    Map<String, Reserved> reserved = reserve(c, rooms, planned);
     List<Run> closing = new ArrayList<>();
-    Map<String, List<Confirmed>> out = new TreeMap<>();
-    for (Map.Entry<String, List<MessageRow>> e : byRoom.entrySet()) {
-      Reserved r = reserved.get(e.getKey());
+    Map<String, List<Confirmed>> out = new LinkedHashMap<>(rooms.length * 2);
+    for (int i = 0; i < rooms.length; i++) {
+      Reserved r = reserved.get(rooms[i]);
       r.closed().ifPresent(closing::add);
-      List<Run> runs = planned.get(e.getKey());
+      List<Run> runs = planned.get(rooms[i]);
       for (Run run : runs.subList(0, runs.size() - 1)) {
         closing.add(run.shift(r.first() - 1));
       }
-      List<Confirmed> confirmed = new ArrayList<>(e.getValue().size());
-      for (MessageRow m : e.getValue()) {
-        confirmed.add(new Confirmed(r.first() + confirmed.size(), m));
+      List<MessageRow> confirmed = byRoom.get(rooms[i]);
+      List<Confirmed> withCursors = new ArrayList<>(confirmed.size());
+      for (MessageRow m : confirmed) {
+        withCursors.add(new Confirmed(r.first() + withCursors.size(), m));
       }
-      out.put(e.getKey(), confirmed);
+      out.put(rooms[i], withCursors);
     }
     if (!closing.isEmpty()) {
       try (PreparedStatement ps = c.prepareStatement(INSERT_RUNS)) {
@@ -165,57 +171,57 @@ final class ConfirmedCursors {
 
   /**
    * Reserves the cursors of {@code planned} (each room's runs as if its first cursor were 1) in one
-   * upsert of every room's row, rooms in name order (no lock-order deadlocks), that returns the
-   * rows as it left them on MariaDB and is followed by one read of them elsewhere; the rows stay
-   * locked until the transaction ends.
+   * upsert of every room's row, {@code rooms} in name order (no lock-order deadlocks), that returns
+   * the rows as it left them on MariaDB and is followed by one read of them elsewhere; the rows
+   * stay locked until the transaction ends.
    */
-  private static Map<String, Reserved> reserve(Connection c, Map<String, List<Run>> planned)
-      throws SQLException {
+  private static Map<String, Reserved> reserve(
+      Connection c, String[] rooms, Map<String, List<Run>> planned) throws SQLException {
     String upsert =
         "INSERT INTO room_cursors (room, confirmed_cursor, run_cursor, run_offset) VALUES "
-            + String.join(",", Collections.nCopies(planned.size(), "(?, ?, ?, ?)"))
+            + String.join(",", Collections.nCopies(rooms.length, "(?, ?, ?, ?)"))
             + RESERVE_UPDATE;
-    Map<String, Reserved> reserved = new HashMap<>();
+    Map<String, Reserved> reserved = new HashMap<>(rooms.length * 2);
     if (c.getMetaData().getDatabaseProductName().equals("MariaDB")) {
       // MariaDB returns the rows as the upsert left them: no read after it
       try (PreparedStatement ps = c.prepareStatement(upsert + " RETURNING " + RESERVED)) {
-        bindPlanned(ps, planned);
+        bindPlanned(ps, rooms, planned);
         try (ResultSet rs = ps.executeQuery()) {
           readReserved(rs, planned, reserved);
         }
       }
     } else {
       try (PreparedStatement ps = c.prepareStatement(upsert)) {
-        bindPlanned(ps, planned);
+        bindPlanned(ps, rooms, planned);
         ps.executeUpdate();
       }
-      String marks = String.join(",", Collections.nCopies(planned.size(), "?"));
+      String marks = String.join(",", Collections.nCopies(rooms.length, "?"));
       try (PreparedStatement ps =
           c.prepareStatement(
               "SELECT " + RESERVED + " FROM room_cursors WHERE room IN (" + marks + ")")) {
-        int i = 1;
-        for (String room : planned.keySet()) {
-          ps.setString(i++, room);
+        for (int i = 0; i < rooms.length; i++) {
+          ps.setString(i + 1, rooms[i]);
         }
         try (ResultSet rs = ps.executeQuery()) {
           readReserved(rs, planned, reserved);
         }
       }
     }
-    if (reserved.size() != planned.size()) {
+    if (reserved.size() != rooms.length) {
       throw new IllegalStateException(
-          "room_cursors: got " + reserved.size() + " rows, want " + planned.size());
+          "room_cursors: got " + reserved.size() + " rows, want " + rooms.length);
     }
     return reserved;
   }
 
-  private static void bindPlanned(PreparedStatement ps, Map<String, List<Run>> planned)
-      throws SQLException {
+  /** Binds each room's row of the upsert, {@code rooms} in name order. */
+  private static void bindPlanned(
+      PreparedStatement ps, String[] rooms, Map<String, List<Run>> planned) throws SQLException {
     int i = 1;
-    for (Map.Entry<String, List<Run>> e : planned.entrySet()) {
-      List<Run> runs = e.getValue();
+    for (String room : rooms) {
+      List<Run> runs = planned.get(room);
       Run last = runs.get(runs.size() - 1);
-      ps.setString(i++, e.getKey());
+      ps.setString(i++, room);
       ps.setLong(i++, last.lastCursor());
       ps.setLong(i++, last.firstCursor());
       ps.setLong(i++, last.offset());
