@@ -27,8 +27,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * for every room of the tick. A device may have several batches in a tick, each continuing the one
  * before it ("Batches in flight"): its row is then written once per batch, in log order, each
  * update checking the version the one before it left.
+ *
+ * <p>Either way a transaction writes its message rows, and they take their cursors, in (room, seq)
+ * order. Its rows are confirmed at once, so their order within it is free; seq order inserts them
+ * in primary-key order and keeps a room's cursors one run ({@link ConfirmedCursors}) where the
+ * batches of several devices interleave their numbers, which in device order would close a run (one
+ * more row of {@code confirmation_runs}) at every turn.
  */
 final class BatchWriter {
+  /** The order a transaction writes its message rows in and gives them their cursors. */
+  private static final Comparator<MessageRow> KEY_ORDER =
+      Comparator.comparing(MessageRow::room).thenComparingLong(MessageRow::seq);
+
   private final Jdbc jdbc;
   private final Clock clock;
 
@@ -130,8 +140,9 @@ final class BatchWriter {
                 long t2 = System.nanoTime();
                 Map<String, List<Confirmed>> ranges = Map.of();
                 if (!messages.isEmpty()) {
-                  MessageStore.insert(c, messages, now);
-                  ranges = ConfirmedCursors.assign(c, messages);
+                  List<MessageRow> rows = inKeyOrder(messages);
+                  MessageStore.insert(c, rows, now);
+                  ranges = ConfirmedCursors.assign(c, rows);
                 }
                 statements[0] = t1 - t0;
                 statements[1] = System.nanoTime() - t2;
@@ -162,6 +173,13 @@ final class BatchWriter {
       }
       throw Jdbc.failure("commit tick of " + batches.size() + " batches", e);
     }
+  }
+
+  /** {@code rows} in (room, seq) order: the order a transaction writes and confirms them in. */
+  private static List<MessageRow> inKeyOrder(List<MessageRow> rows) {
+    List<MessageRow> out = new ArrayList<>(rows);
+    out.sort(KEY_ORDER);
+    return out;
   }
 
   /**
@@ -196,8 +214,9 @@ final class BatchWriter {
                 long t2 = System.nanoTime();
                 Map<String, List<Confirmed>> ranges = Map.of();
                 if (!batch.messages().isEmpty()) {
-                  MessageStore.insert(c, batch.messages(), now);
-                  ranges = ConfirmedCursors.assign(c, batch.messages());
+                  List<MessageRow> rows = inKeyOrder(batch.messages());
+                  MessageStore.insert(c, rows, now);
+                  ranges = ConfirmedCursors.assign(c, rows);
                 }
                 statements[0] = t1 - t0;
                 statements[1] = System.nanoTime() - t2;

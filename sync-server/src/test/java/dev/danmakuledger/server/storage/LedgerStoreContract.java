@@ -557,6 +557,56 @@ abstract class LedgerStoreContract {
   }
 
   @Test
+  void aTicksRowsTakeTheirRoomsCursorsInSeqOrderAsOneRunWhereverDevicesInterleave()
+      throws Exception {
+    DeviceRow d1 = enrolled("d1");
+    DeviceRow d2 = enrolled("d2");
+    BatchCommit first =
+        commitOf(d1, 2, List.of(message("r", 1, "k1", "a", MessageStatus.CONFIRMED)));
+    BatchCommit second =
+        commitOf(first.device(), 3, List.of(message("r", 3, "k3", "c", MessageStatus.CONFIRMED)));
+    BatchCommit other =
+        commitOf(d2, 1, List.of(message("r", 2, "k2", "b", MessageStatus.CONFIRMED)));
+    List<ConfirmedFeed.Confirmed> ticked =
+        store.commitTick(List.of(first, other, second)).confirmed().get("r");
+    assertEquals(List.of(1L, 2L, 3L), ticked.stream().map(c -> c.message().seq()).toList());
+    assertEquals(
+        List.of(1L, 2L, 3L), ticked.stream().map(ConfirmedFeed.Confirmed::cursor).toList());
+
+    // a batch alone too: its rows given as 5, 4 take cursors 4, 5 in seq order
+    List<ConfirmedFeed.Confirmed> alone =
+        store
+            .commit(
+                commitOf(
+                    other.device(),
+                    2,
+                    List.of(
+                        message("r", 5, "k5", "e", MessageStatus.CONFIRMED),
+                        message("r", 4, "k4", "d", MessageStatus.CONFIRMED))))
+            .confirmed()
+            .get("r");
+    assertEquals(List.of(4L, 5L), alone.stream().map(c -> c.message().seq()).toList());
+    assertEquals(new ConfirmedFeed(db).after("r", 0, 0, 10), List.copyOf(concat(ticked, alone)));
+    assertEquals(0, confirmationRuns(), "seqs 1..5 are one run, open in the room's cursor row");
+  }
+
+  private static List<ConfirmedFeed.Confirmed> concat(
+      List<ConfirmedFeed.Confirmed> a, List<ConfirmedFeed.Confirmed> b) {
+    List<ConfirmedFeed.Confirmed> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private long confirmationRuns() throws Exception {
+    try (java.sql.Connection c = db.dataSource().getConnection();
+        java.sql.ResultSet rs =
+            c.createStatement().executeQuery("SELECT COUNT(*) FROM confirmation_runs")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
   void aTickRefusesABatchThatDoesNotContinueItsDevicesBatchBeforeIt() throws Exception {
     DeviceRow d1 = enrolled("d1");
     BatchCommit first = commitOf(d1, 2, List.of());
