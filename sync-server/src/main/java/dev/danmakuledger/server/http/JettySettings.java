@@ -6,12 +6,14 @@ import io.javalin.config.JavalinConfig;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * How the API's Jetty runs under the admission limits (docs/operations.md, "Admission limits"):
- * threads, header size, minimum body rate, idle timeout, and the container's own errors as
- * problem+json.
+ * threads, header size, minimum body rate, idle timeout, the listen backlog, and the container's
+ * own errors as problem+json.
  */
 final class JettySettings {
   /** Request threads kept when idle. */
@@ -19,6 +21,15 @@ final class JettySettings {
 
   /** How long a request thread beyond {@link #MIN_THREADS} lives idle, in ms. */
   private static final int THREAD_IDLE_MS = 60_000;
+
+  /**
+   * Connections the kernel completes and holds until the acceptor takes them (the listen backlog,
+   * capped by the kernel's {@code net.core.somaxconn}). Jetty's default hands the JDK's 50, and a
+   * venue's terminals connecting at once overflow it whenever the acceptor thread waits for a core:
+   * the kernel drops their handshakes and each retries a second later, a second added to its first
+   * batch (docs/operations.md, "Admission limits").
+   */
+  static final int ACCEPT_QUEUE = 1024;
 
   private JettySettings() {}
 
@@ -47,7 +58,22 @@ final class JettySettings {
     cfg.router.ignoreTrailingSlashes = true;
     cfg.http.prefer405over404 = true;
     ContainerErrors errors = new ContainerErrors(json);
-    cfg.jetty.modifyServer(server -> server.setErrorHandler(errors));
+    cfg.jetty.modifyServer(
+        server -> {
+          server.setErrorHandler(errors);
+          // Javalin adds its connector after this and before it starts the server
+          server.addEventListener(
+              new LifeCycle.Listener() {
+                @Override
+                public void lifeCycleStarting(LifeCycle event) {
+                  for (Connector c : server.getConnectors()) {
+                    if (c instanceof ServerConnector connector) {
+                      connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                    }
+                  }
+                }
+              });
+        });
     cfg.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errors));
     cfg.jetty.threadPool = pool;
     cfg.jetty.modifyHttpConfiguration(
