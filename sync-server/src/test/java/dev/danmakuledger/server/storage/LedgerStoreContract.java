@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.danmakuledger.protocol.wire.Outcome;
 import dev.danmakuledger.server.ingest.GapSealer;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -586,21 +588,15 @@ abstract class LedgerStoreContract {
             .confirmed()
             .get("r");
     assertEquals(List.of(4L, 5L), alone.stream().map(c -> c.message().seq()).toList());
-    assertEquals(new ConfirmedFeed(db).after("r", 0, 0, 10), List.copyOf(concat(ticked, alone)));
+    List<ConfirmedFeed.Confirmed> both = new ArrayList<>(ticked);
+    both.addAll(alone);
+    assertEquals(both, new ConfirmedFeed(db).after("r", 0, 0, 10), "what a stream reads back");
     assertEquals(0, confirmationRuns(), "seqs 1..5 are one run, open in the room's cursor row");
   }
 
-  private static List<ConfirmedFeed.Confirmed> concat(
-      List<ConfirmedFeed.Confirmed> a, List<ConfirmedFeed.Confirmed> b) {
-    List<ConfirmedFeed.Confirmed> out = new ArrayList<>(a);
-    out.addAll(b);
-    return out;
-  }
-
   private long confirmationRuns() throws Exception {
-    try (java.sql.Connection c = db.dataSource().getConnection();
-        java.sql.ResultSet rs =
-            c.createStatement().executeQuery("SELECT COUNT(*) FROM confirmation_runs")) {
+    try (Connection c = db.dataSource().getConnection();
+        ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM confirmation_runs")) {
       rs.next();
       return rs.getLong(1);
     }
