@@ -97,7 +97,14 @@ final class TickSequencer implements AutoCloseable {
     final List<Assembled> together = new ArrayList<>();
     final List<Assembled> alone = new ArrayList<>();
     final Map<String, MessageRow> known = new HashMap<>();
-    final Set<String> claimed = new HashSet<>();
+
+    /**
+     * The numbers and the keys the batches that commit together write ({@link
+     * TickSequencer#claim}).
+     */
+    final Set<RoomNumber> claimedNumbers = new HashSet<>();
+
+    final Set<String> claimedKeys = new HashSet<>();
 
     /**
      * The devices of this tick, each with the reply of its last batch in it: a batch chained behind
@@ -457,9 +464,7 @@ final class TickSequencer implements AutoCloseable {
                 PlannedRows.with(tick.known, planned),
                 Map.of());
         Assembled a = new Assembled(w, slots.get(i), plan, planned);
-        if (!tick.aloneDevices.contains(device)
-            && plan.clashes().isEmpty()
-            && claim(plan, tick.claimed)) {
+        if (!tick.aloneDevices.contains(device) && plan.clashes().isEmpty() && claim(plan, tick)) {
           tick.together.add(a);
           tick.plannedBy
               .computeIfAbsent(device, d -> new PlannedRows.Builder())
@@ -505,24 +510,34 @@ final class TickSequencer implements AutoCloseable {
     return keys;
   }
 
+  /** A number of a room. */
+  private record RoomNumber(String room, long seq) {}
+
   /**
-   * Claims the keys and numbers {@code plan} writes unless an earlier plan of the tick holds one of
-   * them (then the plan commits alone, after the tick, and its collision is resolved there).
+   * Claims the keys and numbers {@code plan} writes unless an earlier plan of {@code tick} holds
+   * one of them (then the plan commits alone, after the tick, and its collision is resolved there).
    */
-  private static boolean claim(RoundWrites plan, Set<String> claimed) {
-    List<String> mine = new ArrayList<>(plan.messages().size() * 2);
+  private static boolean claim(RoundWrites plan, Forming tick) {
+    List<RoomNumber> numbers = new ArrayList<>(plan.messages().size());
+    List<String> keys = new ArrayList<>(plan.messages().size());
     for (MessageRow m : plan.messages()) {
-      mine.add("#" + m.room() + '\u0000' + m.seq());
+      numbers.add(new RoomNumber(m.room(), m.seq()));
       if (m.idempotencyKey() != null) {
-        mine.add("k" + m.idempotencyKey());
+        keys.add(m.idempotencyKey());
       }
     }
-    for (String c : mine) {
-      if (claimed.contains(c)) {
+    for (RoomNumber n : numbers) {
+      if (tick.claimedNumbers.contains(n)) {
         return false;
       }
     }
-    claimed.addAll(mine);
+    for (String k : keys) {
+      if (tick.claimedKeys.contains(k)) {
+        return false;
+      }
+    }
+    tick.claimedNumbers.addAll(numbers);
+    tick.claimedKeys.addAll(keys);
     return true;
   }
 }
