@@ -144,10 +144,13 @@ class LinkProxyTest {
         Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
       s.setSoTimeout(10_000);
       InputStream in = s.getInputStream();
+      // echo until the link drops (a drop every 50 ms on average), not a fixed number of bytes:
+      // a fast machine echoes a thousand bytes before the first drop
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       assertThrows(
           IOException.class,
           () -> {
-            for (int i = 0; i < 1000; i++) {
+            while (System.nanoTime() < deadline) {
               s.getOutputStream().write(1);
               if (in.read() < 0) {
                 throw new IOException("closed");
