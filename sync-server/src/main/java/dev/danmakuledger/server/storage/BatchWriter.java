@@ -4,6 +4,7 @@ import dev.danmakuledger.server.storage.ConfirmedFeed.Confirmed;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +48,8 @@ final class BatchWriter {
     this.clock = clock;
   }
 
-  /** What the batch transaction gave out; the alerts by the index of the batch that raised one. */
-  private record Written(Map<String, List<Confirmed>> confirmed, Map<Integer, AlertRow> alerts) {}
+  /** What the batch transaction gave out; the alert each batch's queue report raised, in order. */
+  private record Written(Map<String, List<Confirmed>> confirmed, List<Optional<AlertRow>> alerts) {}
 
   /** Thrown inside the batch transaction when the optimistic lock fails. */
   private static final class StaleRow extends RuntimeException {
@@ -128,12 +129,12 @@ final class BatchWriter {
                     reporting.add(order.get(i));
                   }
                 }
-                Map<Integer, AlertRow> alerts = new TreeMap<>();
+                List<Optional<AlertRow>> alerts =
+                    new ArrayList<>(Collections.nCopies(batches.size(), Optional.empty()));
                 List<DeviceSyncStates.Recorded> recorded =
                     DeviceSyncStates.recordTickIn(c, reports);
                 for (int i = 0; i < recorded.size(); i++) {
-                  int batch = reporting.get(i);
-                  recorded.get(i).newAlert().ifPresent(a -> alerts.put(batch, a));
+                  alerts.set(reporting.get(i), recorded.get(i).newAlert());
                 }
                 CounterStore.add(
                     c, counters, ThreadLocalRandom.current().nextInt(CounterStore.SHARDS));
@@ -149,13 +150,9 @@ final class BatchWriter {
                 return new Written(ranges, alerts);
               });
       long total = System.nanoTime() - start;
-      List<Optional<AlertRow>> alerts = new ArrayList<>(batches.size());
-      for (int i = 0; i < batches.size(); i++) {
-        alerts.add(Optional.ofNullable(written.alerts().get(i)));
-      }
       return new CommittedTick(
           written.confirmed(),
-          alerts,
+          written.alerts(),
           statements[0],
           statements[1],
           Math.max(0, total - statements[0] - statements[1]));
@@ -204,12 +201,10 @@ final class BatchWriter {
                   throw new StaleRow(id);
                 }
                 long t1 = System.nanoTime();
-                Map<Integer, AlertRow> queueAlert = new TreeMap<>();
-                if (batch.queue() != null) {
-                  DeviceSyncStates.recordIn(c, batch.queue())
-                      .newAlert()
-                      .ifPresent(a -> queueAlert.put(0, a));
-                }
+                Optional<AlertRow> queueAlert =
+                    batch.queue() == null
+                        ? Optional.empty()
+                        : DeviceSyncStates.recordIn(c, batch.queue()).newAlert();
                 CounterStore.add(c, batch.counterDeltas(), CounterStore.shard(id));
                 long t2 = System.nanoTime();
                 Map<String, List<Confirmed>> ranges = Map.of();
@@ -220,7 +215,7 @@ final class BatchWriter {
                 }
                 statements[0] = t1 - t0;
                 statements[1] = System.nanoTime() - t2;
-                return new Written(ranges, queueAlert);
+                return new Written(ranges, List.of(queueAlert));
               });
       long total = System.nanoTime() - start;
       return new CommittedBatch(
@@ -228,7 +223,7 @@ final class BatchWriter {
           statements[0],
           statements[1],
           total - statements[0] - statements[1],
-          Optional.ofNullable(written.alerts().get(0)));
+          written.alerts().get(0));
     } catch (StaleRow e) {
       throw new StaleDeviceException(
           id, "device " + id + " changed since version " + batch.expectedVersion(), null);
