@@ -310,7 +310,9 @@ public final class LiveBenchmark {
     Map<Long, Long> acked = new ConcurrentHashMap<>();
     Latencies sse = new Latencies();
     HttpResponse<Stream<String>> stream = subscribe(b.baseUri(), room);
-    Thread viewer = new Thread(() -> view(stream, acked, sse), "live-viewer");
+    Map<Long, Long> replied = new ConcurrentHashMap<>();
+    Map<Long, Long> seen = new ConcurrentHashMap<>();
+    Thread viewer = new Thread(() -> view(stream, acked, seen, sse), "live-viewer");
     viewer.setDaemon(true);
     viewer.start();
     List<LiveDevice> enrolled = new ArrayList<>();
@@ -327,7 +329,7 @@ public final class LiveBenchmark {
     ServedBatches servedBefore = scrapeOrNull(a.baseUri(), http, log);
     CpuUse cpuBefore = CpuUse.now();
     long started = System.nanoTime();
-    LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked);
+    LiveDevice.Run r = LiveDevice.runAll(enrolled, room, rate, duration, linger, acked, replied);
     CpuUse cpuAtEnd = r.cpuAtEnd() != null ? r.cpuAtEnd() : CpuUse.now();
     double jitShare = cpuAtEnd.roleShareSince(cpuBefore, "JIT", System.nanoTime() - started);
     String cpu = cpuAtEnd.perRecordSince(cpuBefore, r.sent()).replace("/record", " a message");
@@ -399,6 +401,7 @@ public final class LiveBenchmark {
             ? "the JIT's share of a core not measured (no /proc)"
             : String.format(
                 Locale.ROOT, "the JIT compiled on %.0f%% of a core", out.jitShare() * 100));
+    log.println("live: where ack->SSE goes: " + legs(r, replied, seen));
     log.println("live: instance A's stages (server ms): " + stages);
     log.println("live: instance A answered batches (its danmaku_batch_seconds) " + served);
     log.println("live: " + cpu + " (the devices, both instances and the viewer share the JVM)");
@@ -486,8 +489,41 @@ public final class LiveBenchmark {
         .get();
   }
 
+  /**
+   * The legs of a message's way: from when it was due until its batch was posted (the linger, or
+   * the answer to the device's batch in flight; the capture thread's own delay, on cores the
+   * devices share with the servers, shown apart), the batch's round trip, and from the device's
+   * answer until the viewer's receipt (negative when the viewer had it first).
+   */
+  private static String legs(LiveDevice.Run r, Map<Long, Long> replied, Map<Long, Long> seen) {
+    Latencies afterAnswer = new Latencies();
+    seen.forEach(
+        (n, at) -> {
+          Long answered = replied.get(n);
+          if (answered != null) {
+            afterAnswer.add(at - answered);
+          }
+        });
+    return String.format(
+        Locale.ROOT,
+        "due->posted p50 %.1f ms p99 %.1f ms (of which the capture thread late p50 %.1f ms p99"
+            + " %.1f ms); batch round trip p50 %.1f ms p99 %.1f ms; answer->SSE p50 %.1f ms p99"
+            + " %.1f ms (negative: the viewer first)",
+        r.waited().percentileMs(50),
+        r.waited().percentileMs(99),
+        r.late().percentileMs(50),
+        r.late().percentileMs(99),
+        r.roundTrips().percentileMs(50),
+        r.roundTrips().percentileMs(99),
+        afterAnswer.percentileMs(50),
+        afterAnswer.percentileMs(99));
+  }
+
   private static void view(
-      HttpResponse<Stream<String>> stream, Map<Long, Long> acked, Latencies out) {
+      HttpResponse<Stream<String>> stream,
+      Map<Long, Long> acked,
+      Map<Long, Long> seen,
+      Latencies out) {
     try {
       stream
           .body()
@@ -499,7 +535,9 @@ public final class LiveBenchmark {
                 }
                 Matcher m = MARK.matcher(line);
                 if (m.find()) {
-                  Long at = acked.remove(Long.parseLong(m.group(1)));
+                  long n = Long.parseLong(m.group(1));
+                  seen.put(n, now);
+                  Long at = acked.remove(n);
                   if (at != null) {
                     synchronized (out) {
                       out.add(now - at);

@@ -36,8 +36,8 @@ import java.util.concurrent.locks.LockSupport;
 final class LiveDevice {
   private static final int BATCH = 500;
 
-  /** One pending capture. */
-  private record Pending(long n, long dueNanos) {}
+  /** One pending capture: its number, when it was due and when its capture thread made it. */
+  private record Pending(long n, long dueNanos, long capturedNanos) {}
 
   /**
    * What one run did.
@@ -51,6 +51,9 @@ final class LiveDevice {
    *     offered)
    * @param maxBacklog the most captures pending at once
    * @param roundTrips the time of each batch's POST until its answer (with every attempt it took)
+   * @param waited each capture's time from when it was due until its batch was posted: the linger,
+   *     or the answer to the device's batch in flight
+   * @param late each capture's time from when it was due until its capture thread made it
    * @param resends batches sent again because their connection was cut before the answer
    * @param cpuAtEnd the JVM's CPU use once every capture was acknowledged, read while the devices'
    *     threads were still alive (so that their time counts as theirs), or null for one device's
@@ -62,6 +65,8 @@ final class LiveDevice {
       double achieved,
       long maxBacklog,
       Latencies roundTrips,
+      Latencies waited,
+      Latencies late,
       long resends,
       CpuUse cpuAtEnd) {}
 
@@ -97,11 +102,44 @@ final class LiveDevice {
   }
 
   /**
+   * Where the devices of one run start: each device's threads wait here until every device's are
+   * up, so that none of the schedule passes while threads are still being created.
+   */
+  private static final class StartLine {
+    private final CountDownLatch ready;
+    private final CountDownLatch go = new CountDownLatch(1);
+    private volatile long start;
+
+    StartLine(int devices) {
+      ready = new CountDownLatch(devices);
+    }
+
+    /** Called once by each device when its threads are up; returns the run's start. */
+    long arrive() throws InterruptedException {
+      ready.countDown();
+      return await();
+    }
+
+    long await() throws InterruptedException {
+      go.await();
+      return start;
+    }
+
+    void release() throws InterruptedException {
+      ready.await();
+      start = System.nanoTime();
+      go.countDown();
+    }
+  }
+
+  /**
    * {@code devices} capturing {@code rate} messages a second between them (each an equal share,
-   * each on threads of its own) into {@code room} for {@code duration}, as {@link #run} does;
-   * numbers interleave so that each message's number is unique. Returns once every capture of every
-   * device was acknowledged; the achieved rate is over the time until the last device's last
-   * acknowledgement.
+   * each on threads of its own) into {@code room} for {@code duration}, as {@link #run} does.
+   * Numbers and due times interleave: message n is due {@code n / rate} seconds after the start,
+   * whichever device captures it, so the devices together capture at the offered rate evenly, as
+   * one device would, and no two capture at the same moment. The clock starts once every device's
+   * threads are up. Returns once every capture of every device was acknowledged; the achieved rate
+   * is over the time until the last device's last acknowledgement.
    */
   static Run runAll(
       List<LiveDevice> devices,
@@ -109,10 +147,11 @@ final class LiveDevice {
       int rate,
       Duration duration,
       Duration linger,
-      Map<Long, Long> acked)
+      Map<Long, Long> acked,
+      Map<Long, Long> replied)
       throws IOException, InterruptedException {
-    long start = System.nanoTime();
     int n = devices.size();
+    StartLine line = new StartLine(n);
     CountDownLatch measured = new CountDownLatch(1);
     AtomicLong threads = new AtomicLong();
     ExecutorService pool =
@@ -123,15 +162,20 @@ final class LiveDevice {
       for (int d = 0; d < n; d++) {
         LiveDevice device = devices.get(d);
         int first = d;
-        double share = (double) rate / n;
         runs.add(
             pool.submit(
-                () -> device.run(room, share, duration, linger, acked, start, first, n, measured)));
+                () ->
+                    device.run(
+                        room, rate, duration, linger, acked, replied, line, first, n, measured)));
       }
+      line.release();
+      long start = line.await();
       long sent = 0;
       long resends = 0;
       long maxBacklog = 0;
       Latencies roundTrips = new Latencies();
+      Latencies waited = new Latencies();
+      Latencies late = new Latencies();
       for (Future<Run> f : runs) {
         Run r;
         try {
@@ -143,12 +187,15 @@ final class LiveDevice {
         resends += r.resends();
         maxBacklog = Math.max(maxBacklog, r.maxBacklog());
         roundTrips.merge(r.roundTrips());
+        waited.merge(r.waited());
+        late.merge(r.late());
       }
       long done = System.nanoTime();
       CpuUse cpu = CpuUse.now();
       double window = duration.toNanos() / 1e9;
       double draining = Math.max(window, (done - start - linger.toNanos()) / 1e9);
-      return new Run(sent, sent / window, sent / draining, maxBacklog, roundTrips, resends, cpu);
+      return new Run(
+          sent, sent / window, sent / draining, maxBacklog, roundTrips, waited, late, resends, cpu);
     } finally {
       measured.countDown();
       pool.shutdownNow();
@@ -156,19 +203,21 @@ final class LiveDevice {
   }
 
   /**
-   * Captures {@code rate} messages a second into {@code room} for {@code duration} from {@code
-   * start}, syncing with {@code linger}; capture k gets the number {@code firstNumber + k * step},
-   * and its due time goes into {@code acked} under that number before it is sent. Returns once
-   * every capture was acknowledged by the server; its capture thread ends once {@code measured} is
-   * counted down.
+   * Captures into {@code room} for {@code duration} from the start of {@code line}, syncing with
+   * {@code linger}: capture k gets the number {@code n = firstNumber + k * step} and is due {@code
+   * n / rate} seconds after the start ({@code rate} being all devices' together). Its due time goes
+   * into {@code acked} under its number before it is sent, and the time its batch was answered into
+   * {@code replied} after. Returns once every capture was acknowledged by the server; its capture
+   * thread ends once {@code measured} is counted down.
    */
   Run run(
       String room,
-      double rate,
+      int rate,
       Duration duration,
       Duration linger,
       Map<Long, Long> acked,
-      long start,
+      Map<Long, Long> replied,
+      StartLine line,
       long firstNumber,
       long step,
       CountDownLatch measured)
@@ -177,13 +226,21 @@ final class LiveDevice {
     AtomicBoolean capturing = new AtomicBoolean(true);
     AtomicLong captured = new AtomicLong();
     Thread sender = Thread.currentThread();
-    long end = start + duration.toNanos();
-    long period = Math.round(1_000_000_000L / rate);
+    double perMessage = 1e9 / rate;
     Thread capture =
         new Thread(
             () -> {
+              long start;
+              try {
+                start = line.await();
+              } catch (InterruptedException e) {
+                capturing.set(false);
+                return;
+              }
+              long end = start + duration.toNanos();
               for (long k = 0; ; k++) {
-                long due = start + k * period;
+                long n = firstNumber + k * step;
+                long due = start + Math.round(n * perMessage);
                 if (due >= end) {
                   capturing.set(false);
                   try {
@@ -197,9 +254,8 @@ final class LiveDevice {
                 if (wait > 0) {
                   LockSupport.parkNanos(wait);
                 }
-                long n = firstNumber + k * step;
                 acked.put(n, due);
-                queue.add(new Pending(n, due));
+                queue.add(new Pending(n, due, System.nanoTime()));
                 captured.incrementAndGet();
                 if (queue.size() >= BATCH - 1) {
                   LockSupport.unpark(sender);
@@ -209,9 +265,13 @@ final class LiveDevice {
             CpuUse.DEVICE_THREAD + "capture");
     capture.setDaemon(true);
     capture.start();
+    long start = line.arrive();
+    long end = start + duration.toNanos();
     long maxBacklog = 0;
     long resends = 0;
     Latencies roundTrips = new Latencies();
+    Latencies waited = new Latencies();
+    Latencies late = new Latencies();
     long millis = System.currentTimeMillis();
     while (capturing.get() || !queue.isEmpty()) {
       Pending first = queue.poll(50, TimeUnit.MILLISECONDS);
@@ -255,6 +315,10 @@ final class LiveDevice {
       }
       var request = device.append(drafts);
       long posted = System.nanoTime();
+      for (Pending p : batch) {
+        waited.add(posted - p.dueNanos());
+        late.add(p.capturedNanos() - p.dueNanos());
+      }
       LedgerClient.Reply<?> r = null;
       for (int attempt = 1; r == null; attempt++) {
         try {
@@ -269,7 +333,11 @@ final class LiveDevice {
           LockSupport.parkNanos(Math.min(1_000, 10L << attempt) * 1_000_000L);
         }
       }
-      roundTrips.add(System.nanoTime() - posted);
+      long answered = System.nanoTime();
+      roundTrips.add(answered - posted);
+      for (Pending p : batch) {
+        replied.put(p.n(), answered);
+      }
       if (!r.ok()) {
         throw new IOException("batch failed: " + r.code());
       }
@@ -283,6 +351,8 @@ final class LiveDevice {
         captured.get() / draining,
         maxBacklog,
         roundTrips,
+        waited,
+        late,
         resends,
         null);
   }
