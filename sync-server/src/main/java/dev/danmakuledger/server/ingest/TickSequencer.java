@@ -35,9 +35,11 @@ import java.util.function.Consumer;
  * plan against one SQL lookup of the keys Redis remembered; the committer thread then commits them
  * in one transaction, broadcasts what committed and releases every waiting request. The two threads
  * overlap: the next tick is admitted and assembled while the last one commits, and is handed over
- * when that commit is done. A tick closes when nothing more is ready or before it would pass {@link
- * #MAX_TICK_RECORDS}: a lone batch on an idle server is not delayed, and under load a tick holds
- * what arrived while the previous one committed (group commit).
+ * when that commit is done. A tick closes before it would pass {@link #MAX_TICK_RECORDS}; it is
+ * handed over once the committer is free and the tick is gathered: a lone batch on an idle server
+ * is not delayed, under load a tick holds what arrived while the previous one committed (group
+ * commit), and when small batches of many devices arrive faster than ticks commit it waits a little
+ * for more of them ({@link TickGathering}), so that a tick's fixed cost is shared.
  *
  * <p>Failure isolation ({@link TickCommit}): a tick whose transaction fails is split in halves and
  * each half committed again, down to single batches, which commit through {@link CollisionRounds};
@@ -71,7 +73,8 @@ final class TickSequencer implements AutoCloseable {
   record Waiting(
       ReadyBatch batch,
       CompletableFuture<Committed> reply,
-      Consumer<CompletableFuture<Committed>> admitted) {}
+      Consumer<CompletableFuture<Committed>> admitted,
+      long submittedNanos) {}
 
   /**
    * A batch's plan, assembled against what SQL holds and, for keys SQL did not hold yet, what the
@@ -123,6 +126,9 @@ final class TickSequencer implements AutoCloseable {
 
     long records;
 
+    /** When the oldest batch of the tick was submitted ({@link System#nanoTime}). */
+    long oldest = Long.MAX_VALUE;
+
     ReadyTick ready(long number) {
       return new ReadyTick(
           number,
@@ -167,6 +173,12 @@ final class TickSequencer implements AutoCloseable {
 
   /** Ticks handed to the committer so far; touched by the sequencer thread only. */
   private long ticks;
+
+  /** Whether a tick waits for more batches; touched by the sequencer thread only. */
+  private final TickGathering gathering = new TickGathering();
+
+  /** When the committer last finished a tick ({@link System#nanoTime}). */
+  private volatile long committedAt = System.nanoTime() - TickGathering.ACTIVE_NANOS;
 
   /**
    * The messages the tick handed to the committer last plans to store, by key; touched by the
@@ -227,7 +239,11 @@ final class TickSequencer implements AutoCloseable {
   CompletableFuture<Committed> submit(
       ReadyBatch batch, Consumer<CompletableFuture<Committed>> admitted) {
     Waiting w =
-        new Waiting(batch, new CompletableFuture<>(), Objects.requireNonNull(admitted, "admitted"));
+        new Waiting(
+            batch,
+            new CompletableFuture<>(),
+            Objects.requireNonNull(admitted, "admitted"),
+            System.nanoTime());
     queue.add(w);
     if (closed) {
       w.reply().completeExceptionally(stopped());
@@ -292,14 +308,32 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * Hands {@code tick} to the committer as soon as it is free; until then admits every batch that
-   * becomes ready into the same tick, so the tick's transaction holds all that arrived while the
-   * previous one committed.
+   * Hands {@code tick} to the committer as soon as it is free and the tick is gathered ({@link
+   * TickGathering}); until then admits every batch that becomes ready into the same tick, so the
+   * tick's transaction holds all that arrived while the previous one committed.
    */
   private void handOver(Forming tick) throws InterruptedException {
     ReadyTick ready = null;
     long number = ticks + 1;
     while (true) {
+      if (!closed
+          && !gathering.gathered(
+              System.nanoTime(), tick.records, tick.last.size(), tick.oldest, committedAt)) {
+        // collect what arrives for up to a top-up's time, then admit it together
+        long until =
+            Math.min(
+                TickGathering.deadline(tick.oldest),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOP_UP_MILLIS));
+        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+          Waiting next = queue.poll(left, TimeUnit.NANOSECONDS);
+          if (next == null) {
+            break;
+          }
+          carried.add(next);
+        }
+        take(tick, false);
+        continue;
+      }
       if (ready == null || ready.waiting().size() != tick.waiting.size()) {
         // built again only when a top-up admitted more batches
         for (String device : tick.last.keySet()) {
@@ -367,6 +401,7 @@ final class TickSequencer implements AutoCloseable {
         for (Waiting w : tick.waiting()) {
           committing.remove(w.batch().deviceId(), tick.number());
         }
+        committedAt = System.nanoTime();
       }
     }
   }
@@ -476,6 +511,8 @@ final class TickSequencer implements AutoCloseable {
         tick.waiting.add(w);
         tick.last.put(device, w.reply());
         tick.records += w.batch().records();
+        tick.oldest = Math.min(tick.oldest, w.submittedNanos());
+        gathering.submitted(device, w.submittedNanos());
       }
       forming = tick.waiting.size();
       stages.add(Stage.ASSEMBLE, System.nanoTime() - t1);
