@@ -31,10 +31,22 @@ final class TickGathering {
   /** Devices that submitted within {@link #ACTIVE_NANOS}, least recent first, with when. */
   private final LinkedHashMap<String, Long> active = new LinkedHashMap<>();
 
-  /** Notes that {@code device} submitted a batch at {@code at} ({@link System#nanoTime}). */
+  /**
+   * Notes that {@code device} submitted a batch at {@code at} ({@link System#nanoTime}); forgets
+   * the devices silent for longer than {@link #ACTIVE_NANOS} before it, so that the devices held
+   * are those of the last second, not every device ever seen.
+   */
   void submitted(String device, long at) {
     active.remove(device);
     active.put(device, at);
+    forgetBefore(at);
+  }
+
+  private void forgetBefore(long now) {
+    for (Iterator<Long> it = active.values().iterator();
+        it.hasNext() && now - it.next() > ACTIVE_NANOS; ) {
+      it.remove();
+    }
   }
 
   /**
@@ -50,10 +62,7 @@ final class TickGathering {
     if (records >= RECORDS || now - oldest >= GATHER_NANOS || now - committedAt >= GATHER_NANOS) {
       return true;
     }
-    for (Iterator<Long> it = active.values().iterator();
-        it.hasNext() && now - it.next() > ACTIVE_NANOS; ) {
-      it.remove();
-    }
+    forgetBefore(now);
     return devices >= active.size();
   }
 
@@ -62,7 +71,7 @@ final class TickGathering {
     return oldest + GATHER_NANOS;
   }
 
-  /** Devices counted as active (after the last {@link #gathered}'s pruning). */
+  /** Devices counted as active, as of the last call. */
   int activeDevices() {
     return active.size();
   }

@@ -77,6 +77,17 @@ class TickGatheringTest {
   }
 
   @Test
+  void devicesSilentForASecondAreForgottenEvenWhenEveryTickIsFull() {
+    TickGathering g = new TickGathering();
+    for (int d = 0; d < 10_000; d++) {
+      g.submitted("d" + d, T0 + d * MS);
+    }
+    long last = T0 + 9_999 * MS;
+    assertTrue(g.gathered(last, TickGathering.RECORDS, 1, last, last));
+    assertEquals(1_001, g.activeDevices(), "the devices of the last second, not all ever seen");
+  }
+
+  @Test
   void theDeadlineIsTheGatherTimeAfterTheOldestBatch() {
     assertEquals(T0 + GATHER, TickGathering.deadline(T0));
   }
