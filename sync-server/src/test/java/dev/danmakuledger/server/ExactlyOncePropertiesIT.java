@@ -26,6 +26,8 @@ import dev.danmakuledger.server.storage.MessageRow;
 import dev.danmakuledger.server.storage.MessageStatus;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import dev.danmakuledger.testkit.TestDevice;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,6 +41,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -65,6 +69,18 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class ExactlyOncePropertiesIT {
   private static final Duration SEAL_AFTER = Duration.ofSeconds(30);
   private static final AtomicInteger RUNS = new AtomicInteger();
+
+  /** Longest the model waits for a batch's answer; the write path answers in milliseconds. */
+  private static final Duration ANSWER_WAIT = Duration.ofMinutes(2);
+
+  /** Where a single batch is sent from, so that its answer is awaited with {@link #ANSWER_WAIT}. */
+  private static final ExecutorService CALLS =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "model-send");
+            t.setDaemon(true);
+            return t;
+          });
 
   static RedisFixture redis;
   static DedupeScripts scripts;
@@ -271,7 +287,7 @@ class ExactlyOncePropertiesIT {
       start.countDown();
       for (int i = 0; i < 2; i++) {
         try {
-          record(who[i], running.get(i).get(), answers, trace);
+          record(who[i], answer(running.get(i)), answers, trace);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof LedgerException le
               && le.code() == ErrorCode.VERSION_CONFLICT)) {
@@ -317,7 +333,7 @@ class ExactlyOncePropertiesIT {
       for (int i = 0; i < devices.size(); i++) {
         Device d = devices.get(i);
         try {
-          record(d, running.get(i).get(), answers, trace);
+          record(d, answer(running.get(i)), answers, trace);
         } catch (ExecutionException e) {
           if (d != bad || !(e.getCause() instanceof StorageUnavailableException)) {
             throw e;
@@ -374,7 +390,7 @@ class ExactlyOncePropertiesIT {
       }
       for (int i = 0; i < count; i++) {
         try {
-          record(d, running.get(i).get(), answers, trace);
+          record(d, answer(running.get(i)), answers, trace);
         } catch (ExecutionException e) {
           boolean refused =
               i > failing
@@ -418,7 +434,8 @@ class ExactlyOncePropertiesIT {
       Instance at,
       boolean failing,
       Map<String, List<RecordOutcome>> answers,
-      List<String> trace) {
+      List<String> trace)
+      throws InterruptedException, ExecutionException {
     if (d.verified == d.log.size()) {
       return;
     }
@@ -427,11 +444,16 @@ class ExactlyOncePropertiesIT {
     try {
       record(
           d,
-          at.ingest().ingest(d.log.id, b.oldSize(), bytes(b), b.checkpoint(), null).response(),
+          answer(
+              CALLS.submit(
+                  () ->
+                      at.ingest()
+                          .ingest(d.log.id, b.oldSize(), bytes(b), b.checkpoint(), null)
+                          .response())),
           answers,
           trace);
-    } catch (StorageUnavailableException e) {
-      if (!failing) {
+    } catch (ExecutionException e) {
+      if (!failing || !(e.getCause() instanceof StorageUnavailableException)) {
         throw e;
       }
       trace.add("  -> SQL failed");
@@ -440,8 +462,40 @@ class ExactlyOncePropertiesIT {
     }
   }
 
+  /**
+   * The answer of a batch sent on another thread. A batch unanswered after {@link #ANSWER_WAIT}
+   * fails the property with every thread's stack, so that a hang shows where it waits.
+   */
+  private static <T> T answer(Future<T> running) throws InterruptedException, ExecutionException {
+    try {
+      return running.get(ANSWER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError(
+          "no answer within " + ANSWER_WAIT + "; the threads:\n" + threadStacks(), e);
+    }
+  }
+
+  private static String threadStacks() {
+    StringBuilder out = new StringBuilder();
+    for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+      out.append('"').append(t.getThreadName()).append("\" ").append(t.getThreadState());
+      if (t.getLockName() != null) {
+        out.append(" on ").append(t.getLockName());
+      }
+      if (t.getLockOwnerName() != null) {
+        out.append(" owned by \"").append(t.getLockOwnerName()).append('"');
+      }
+      out.append('\n');
+      for (StackTraceElement e : t.getStackTrace()) {
+        out.append("\tat ").append(e).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
   private static void syncAll(
-      Device d, Instance at, Map<String, List<RecordOutcome>> answers, List<String> trace) {
+      Device d, Instance at, Map<String, List<RecordOutcome>> answers, List<String> trace)
+      throws InterruptedException, ExecutionException {
     trace.add("final sync " + d.log.id);
     send(d, at, false, answers, trace);
     assertEquals(d.log.size(), d.verified, "device " + d.log.id + " synced everything");
