@@ -27,6 +27,7 @@ import dev.danmakuledger.protocol.wire.admin.ReviewDecision;
 import dev.danmakuledger.protocol.wire.admin.ReviewItem;
 import dev.danmakuledger.protocol.wire.admin.ReviewQueue;
 import dev.danmakuledger.testkit.TestDevice;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -353,15 +354,19 @@ final class HostileClientsIT {
         new Thread(
             () -> {
               String[] id = {null};
-              resp.body()
-                  .forEach(
-                      l -> {
-                        if (l.startsWith("id:")) {
-                          id[0] = l.substring(3).strip();
-                        } else if (l.startsWith("data:")) {
-                          events.add(new String[] {id[0], l.substring(5).strip()});
-                        }
-                      });
+              try {
+                resp.body()
+                    .forEach(
+                        l -> {
+                          if (l.startsWith("id:")) {
+                            id[0] = l.substring(3).strip();
+                          } else if (l.startsWith("data:")) {
+                            events.add(new String[] {id[0], l.substring(5).strip()});
+                          }
+                        });
+              } catch (UncheckedIOException closed) {
+                // the test closed the stream
+              }
             });
     reader.setDaemon(true);
     reader.start();
