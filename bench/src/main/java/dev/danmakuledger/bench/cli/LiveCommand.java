@@ -56,7 +56,7 @@ final class LiveCommand implements Callable<Integer> {
       description =
           "the devices' shape first runs in rounds of this long, each on a room of its own,"
               + " untimed, until the JIT compiled on at most 10%% of a core over a round (at most"
-              + " 12 rounds), so that the clock starts on compiled code; the warm-up's figures are"
+              + " 24 rounds), so that the clock starts on compiled code; the warm-up's figures are"
               + " printed, not reported; 0s for none (default 10s)")
   Duration warmUp;
 

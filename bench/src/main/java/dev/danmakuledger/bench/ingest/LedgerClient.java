@@ -37,7 +37,13 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LedgerClient {
   private final URI base;
   private final HttpClient http;
-  private final ObjectMapper json = Json.mapper();
+
+  /**
+   * One mapper for every client: a mapper builds its serializers on first use, so one per simulated
+   * device would spend each device's first batch building them, inside the timed run.
+   */
+  private static final ObjectMapper JSON = Json.mapper();
+
   private final Duration timeout;
   private final boolean closeEach;
 
@@ -326,7 +332,7 @@ public final class LedgerClient {
 
   private byte[] toJson(Object body) {
     try {
-      return json.writeValueAsBytes(body);
+      return JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot serialise " + body.getClass().getSimpleName(), e);
     }
@@ -363,11 +369,11 @@ public final class LedgerClient {
   private <T> Reply<T> reply(int status, String contentType, byte[] body, Class<T> type)
       throws IOException {
     if (status == 200) {
-      return new Reply<>(200, json.readValue(body, type), null);
+      return new Reply<>(200, JSON.readValue(body, type), null);
     }
     Problem problem = null;
     if (contentType.startsWith(Problem.MEDIA_TYPE)) {
-      problem = json.readValue(body, Problem.class);
+      problem = JSON.readValue(body, Problem.class);
     }
     return new Reply<>(status, null, problem);
   }

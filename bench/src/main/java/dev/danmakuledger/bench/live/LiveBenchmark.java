@@ -54,8 +54,11 @@ import java.util.stream.Stream;
  * {@value #KEEP_UP} of the offered one is marked {@code not valid} and never meets the target.
  */
 public final class LiveBenchmark {
-  /** The most warm-up rounds a run takes for the JIT to settle. */
-  static final int MAX_WARM_UP_ROUNDS = 12;
+  /**
+   * The most warm-up rounds a run takes for the JIT to settle: with 256 devices on two cores its
+   * compiler threads get little of the machine and took 12 rounds of 20 s to catch up.
+   */
+  static final int MAX_WARM_UP_ROUNDS = 24;
 
   /** The share of the offered rate the device must deliver for its latencies to count. */
   static final double KEEP_UP = 0.99;
@@ -210,13 +213,14 @@ public final class LiveBenchmark {
                 o.link() == null ? Duration.ZERO : o.link().rtt(),
                 b,
                 redisUri);
+        List<LiveDevice> devices = enroll(on, run, o.devices());
         if (!o.warmUp().isZero()) {
-          warmUp(on, run, o, log);
+          warmUp(on, devices, run, o, log);
         }
         List<BenchResult> rows = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (Duration linger : o.lingers()) {
-          Outcome out = once(on, run, o, o.duration(), linger, false, log);
+          Outcome out = once(on, devices, run, o, o.duration(), linger, false, log);
           outcomes.add(out);
           rows.add(row(o.rate(), o.devices(), o.duration(), out));
         }
@@ -255,7 +259,8 @@ public final class LiveBenchmark {
    * on until the compiler caught up, because an idle ledger lets the compiler drop the queued
    * compilations of its hot path, which the measured run would then pay for.
    */
-  private static void warmUp(Instances on, String run, Options o, PrintStream log)
+  private static void warmUp(
+      Instances on, List<LiveDevice> devices, String run, Options o, PrintStream log)
       throws Exception {
     for (int round = 1; round <= MAX_WARM_UP_ROUNDS; round++) {
       log.printf(
@@ -264,7 +269,9 @@ public final class LiveBenchmark {
           round,
           MAX_WARM_UP_ROUNDS,
           o.warmUp().toSeconds());
-      Outcome w = once(on, run + "-warm-up-" + round, o, o.warmUp(), o.lingers().get(0), true, log);
+      Outcome w =
+          once(
+              on, devices, run + "-warm-up-" + round, o, o.warmUp(), o.lingers().get(0), true, log);
       if (Double.isNaN(w.jitShare())) {
         log.println(
             "live: the JIT's share of a core cannot be read here (no /proc): one warm-up round");
@@ -281,8 +288,25 @@ public final class LiveBenchmark {
         MAX_WARM_UP_ROUNDS);
   }
 
+  /**
+   * Enrols the run's devices on instance A once: they sync through every warm-up round and the
+   * measured runs, as a venue's devices do, so no measured run pays for new devices' first batches
+   * (their rows read, their connections opened).
+   */
+  private static List<LiveDevice> enroll(Instances on, String run, int devices) throws IOException {
+    List<LiveDevice> enrolled = new ArrayList<>();
+    HttpClient http = LedgerClient.newHttpClient();
+    for (int d = 0; d < devices; d++) {
+      enrolled.add(
+          LiveDevice.enroll(
+              on.devicesTo(), http, on.a().enrollToken(), "live-device-" + run + "-" + d));
+    }
+    return enrolled;
+  }
+
   private static Outcome once(
       Instances on,
+      List<LiveDevice> enrolled,
       String run,
       Options o,
       Duration duration,
@@ -315,16 +339,7 @@ public final class LiveBenchmark {
     Thread viewer = new Thread(() -> view(stream, acked, seen, sse), "live-viewer");
     viewer.setDaemon(true);
     viewer.start();
-    List<LiveDevice> enrolled = new ArrayList<>();
     HttpClient http = LedgerClient.newHttpClient();
-    for (int d = 0; d < devices; d++) {
-      enrolled.add(
-          LiveDevice.enroll(
-              devicesTo,
-              http,
-              a.enrollToken(),
-              "live-device-" + run + "-" + linger.toMillis() + "-" + d));
-    }
     StageTimes.Snapshot before = a.stageTimes();
     ServedBatches servedBefore = scrapeOrNull(a.baseUri(), http, log);
     CpuUse cpuBefore = CpuUse.now();
