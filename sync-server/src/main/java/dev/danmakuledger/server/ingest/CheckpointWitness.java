@@ -5,7 +5,6 @@ import dev.danmakuledger.merkle.checkpoint.Checkpoints;
 import dev.danmakuledger.merkle.checkpoint.CosignatureSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteSigner;
 import dev.danmakuledger.merkle.checkpoint.NoteVerificationException;
-import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import dev.danmakuledger.merkle.checkpoint.SignedNote;
 import dev.danmakuledger.merkle.compact.CompactRange;
 import dev.danmakuledger.merkle.hash.Rfc6962;
@@ -53,6 +52,7 @@ final class CheckpointWitness {
 
   private final LedgerStore store;
   private final DeviceTrees trees;
+  private final DeviceVerifiers verifiers = new DeviceVerifiers();
   private final NoteSigner serverSigner;
   private final CosignatureSigner cosigner;
   private final String cosignerKeyId;
@@ -115,7 +115,7 @@ final class CheckpointWitness {
     String origin = DeviceLog.origin(device.id());
     Checkpoint cp;
     try {
-      cp = Checkpoints.open(note, origin, NoteVerifier.ofEd25519(origin, device.publicKey()));
+      cp = Checkpoints.open(note, origin, verifiers.of(origin, device.publicKey()));
     } catch (NoteVerificationException e) {
       throw refused(device, origin, e);
     }
