@@ -2,7 +2,6 @@ package dev.danmakuledger.server.ingest;
 
 import dev.danmakuledger.merkle.checkpoint.NoteVerifier;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,25 +20,17 @@ final class DeviceVerifiers {
 
   private record Entry(byte[] publicKey, NoteVerifier verifier) {}
 
-  private final int maxKeys;
   private final Map<String, Entry> byOrigin;
 
   DeviceVerifiers() {
     this(MAX_KEYS);
   }
 
+  /**
+   * @throws IllegalArgumentException if {@code maxKeys} is below 1
+   */
   DeviceVerifiers(int maxKeys) {
-    if (maxKeys < 1) {
-      throw new IllegalArgumentException("maxKeys: got " + maxKeys + ", want >= 1");
-    }
-    this.maxKeys = maxKeys;
-    this.byOrigin =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-            return size() > DeviceVerifiers.this.maxKeys;
-          }
-        };
+    this.byOrigin = new RecentlyUsed<>(maxKeys);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.danmakuledger.server.ingest;
 import dev.danmakuledger.server.storage.DeviceRow;
 import dev.danmakuledger.server.storage.DeviceStatus;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -31,7 +30,6 @@ final class RecentDevices {
   /** A device's remembered row (null while it reads SQL) and until when it reads SQL. */
   private record Entry(DeviceRow row, long fromSqlUntilNanos) {}
 
-  private final int maxDevices;
   private final LongSupplier nanoTime;
   private final Map<String, Entry> devices;
 
@@ -40,18 +38,8 @@ final class RecentDevices {
   }
 
   RecentDevices(int maxDevices, LongSupplier nanoTime) {
-    if (maxDevices < 1) {
-      throw new IllegalArgumentException("maxDevices: got " + maxDevices + ", want >= 1");
-    }
-    this.maxDevices = maxDevices;
     this.nanoTime = nanoTime;
-    this.devices =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-            return size() > RecentDevices.this.maxDevices;
-          }
-        };
+    this.devices = new RecentlyUsed<>(maxDevices);
   }
 
   /**
