@@ -56,7 +56,7 @@ import java.util.stream.Stream;
 public final class LiveBenchmark {
   /**
    * The most warm-up rounds a run takes for the JIT to settle: with 256 devices on two cores its
-   * compiler threads get little of the machine and took 12 rounds of 20 s to catch up.
+   * compiler threads get little of the machine and took 12 to 14 rounds of 20 s to catch up.
    */
   static final int MAX_WARM_UP_ROUNDS = 24;
 
