@@ -21,8 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -38,6 +36,9 @@ final class LiveDevice {
 
   /** One pending capture: its number, when it was due and when its capture thread made it. */
   private record Pending(long n, long dueNanos, long capturedNanos) {}
+
+  /** Queued by the capture thread after its last capture: the sender stops once it took it. */
+  private static final Pending END = new Pending(-1, 0, 0);
 
   /**
    * What one run did.
@@ -223,7 +224,6 @@ final class LiveDevice {
       CountDownLatch measured)
       throws IOException, InterruptedException {
     LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-    AtomicBoolean capturing = new AtomicBoolean(true);
     AtomicLong captured = new AtomicLong();
     Thread sender = Thread.currentThread();
     double perMessage = 1e9 / rate;
@@ -234,7 +234,7 @@ final class LiveDevice {
               try {
                 start = line.await();
               } catch (InterruptedException e) {
-                capturing.set(false);
+                queue.add(END);
                 return;
               }
               long end = start + duration.toNanos();
@@ -242,7 +242,7 @@ final class LiveDevice {
                 long n = firstNumber + k * step;
                 long due = start + Math.round(n * perMessage);
                 if (due >= end) {
-                  capturing.set(false);
+                  queue.add(END);
                   try {
                     measured.await();
                   } catch (InterruptedException e) {
@@ -273,11 +273,9 @@ final class LiveDevice {
     Latencies waited = new Latencies();
     Latencies late = new Latencies();
     long millis = System.currentTimeMillis();
-    while (capturing.get() || !queue.isEmpty()) {
-      Pending first = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (first == null) {
-        continue;
-      }
+    // the sender sleeps until a capture arrives: 256 devices polling their queues would wake
+    // thousands of times a second on the cores the servers under test use
+    for (Pending first = queue.take(); first != END; first = queue.take()) {
       // the daemon's rule: wait for the linger from the oldest pending capture, unless a full
       // batch (or a backlog) is already there; the capture thread wakes this one when a batch
       // fills, so hundreds of lingering devices do not poll
@@ -287,10 +285,14 @@ final class LiveDevice {
           wait = sendAt - System.nanoTime()) {
         LockSupport.parkNanos(wait);
       }
-      maxBacklog = Math.max(maxBacklog, queue.size() + 1);
       List<Pending> batch = new ArrayList<>();
       batch.add(first);
       queue.drainTo(batch, BATCH - 1);
+      boolean last = batch.get(batch.size() - 1) == END;
+      if (last) {
+        batch.remove(batch.size() - 1);
+      }
+      maxBacklog = Math.max(maxBacklog, batch.size() + queue.size());
       List<DanmakuRecord> drafts = new ArrayList<>();
       for (Pending p : batch) {
         IdempotencyKey key =
@@ -340,6 +342,9 @@ final class LiveDevice {
       }
       if (!r.ok()) {
         throw new IOException("batch failed: " + r.code());
+      }
+      if (last) {
+        break;
       }
     }
     long done = System.nanoTime();
