@@ -13,7 +13,6 @@ import dev.danmakuledger.server.storage.StaleDeviceException;
 import dev.danmakuledger.server.storage.StorageUnavailableException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -101,58 +100,10 @@ final class TickSequencer implements AutoCloseable {
   }
 
   /**
-   * A tick being admitted and assembled on the sequencer thread; it grows while the committer is
-   * busy.
-   */
-  private static final class Forming {
-    final List<Waiting> waiting = new ArrayList<>();
-    final List<Assembled> together = new ArrayList<>();
-    final List<Assembled> alone = new ArrayList<>();
-    final Map<String, MessageRow> known = new HashMap<>();
-
-    /**
-     * The numbers and the keys the batches that commit together write ({@link
-     * TickSequencer#claim}).
-     */
-    final Set<RoomNumber> claimedNumbers = new HashSet<>();
-
-    final Set<String> claimedKeys = new HashSet<>();
-
-    /**
-     * The devices of this tick, each with the reply of its last batch in it: a batch chained behind
-     * that one may join.
-     */
-    final Map<String, CompletableFuture<Committed>> last = new HashMap<>();
-
-    /** Devices with a batch that commits alone: their later batches of the tick follow it. */
-    final Set<String> aloneDevices = new HashSet<>();
-
-    /**
-     * The messages each device's batches that commit together plan to store: a retry of one by the
-     * device's later batch of the tick is planned as its duplicate.
-     */
-    final Map<String, PlannedRows.Builder> plannedBy = new HashMap<>();
-
-    long records;
-
-    /** When the oldest batch of the tick was submitted ({@link System#nanoTime}). */
-    long oldest = Long.MAX_VALUE;
-
-    ReadyTick ready(long number) {
-      return new ReadyTick(
-          number,
-          List.copyOf(waiting),
-          List.copyOf(together),
-          List.copyOf(alone),
-          Collections.unmodifiableMap(new HashMap<>(known)));
-    }
-  }
-
-  /**
    * A tick admitted and assembled, ready to commit: the batches that commit together, those that
    * commit alone after them, and what SQL held of the keys Redis remembered.
    */
-  private record ReadyTick(
+  record ReadyTick(
       long number,
       List<Waiting> waiting,
       List<Assembled> together,
@@ -297,7 +248,7 @@ final class TickSequencer implements AutoCloseable {
   private void run() {
     try {
       while (!closed) {
-        Forming tick = new Forming();
+        FormingTick tick = new FormingTick();
         take(tick, true);
         if (tick.waiting.isEmpty()) {
           continue;
@@ -321,7 +272,7 @@ final class TickSequencer implements AutoCloseable {
    * TickGathering}); until then admits every batch that becomes ready into the same tick, so the
    * tick's transaction holds all that arrived while the previous one committed.
    */
-  private void handOver(Forming tick) throws InterruptedException {
+  private void handOver(FormingTick tick) throws InterruptedException {
     ReadyTick ready = null;
     long number = ticks + 1;
     while (true) {
@@ -363,7 +314,7 @@ final class TickSequencer implements AutoCloseable {
    * deadline, and stops as soon as they would complete the tick ({@link TickGathering}), so that
    * the tick's next admission takes them in one round trip.
    */
-  private void collect(Forming tick) throws InterruptedException {
+  private void collect(FormingTick tick) throws InterruptedException {
     long until =
         Math.min(
             TickGathering.deadline(tick.oldest),
@@ -444,7 +395,7 @@ final class TickSequencer implements AutoCloseable {
    * device stays for a later tick, so its log extends in order). With {@code wait}, waits a while
    * for a batch when none is ready.
    */
-  private void take(Forming tick, boolean wait) throws InterruptedException {
+  private void take(FormingTick tick, boolean wait) throws InterruptedException {
     List<Waiting> ready = new ArrayList<>(carried);
     carried.clear();
     if (wait && ready.isEmpty()) {
@@ -491,7 +442,7 @@ final class TickSequencer implements AutoCloseable {
    * against one SQL lookup of the keys Redis remembered; when that fails, every one of them gets
    * the failure as its answer and the tick is left as it was.
    */
-  private void admitInto(Forming tick, List<Waiting> batches) {
+  private void admitInto(FormingTick tick, List<Waiting> batches) {
     try {
       long t0 = System.nanoTime();
       List<Map<String, List<Candidate>>> candidates = new ArrayList<>(batches.size());
@@ -529,7 +480,7 @@ final class TickSequencer implements AutoCloseable {
                 PlannedRows.with(tick.known, planned),
                 Map.of());
         Assembled a = new Assembled(w, slots.get(i), plan, planned);
-        if (!tick.aloneDevices.contains(device) && plan.clashes().isEmpty() && claim(plan, tick)) {
+        if (!tick.aloneDevices.contains(device) && plan.clashes().isEmpty() && tick.claim(plan)) {
           tick.together.add(a);
           tick.plannedBy
               .computeIfAbsent(device, d -> new PlannedRows.Builder())
@@ -575,36 +526,5 @@ final class TickSequencer implements AutoCloseable {
       }
     }
     return keys;
-  }
-
-  /** A number of a room. */
-  private record RoomNumber(String room, long seq) {}
-
-  /**
-   * Claims the keys and numbers {@code plan} writes unless an earlier plan of {@code tick} holds
-   * one of them (then the plan commits alone, after the tick, and its collision is resolved there).
-   */
-  private static boolean claim(RoundWrites plan, Forming tick) {
-    List<RoomNumber> numbers = new ArrayList<>(plan.messages().size());
-    List<String> keys = new ArrayList<>(plan.messages().size());
-    for (MessageRow m : plan.messages()) {
-      numbers.add(new RoomNumber(m.room(), m.seq()));
-      if (m.idempotencyKey() != null) {
-        keys.add(m.idempotencyKey());
-      }
-    }
-    for (RoomNumber n : numbers) {
-      if (tick.claimedNumbers.contains(n)) {
-        return false;
-      }
-    }
-    for (String k : keys) {
-      if (tick.claimedKeys.contains(k)) {
-        return false;
-      }
-    }
-    tick.claimedNumbers.addAll(numbers);
-    tick.claimedKeys.addAll(keys);
-    return true;
   }
 }
