@@ -57,15 +57,19 @@ final class TickSequencer implements AutoCloseable {
 
   private static final long IDLE_POLL_MILLIS = 100;
 
-  /** How long a tick's sequencer waits for a batch of a device whose last batch still commits. */
+  /**
+   * How often a gathered tick checks whether the committer is free, admitting what arrived
+   * meanwhile; and how long the sequencer waits for a batch of a device whose last batch still
+   * commits. Short: under load a tick should hold all that arrived while the previous one
+   * committed.
+   */
   private static final long TOP_UP_MILLIS = 1;
 
   /**
-   * How long a forming tick collects the batches that arrive before it admits them together, and
-   * waits for a busy committer before it admits what arrived meanwhile: one Redis round trip and
-   * one SQL lookup for every batch of those milliseconds instead of one for every batch or two. The
-   * tick is handed over as soon as it is gathered or the committer is free, whichever comes later,
-   * never later for this.
+   * How long a tick that is not gathered yet ({@link TickGathering}) collects the batches that
+   * arrive before it admits them together: one Redis round trip and one SQL lookup for the batches
+   * of those milliseconds instead of one for every batch or two. Collecting stops as soon as the
+   * tick is gathered, so it never delays a tick's hand-over.
    */
   static final long ADMIT_MILLIS = 5;
 
@@ -292,7 +296,7 @@ final class TickSequencer implements AutoCloseable {
       }
       boolean taken;
       try {
-        taken = handOver.offer(ready, ADMIT_MILLIS, TimeUnit.MILLISECONDS);
+        taken = handOver.offer(ready, TOP_UP_MILLIS, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         for (Waiting w : tick.waiting) {
           w.reply().completeExceptionally(stopped());
