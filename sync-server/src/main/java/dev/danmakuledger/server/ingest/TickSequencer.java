@@ -71,7 +71,7 @@ final class TickSequencer implements AutoCloseable {
    * of those milliseconds instead of one for every batch or two. Collecting stops as soon as the
    * tick is gathered, so it never delays a tick's hand-over.
    */
-  static final long ADMIT_MILLIS = 5;
+  private static final long ADMIT_MILLIS = 5;
 
   /**
    * What the tick did for one batch: its final plan and the STUCK alert its queue report raised.
