@@ -37,10 +37,16 @@ final class JettySettings {
    * The listener's request threads, at most {@link HttpLimits#maxThreads()}: they read requests and
    * write replies, and a batch's reply is written by one of them when its tick committed, so none
    * waits for a commit.
+   *
+   * <p>None is kept reserved. With reserved threads Jetty's selector runs a request itself and
+   * hands its selecting to a reserved thread, which the pool then replaces with another: two
+   * threads woken a request. Without, the selector hands the request to a pool thread and goes on
+   * selecting: one (many devices' small batches: docs/benchmarks.md, "live").
    */
   static QueuedThreadPool threadPool(HttpLimits limits) {
     QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), MIN_THREADS, THREAD_IDLE_MS);
     pool.setName("http");
+    pool.setReservedThreads(0);
     return pool;
   }
 
