@@ -38,10 +38,10 @@ final class JettySettings {
    * write replies, and a batch's reply is written by one of them when its tick committed, so none
    * waits for a commit.
    *
-   * <p>None is kept reserved. With reserved threads Jetty's selector runs a request itself and
-   * hands its selecting to a reserved thread, which the pool then replaces with another: two
-   * threads woken a request. Without, the selector hands the request to a pool thread and goes on
-   * selecting: one (many devices' small batches: docs/benchmarks.md, "live").
+   * <p>None is kept reserved. With reserved threads Jetty's selector reads a connection that has
+   * bytes itself and hands its selecting to a reserved thread, which the pool then replaces with
+   * another: two threads woken a read. Without, the selector hands the read to a pool thread and
+   * goes on selecting: one (many devices' small batches: docs/benchmarks.md, "live").
    */
   static QueuedThreadPool threadPool(HttpLimits limits) {
     QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), MIN_THREADS, THREAD_IDLE_MS);
